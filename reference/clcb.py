@@ -1,0 +1,94 @@
+r"""CLCB: Combinatorial Lower Confidence Bound (Algorithm 1 of the paper).
+
+Pseudo-code (``alg:CLCB``), beside the code that implements each line::
+
+    Input: dataset D, oracle ORACLE, probability delta
+    for arm i in [m]:
+        N_i      = sum_t 1{i in tau_t}                         # line:counter
+        mu_hat_i = sum_t 1{i in tau_t} X_{t,i} / N_i           # line:empirical_mean
+        lcb_i    = mu_hat_i - sqrt(log(4 m n / delta) / 2N_i)  # line:LCB
+    S_hat = ORACLE(lcb_1, ..., lcb_m)                          # line:oracle
+    return S_hat
+
+The loop over arms is two ``bincount`` calls.  An arm never observed has
+``N_i = 0``; its mean is reported as ``NaN`` and its LCB is :math:`-\infty`,
+the value the formula takes in the limit, so the oracle treats it as the worst
+arm and still returns a feasible action.
+
+Theory that covers it: Theorem 1 (``thm:upper_bound``), bound ids ``thm1-inf``
+and ``thm1-one`` in :mod:`bounds`.  The theorem's proof uses the radius with
+``log(2mn/delta)`` (event :math:`\mathcal{E}_{\text{arm}}`); the printed
+``log(4mn/delta)`` is larger, hence also covered.
+
+References
+----------
+``alg:CLCB``, ``thm:upper_bound``, ``apdx_sec:upper_bound``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reference.confidence import ArmStatistics, RadiusRule, arm_statistics, hoeffding_radius
+from reference.dataset import FloatArray, IntArray, OfflineDataset
+from reference.oracles import Oracle
+
+#: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
+THEORY = ("thm1-inf", "thm1-one")
+
+
+@dataclass(frozen=True)
+class CLCBResult:
+    r"""What CLCB computed: the action and the per-arm statistics behind it.
+
+    Attributes
+    ----------
+    action
+        :math:`\hat S`, the oracle's output on the LCB vector.
+    counts, means, lcb
+        :math:`N_i`, :math:`\hat\mu_i` (``NaN`` if unobserved) and
+        :math:`\underline{\mu}_i` (:math:`-\infty` if unobserved).
+    """
+
+    action: IntArray
+    counts: IntArray
+    means: FloatArray
+    lcb: FloatArray
+
+
+def lower_confidence_bounds(
+    stats: ArmStatistics, n: int, delta: float, rule: RadiusRule = "alg1"
+) -> FloatArray:
+    r"""LCB :math:`\hat\mu_i - \rho_i` (line ``line:LCB``), :math:`-\infty` if unobserved."""
+    radius = hoeffding_radius(stats.counts, n, stats.counts.size, delta, rule)
+    lcb = stats.means - radius
+    lcb[stats.counts == 0] = -float("inf")
+    return lcb
+
+
+def clcb(
+    dataset: OfflineDataset, oracle: Oracle, delta: float, radius: RadiusRule = "alg1"
+) -> CLCBResult:
+    r"""Run CLCB (Algorithm 1) on an offline dataset.
+
+    Parameters
+    ----------
+    dataset
+        The offline log :math:`\mathcal{D}`.
+    oracle
+        An :math:`\alpha`-approximate oracle for the problem's reward.
+    delta
+        Failure probability in (0, 1).
+    radius
+        ``"alg1"`` for :math:`\log(4mn/\delta)` as printed in Algorithm 1, or
+        ``"cascade"`` for :math:`\log(2mn/\delta)` as in the cascade algorithm.
+
+    Returns
+    -------
+    CLCBResult
+        The chosen action and the counters, means and LCBs behind it.
+    """
+    stats = arm_statistics(dataset)  # line:counter, line:empirical_mean
+    lcb = lower_confidence_bounds(stats, dataset.n, delta, radius)  # line:LCB
+    action = oracle(lcb)  # line:oracle
+    return CLCBResult(action, stats.counts, stats.means, lcb)

@@ -1,0 +1,97 @@
+r"""Hoeffding confidence radii and the per-arm statistics they act on.
+
+For an arm observed :math:`N_i` times, CLCB subtracts
+
+.. math::
+
+    \rho_i = \sqrt{\frac{\log(c\, m n / \delta)}{2 N_i}}
+
+from the empirical mean.  The constant :math:`c` differs between the paper's
+pseudo-codes: Algorithm 1 (``alg:CLCB``, line ``line:LCB``) prints :math:`c=4`,
+Algorithm ``alg:CLCB_cascade`` (line ``line:LCB_cascade``) and the proof's event
+:math:`\mathcal{E}_{\text{arm}}` use :math:`c=2`.  Both are selectable by name.
+Arms never observed get :math:`\rho_i = +\infty`, so their LCB is
+:math:`-\infty` and their UCB :math:`+\infty`.
+
+References
+----------
+``alg:CLCB`` lines ``line:counter``, ``line:empirical_mean``, ``line:LCB``;
+``apdx_lem:arm_concen``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from reference.dataset import FloatArray, IntArray, OfflineDataset
+from reference.errors import InputError, check_probability
+
+RadiusRule = Literal["alg1", "cascade"]
+
+#: The constant ``c`` inside ``log(c m n / delta)`` for each printed radius.
+LOG_CONSTANT: dict[str, float] = {"alg1": 4.0, "cascade": 2.0}
+
+
+@dataclass(frozen=True)
+class ArmStatistics:
+    r"""Counters and empirical means of every base arm.
+
+    Attributes
+    ----------
+    counts
+        :math:`N_i = \sum_t \mathbb{1}\{i \in \tau_t\}`.
+    sums
+        :math:`\sum_t \mathbb{1}\{i \in \tau_t\} X_{t,i}`.
+    means
+        :math:`\hat\mu_i = \text{sums}_i / N_i`, ``NaN`` where :math:`N_i = 0`.
+    """
+
+    counts: IntArray
+    sums: FloatArray
+    means: FloatArray
+
+
+def arm_statistics(dataset: OfflineDataset) -> ArmStatistics:
+    r"""Counters and empirical means by two ``bincount`` calls (no loop over samples).
+
+    References
+    ----------
+    ``alg:CLCB`` lines ``line:counter`` and ``line:empirical_mean``.
+    """
+    counts = np.bincount(dataset.triggered, minlength=dataset.m).astype(np.int64)
+    sums = np.bincount(
+        dataset.triggered, weights=dataset.outcomes, minlength=dataset.m
+    ).astype(np.float64)
+    means = np.full(dataset.m, np.nan)
+    np.divide(sums, counts, out=means, where=counts > 0)
+    return ArmStatistics(counts, sums, means)
+
+
+def hoeffding_radius(
+    counts: IntArray, n: int, m: int, delta: float, rule: RadiusRule = "alg1"
+) -> FloatArray:
+    r"""Radius :math:`\sqrt{\log(c m n/\delta) / (2 N_i)}`, ``inf`` where :math:`N_i=0`.
+
+    Parameters
+    ----------
+    counts
+        Observation counts :math:`N_i`.
+    n, m
+        Number of samples and of base arms (they enter the union bound).
+    delta
+        Failure probability in (0, 1).
+    rule
+        ``"alg1"`` (:math:`c=4`, as printed in Algorithm 1) or ``"cascade"``
+        (:math:`c=2`, as printed in the cascade algorithm and used by the proof).
+    """
+    delta = check_probability(delta)
+    if rule not in LOG_CONSTANT:
+        raise InputError("radius", f"must be one of {sorted(LOG_CONSTANT)}, got {rule!r}")
+    log_term = np.log(LOG_CONSTANT[rule] * m * n / delta)
+    radius = np.full(counts.shape, np.inf)
+    observed = counts > 0
+    radius[observed] = np.sqrt(log_term / (2.0 * counts[observed]))
+    return radius

@@ -1,0 +1,51 @@
+r"""The one error type for bad user input.
+
+Every check on data, parameters or files raises :class:`InputError`.  It is a
+``ValueError`` so that library users can catch it the usual way; the command
+line turns it into exit code 2 and a single line on stderr.
+"""
+
+from __future__ import annotations
+
+
+class InputError(ValueError):
+    r"""Bad input, naming the field (and the line of a data file when known).
+
+    Parameters
+    ----------
+    field
+        Name of the offending parameter, column or record key.
+    message
+        What is wrong with it, in plain words.
+    line
+        1-based line number in the data file, when the input came from a file.
+    """
+
+    def __init__(self, field: str, message: str, line: int | None = None) -> None:
+        self.field = field
+        self.line = line
+        where = f"line {line}: " if line is not None else ""
+        super().__init__(f"{where}{field}: {message}")
+
+
+def check_probability(delta: float, field: str = "delta") -> float:
+    r"""Return ``delta`` as a float after checking ``0 < delta < 1``."""
+    try:
+        value = float(delta)
+    except (TypeError, ValueError):
+        raise InputError(field, f"must be a number in (0, 1), got {delta!r}") from None
+    if not 0.0 < value < 1.0:  # also rejects NaN
+        raise InputError(field, f"must lie strictly between 0 and 1, got {delta!r}")
+    return value
+
+
+def check_cardinality(k: int, m: int, field: str = "k") -> int:
+    r"""Return ``k`` after checking it is an integer with ``1 <= k <= m``."""
+    if isinstance(k, bool) or int(k) != k:
+        raise InputError(field, f"must be an integer, got {k!r}")
+    k = int(k)
+    if k < 1:
+        raise InputError(field, f"must be at least 1, got {k}")
+    if k > m:
+        raise InputError(field, f"must not exceed the number of arms m={m}, got {k}")
+    return k

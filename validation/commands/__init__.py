@@ -1,0 +1,1 @@
+"""One module per ``offcmab`` subcommand: ``HELP``, ``add_arguments(parser)``, ``run(args)``."""

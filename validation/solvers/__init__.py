@@ -1,0 +1,4 @@
+"""One module per ``offcmab solve PROBLEM``.
+
+Each exposes ``HELP``, ``add_arguments(parser)`` and ``solve(args) -> dict``.
+"""
