@@ -59,7 +59,7 @@ from reference.problems.llm_cache import (
 THEORY = ("thm-llm-online",)
 
 StreamVariant = Literal["printed", "fixed-log", "global-topk"]
-VARIANTS: tuple[str, ...] = ("printed", "fixed-log", "global-topk")
+VARIANTS: tuple[StreamVariant, ...] = ("printed", "fixed-log", "global-topk")
 
 #: Relative tolerance when comparing the cache's score sum with the top-k sum.
 VALUE_TOLERANCE = 1e-12

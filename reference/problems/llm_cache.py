@@ -56,7 +56,7 @@ from reference.errors import InputError, check_cardinality
 from reference.oracles import top_k
 
 View = Literal["standard", "improved"]
-CostNoise = Literal["bernoulli", "uniform", "gaussian"]
+CostNoise = Literal["bernoulli", "uniform", "gaussian", "none"]
 
 #: Tolerance on ``sum(p) == 1`` (floating-point rounding of user input).
 SUM_TOLERANCE = 1e-9
@@ -143,7 +143,10 @@ def sample_costs(
     ``"gaussian"``: :math:`C = c + \sigma Z`, :math:`Z \sim N(0, 1)`: sub-Gaussian with
     variance proxy :math:`\sigma^2` and unbounded (the paper's noise model
     :math:`C_t(q) = c(q) + \epsilon_t(q)`).
+    ``"none"``: :math:`C = c` (deterministic costs, e.g. token counts of a fixed prompt).
     """
+    if noise == "none":
+        return means.astype(np.float64, copy=True)
     if noise == "bernoulli":
         return (rng.random(means.size) < means).astype(np.float64)
     if noise == "uniform":
@@ -151,7 +154,7 @@ def sample_costs(
         return means + half * (2.0 * rng.random(means.size) - 1.0)
     if noise == "gaussian":
         return means + sigma * rng.standard_normal(means.size)
-    raise InputError("noise", f"must be bernoulli, uniform or gaussian, got {noise!r}")
+    raise InputError("noise", f"must be bernoulli, uniform, gaussian or none, got {noise!r}")
 
 
 # --------------------------------------------------------------------------- the problem
@@ -245,7 +248,10 @@ class LLMCacheProblem:
 class CacheLaw(Protocol):
     r"""A data-collecting distribution :math:`D_S` over caches (exact :math:`\nu`)."""
 
-    m: int
+    @property
+    def m(self) -> int:
+        """Number of queries."""
+        ...
 
     def nu(self) -> FloatArray:
         r""":math:`\nu(q) = \Pr[q \notin \mathcal M]` for every query."""
