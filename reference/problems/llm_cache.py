@@ -28,6 +28,12 @@ Two CMAB-T views feed the theory checker (:mod:`bounds.coefficients`):
 :math:`\nu(q) = \Pr_{\mathcal M \sim D_S}[q \notin \mathcal M]` is exact for every
 cache law here.
 
+Arrival laws: Zipf (:func:`zipf_probabilities`) and the "power-law" request sampler of
+Zhu et al.'s released code (:func:`sample_power_queries`, exact law
+:func:`power_probabilities`).  The paper's Figure 3 ("a power-law frequency distribution
+(alpha = 0.9) as in Zhu et al.") means the latter, which is close to uniform (largest over
+smallest probability 1.76 for m = 100), not a Zipf law (ratio 100^0.9 = 63 for m = 100).
+
 References
 ----------
 ``app:LLM_cache``, ``apdx_sec:app_LLM_cache_std``, ``thm:LLM_cache_main``;
@@ -224,6 +230,10 @@ class LLMCacheProblem:
         """
         cost_arms = self.p * ~_cache_mask(cache, self.m)
         return np.concatenate([cost_arms, np.ones(self.m if view == "standard" else 1)])
+
+    def optimal_trigger_probabilities(self, view: View = "standard") -> FloatArray:
+        r""":math:`p^{D_{arm},S^*}` of the optimal super arm (complement of the optimal cache)."""
+        return self.trigger_probabilities(self.optimal_cache(), view)
 
     def data_trigger_probabilities(self, law: CacheLaw, view: View = "standard") -> FloatArray:
         r""":math:`p^{D_{arm},D_S}`: :math:`p(q)\nu(q)` for cost arms, 1 for arrival arm(s)."""
