@@ -110,3 +110,13 @@ def test_theory_ids_and_bad_input() -> None:
         clcb_llm(log, 3, 0.1)
     with pytest.raises(InputError, match="sigma"):
         clcb_llm(log, 1, 0.1, sigma=0.0)
+
+
+@given(cache_logs(), st.data())
+def test_clipped_clcb_is_lfu_when_every_cost_ucb_reaches_one(log: CacheLog,
+                                                             data: st.DataObject) -> None:
+    """Why fig3a's CLCB-LLM-C equals LFU: a UCB clipped to 1 leaves only p_hat to rank."""
+    k = data.draw(st.integers(1, log.m))
+    result = clcb_llm(log, k, 0.1)
+    if np.all(result.c_ucb >= 1):
+        assert result.cache.tolist() == lfu(log, k).tolist()

@@ -44,7 +44,7 @@ released code ``inferband/trace.py`` (the power-law request sampler).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import ClassVar, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -258,6 +258,9 @@ class LLMCacheProblem:
 class CacheLaw(Protocol):
     r"""A data-collecting distribution :math:`D_S` over caches (exact :math:`\nu`)."""
 
+    #: True: ``nu`` is exact (every law in this module).
+    exact: ClassVar[bool]
+
     @property
     def m(self) -> int:
         """Number of queries."""
@@ -276,6 +279,8 @@ class CacheLaw(Protocol):
 class EmptyCaches:
     r"""Every logged cache is empty, so :math:`\nu \equiv 1` (Zhu et al.'s offline setting)."""
 
+    exact: ClassVar[bool] = True
+
     m: int
 
     def nu(self) -> FloatArray:
@@ -288,6 +293,8 @@ class EmptyCaches:
 @dataclass(frozen=True)
 class UniformRandomCaches:
     r"""Caches drawn uniformly among the subsets of a fixed ``size``: :math:`\nu = 1 - s/m`."""
+
+    exact: ClassVar[bool] = True
 
     m: int
     size: int
@@ -312,6 +319,8 @@ class ExplicitCacheLaw:
 
     :math:`\nu(q) = 1 - \sum_j \Pr[\mathcal M_j]\, 1\{q \in \mathcal M_j\}`, exactly.
     """
+
+    exact: ClassVar[bool] = True
 
     m: int
     caches: tuple[tuple[int, ...], ...]
