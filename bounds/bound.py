@@ -104,7 +104,9 @@ class Bound:
         names = tuple(sorted(str(symbol) for symbol in expr.free_symbols))
         if key not in self._compiled:
             symbols = [SYMBOLS[name] for name in names]
-            self._compiled[key] = sp.lambdify(symbols, expr, modules="numpy")
+            # log(2mn/delta) -> log 2 + log m + log n - log delta: no overflow for tiny delta
+            numeric = expr.replace(sp.log, lambda arg: sp.expand_log(sp.log(arg), force=True))
+            self._compiled[key] = sp.lambdify(symbols, numeric, modules="numpy")
         return self._compiled[key], names
 
     def _resolve(self, names: tuple[str, ...], params: Mapping[str, Any],
