@@ -80,7 +80,10 @@ def draw_value(draw: st.DrawFn, name: str) -> float:
 
 @st.composite
 def parameter_sets(draw: st.DrawFn, bound_id: str) -> dict[str, float]:
-    return {name: draw_value(draw, name) for name in BOUNDS[bound_id].parameters}
+    params = {name: draw_value(draw, name) for name in BOUNDS[bound_id].parameters}
+    if "sigma_star" in params:  # sigma(S*) <= V
+        params["sigma_star"] = min(params["sigma_star"], params["V"])
+    return params
 
 
 def test_registry_has_the_contract_ids_and_parameters() -> None:
