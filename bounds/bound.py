@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from bounds.symbols import LATEX_NAMES, SYMBOLS, check_parameter
+from bounds.symbols import DOMAINS, LATEX_NAMES, SYMBOLS, Domain, check_parameter
 from reference.errors import InputError
 
 Variant = Literal["stated", "proved"]
@@ -188,6 +188,11 @@ class Bound:
         assert values is not None
         result = np.asarray(function(*(values[name] for name in names)), dtype=np.float64)
         return float(result) if result.ndim == 0 else result
+
+    @property
+    def domains(self) -> dict[str, Domain]:
+        """Numeric domain of every parameter (required and optional)."""
+        return {name: DOMAINS[name] for name in self.all_parameters}
 
     @property
     def all_parameters(self) -> tuple[str, ...]:
