@@ -189,6 +189,20 @@ class Bound:
         result = np.asarray(function(*(values[name] for name in names)), dtype=np.float64)
         return float(result) if result.ndim == 0 else result
 
+    def compare(self, **params: Any) -> dict[str, Any]:
+        """Both variants side by side: values, ratio proved/stated, preconditions, failures."""
+        stated = self.evaluate("stated", **params)
+        proved = self.evaluate("proved", **params)
+        return {
+            "stated": stated,
+            "proved": proved,
+            "ratio": np.asarray(proved) / np.asarray(stated),
+            "precondition_stated": self.precondition_holds("stated", **params),
+            "precondition_proved": self.precondition_holds("proved", **params),
+            "failure_stated": self.failure("stated", **params),
+            "failure_proved": self.failure("proved", **params),
+        }
+
     @property
     def domains(self) -> dict[str, Domain]:
         """Numeric domain of every parameter (required and optional)."""
