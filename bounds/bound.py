@@ -54,7 +54,8 @@ class Bound:
         Variant -> sympy relational the proof needs (``None`` when there is none).
     failure_probability
         Variant -> the probability with which the statement may fail, as the variant
-        claims it (``stated``) or as the proof's union bounds deliver it (``proved``).
+        claims it (``stated``) or as the proof's union bounds deliver it (``proved``);
+        0 for the lower bound, a statement in expectation.
     alternatives
         Parameter -> expression in other parameters used when that parameter is not
         given (e.g. the uniform-list form ``C_one = m mu1 / muk`` of Corollary 1).
