@@ -172,3 +172,31 @@ def test_reference_import_stays_light() -> None:
             "print(any(m in sys.modules for m in ('scipy', 'sympy', 'networkx')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_edge_level_problem_and_data_law() -> None:
+    from reference.im.problem import EdgeLevelIM, NodeLevelIM, ProductSeedLaw
+    from reference.problems.base import CMABTProblem, DataLaw
+
+    graph = tiny_graph()
+    q = np.array([0.3, 0.4, 0.5, 0.2, 1.0])
+    problem, law = EdgeLevelIM(graph, 2), ProductSeedLaw(graph, q)
+    assert isinstance(problem, CMABTProblem) and isinstance(law, DataLaw)
+    n = 20000
+    data = law.sample(n, np.random.default_rng(12))
+    counts = np.bincount(data.triggered, minlength=graph.edges)
+    for e, p_e in enumerate(law.data_trigger_probabilities()):  # false alarm <= ALPHA each
+        if p_e < 1.0:
+            assert stats.binomtest(int(counts[e]), n, p_e).pvalue > ALPHA
+        else:
+            assert counts[e] == n
+    star = problem.optimal_action()
+    assert problem.reward(star) == pytest.approx(exact_spread(graph, star))
+    assert problem.trigger_probabilities(star)[graph.sources == star[0]].min() == 1.0
+    instance = NodeLevelIM(graph, q, 2)
+    params = instance.theorem_parameters(100, 0.1)
+    assert params["sigma_star"] == problem.reward(star)
+    # q_4 = 1 makes node 4 always active, so p(4̄) = 0 and the assumption fails (eta = 0)
+    assert star.tolist() == [0, 3]
+    assert params["gamma"] == pytest.approx(0.2) and params["eta"] == 0.0
+    assert not instance.assumption().holds
