@@ -96,3 +96,24 @@ def test_bad_estimator_and_delta() -> None:
         edge_lcbs(graph, cascades, 0.1, "other")
     with pytest.raises(ValueError, match="delta"):
         edge_lcbs(graph, cascades, 1.0)
+
+
+@pytest.mark.parametrize("n", [10, 100, 1000, 10000])
+def test_variance_adaptive_events_of_aux_lemma_exactly(n: int) -> None:
+    """Events E_arm,1/2 (UCB side) and E_arm,3 (LCB side) of apdx_lem:aux_IM, for a mean of n
+    Bernoulli(x) draws, fail with probability <= 2 delta'; computed exactly from the binomial
+    pmf (no sampling, so no false alarm)."""
+    from reference.im.clcb_im_node import bernstein_radius
+
+    k = np.arange(n + 1)
+    for x in (0.001, 0.05, 0.3, 0.5, 0.9, 0.99):
+        pmf = stats.binom.pmf(k, n, x)
+        for delta_prime in (1e-2, 1e-6):
+            log_term = float(np.log(1 / delta_prime))
+            mean = k / n
+            radius = bernstein_radius(mean, np.full(k.size, n), log_term)
+            ucb, lcb = np.minimum(mean + radius, 1), np.maximum(mean - radius, 0)
+            width = 4 * np.sqrt(3) * np.sqrt(x * (1 - x) * log_term / n) + 28 * log_term / n
+            fail_ucb = pmf[(ucb < x) | (ucb > min(x + width, 1) + 1e-12)].sum()
+            fail_lcb = pmf[(lcb > x) | (lcb < max(x - width, 0) - 1e-12)].sum()
+            assert max(fail_ucb, fail_lcb) <= 2 * delta_prime
