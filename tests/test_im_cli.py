@@ -165,3 +165,26 @@ def test_social_graphs_are_symmetric_and_weighted() -> None:
     assert (karate.nodes, karate.edges) == (34, 156)
     with pytest.raises(ValueError, match="graph"):
         social_graph("nope")
+
+
+def test_im_real_quick_writes_figure_and_table(tmp_path: Path) -> None:
+    from validation.reproduce import im_real
+
+    summary = im_real.run(tmp_path, seed=1, quick=True)
+    for suffix in ("png", "pdf", "csv"):
+        assert (tmp_path / f"im-real.{suffix}").stat().st_size > 0
+    rows = (tmp_path / "im-real.csv").read_text().splitlines()
+    assert rows[0].startswith("graph,n,method,seeds,spread,stderr")
+    assert len(rows) == 1 + 2 * 2 * 2  # graphs x n x methods (one trial each)
+    assert set(summary) >= {"mean_gap_CLCB-IM-N", "mean_gap_plug-in"}
+
+
+@pytest.mark.slow
+def test_simulation_benchmark_agrees_with_cynetdiff() -> None:
+    """Numbers only, no timing assertion; the spread agreement is a z-test whose two-sided
+    false-alarm probability is 1e-6."""
+    from validation.benchmarks import ic_simulation
+
+    result = ic_simulation.run(quick=True)
+    assert result["agreement_p_value"] > 1e-6
+    assert result["ours_spread"] > result["seeds"]
