@@ -100,6 +100,7 @@ def test_bad_graph_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], tex
 BAD_CASCADES = [
     ('{"nodes": 5}\n', "data: no cascades"),
     ('{"nodes": 4}\n{"active": [[0]]}\n', "line 1: nodes"),
+    ('{"nodes": 6}\n{"active": [[6]]}\n', "line 2: active: node id 6"),
     ('{"nodes": 5}\n{"active": [[0], [1]]}\n', "line 2: active: sets must be cumulative"),
     ('{"nodes": 5}\n{"active": [[7]]}\n', "line 2: active: node id 7"),
     ('{"nodes": 5}\n{"active": []}\n', "line 2: active"),
@@ -188,3 +189,11 @@ def test_simulation_benchmark_agrees_with_cynetdiff() -> None:
     result = ic_simulation.run(quick=True)
     assert result["agreement_p_value"] > 1e-6
     assert result["ours_spread"] > result["seeds"]
+
+
+def test_isolated_nodes_come_from_the_data_header(files: dict[str, Path],
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    files["cascades"].write_text('{"nodes": 6}\n{"active": [[5]]}\n{"active": [[0], [0, 1]]}\n')
+    assert main(["solve", "im-node", "--graph", str(files["structure"]), "--data",
+                 str(files["cascades"]), "--k", "6", "--delta", "0.1", "--json"]) == 0
+    assert sorted(json.loads(capsys.readouterr().out)["seeds"]) == [0, 1, 2, 3, 4, 5]
