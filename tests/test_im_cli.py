@@ -84,6 +84,7 @@ BAD_GRAPHS = [
     ("source,target,p\n0,1\n", "line 2: row"),
     ("source,target,p\n-1,1,0.5\n", "line 2: source"),
     ("source,target\n", "graph: has no edges"),
+    ("source,target\n0,99999999999\n", "line 2: target: node id 99999999999 is too large"),
 ]
 
 
@@ -100,6 +101,7 @@ def test_bad_graph_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], tex
 BAD_CASCADES = [
     ('{"nodes": 5}\n', "data: no cascades"),
     ('{"nodes": 4}\n{"active": [[0]]}\n', "line 1: nodes"),
+    ('{"nodes": 10000000000}\n{"active": [[0]]}\n', "line 1: nodes: at most"),
     ('{"nodes": 6}\n{"active": [[6]]}\n', "line 2: active: node id 6"),
     ('{"nodes": 5}\n{"active": [[0], [1]]}\n', "line 2: active: sets must be cumulative"),
     ('{"nodes": 5}\n{"active": [[7]]}\n', "line 2: active: node id 7"),
