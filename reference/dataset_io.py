@@ -53,7 +53,7 @@ def write_dataset(dataset: OfflineDataset, path: str | Path) -> None:
         write_jsonl(dataset, path)
 
 
-def _open_text(path: Path) -> list[str]:
+def open_text(path: Path) -> list[str]:
     try:
         with path.open("r", encoding="utf-8") as handle:
             return handle.read().splitlines()
@@ -108,7 +108,7 @@ def read_header(lines: list[str], key: str) -> tuple[dict[str, Any], int]:
 
 def read_jsonl(path: str | Path) -> OfflineDataset:
     """Read a JSON Lines dataset; see the module docstring for the format."""
-    lines = _open_text(Path(path))
+    lines = open_text(Path(path))
     _, m = read_header(lines, "m")
     triggered: list[int] = []
     outcomes: list[float] = []
@@ -210,8 +210,15 @@ def write_jsonl(dataset: OfflineDataset, path: str | Path) -> None:
             handle.write(json.dumps(record) + "\n")
 
 
-def read_npz(path: str | Path) -> OfflineDataset:
-    """Read a ``.npz`` dataset (never unpickling anything); see the module docstring."""
+def load_npz_arrays(path: str | Path, required: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Every array of a ``.npz`` archive, opened with ``allow_pickle=False``.
+
+    Raises
+    ------
+    InputError
+        If the file is missing, is not an archive, lacks one of ``required``, or holds
+        pickled objects (which are never loaded).
+    """
     path = Path(path)
     try:
         archive = np.load(path, allow_pickle=False)
@@ -222,14 +229,19 @@ def read_npz(path: str | Path) -> OfflineDataset:
     if not isinstance(archive, np.lib.npyio.NpzFile):
         raise InputError("data", f"{path} is a single array, not an .npz archive")
     with archive:
-        missing = [key for key in NPZ_KEYS if key not in archive.files]
+        missing = [key for key in required if key not in archive.files]
         if missing:
             raise InputError(missing[0], f"array missing from {path.name}")
         try:
-            arrays = {key: archive[key] for key in archive.files}
+            return {key: archive[key] for key in archive.files}
         except ValueError:
             raise InputError("data", "archive holds pickled objects, which are never loaded") \
                 from None
+
+
+def read_npz(path: str | Path) -> OfflineDataset:
+    """Read a ``.npz`` dataset (never unpickling anything); see the module docstring."""
+    arrays = load_npz_arrays(path, NPZ_KEYS)
     m = arrays["m"]
     if m.shape != () or m.dtype.kind not in "iu":
         raise InputError("m", "must be a scalar integer")

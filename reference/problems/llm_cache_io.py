@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import json
 import math
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from reference.dataset import offsets_from_lengths
-from reference.dataset_io import _open_text, parse_json_line, read_header
+from reference.dataset_io import load_npz_arrays, open_text, parse_json_line, read_header
 from reference.errors import InputError
 from reference.problems.llm_cache import CacheLog
 
@@ -92,7 +91,7 @@ def _parse_round(record: dict[str, Any], m: int, line: int,
 
 def read_cache_jsonl(path: str | Path, bounded: bool = True) -> CacheLog:
     """Read a JSON Lines cache log; see the module docstring for the format."""
-    lines = _open_text(Path(path))
+    lines = open_text(Path(path))
     _, m = read_header(lines, "queries")
     caches: list[int] = []
     lengths: list[int] = []
@@ -128,24 +127,7 @@ def write_cache_jsonl(log: CacheLog, path: str | Path) -> None:
 
 def read_cache_npz(path: str | Path, bounded: bool = True) -> CacheLog:
     """Read a ``.npz`` cache log (never unpickling anything)."""
-    path = Path(path)
-    try:
-        archive = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise InputError("data", f"file not found: {path}") from None
-    except (ValueError, OSError, zipfile.BadZipFile) as error:
-        raise InputError("data", f"{path} is not a valid .npz archive ({error})") from None
-    if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise InputError("data", f"{path} is a single array, not an .npz archive")
-    with archive:
-        missing = [key for key in NPZ_KEYS if key not in archive.files]
-        if missing:
-            raise InputError(missing[0], f"array missing from {path.name}")
-        try:
-            arrays = {key: archive[key] for key in NPZ_KEYS}
-        except ValueError:
-            raise InputError("data", "archive holds pickled objects, which are never loaded") \
-                from None
+    arrays = load_npz_arrays(path, NPZ_KEYS)
     m = arrays["queries_m"]
     if m.shape != () or m.dtype.kind not in "iu":
         raise InputError("queries_m", "must be a scalar integer")
