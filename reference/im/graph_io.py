@@ -28,19 +28,10 @@ from typing import Any
 import numpy as np
 
 from reference.dataset import OfflineDataset, offsets_from_lengths
-from reference.dataset_io import parse_json_line, read_header
+from reference.dataset_io import open_text, parse_json_line, read_header
 from reference.errors import InputError
 from reference.im.data import EdgeFeedback, NodeCascades
 from reference.im.graph import MAX_NODES, ICGraph
-
-
-def _read_lines(path: str | Path) -> list[str]:
-    try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise InputError("file", f"not found: {path}") from None
-    except UnicodeDecodeError:
-        raise InputError("file", f"{path} is not UTF-8 text") from None
 
 
 def _node_id(text: str, field: str, line: int) -> int:
@@ -58,7 +49,7 @@ def _node_id(text: str, field: str, line: int) -> int:
 
 def read_graph_csv(path: str | Path) -> ICGraph:
     """Read a graph CSV (see the module docstring)."""
-    lines = _read_lines(path)
+    lines = open_text(Path(path))
     if not lines:
         raise InputError("header", "file is empty; expected 'source,target,p'", 1)
     header = [cell.strip() for cell in next(csv.reader([lines[0]]))]
@@ -142,7 +133,7 @@ def read_node_cascades(path: str | Path, nodes: int | None = None) -> NodeCascad
 
     ``nodes``, when given, is a lower bound on the header's ``nodes`` (the graph's size).
     """
-    lines = _read_lines(path)
+    lines = open_text(Path(path))
     V = _header(lines, nodes)
     record, active, steps = [], [], []
     t = 0
@@ -187,7 +178,7 @@ def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
     The header's ``nodes`` may exceed the graph's (isolated nodes); the feedback then has that
     many nodes and :func:`with_nodes` extends the graph to match.
     """
-    lines = _read_lines(path)
+    lines = open_text(Path(path))
     V = _header(lines, graph.nodes)
     seed_lengths, seeds, edge_lengths, edge_ids, fired = [], [], [], [], []
     for number, text in enumerate(lines[1:], start=2):
