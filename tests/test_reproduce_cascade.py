@@ -25,7 +25,7 @@ def test_reproduce_quick_writes_outputs(
 
 def test_reductions_formula() -> None:
     gaps = {"CLCB": np.array([[1.0, 1.0]]), "CUCB-Offline": np.array([[2.0, 4.0]]),
-            "EMP": np.array([[1.0, 0.0]])}
+            "EMP": np.array([[1.0, 0.0]]), "EMP-optimistic": np.array([[1.0, 1.0]])}
     out = fig1a.reductions(gaps)
     assert out["reduction_vs_CUCB-Offline"] == pytest.approx((0.5 + 0.75) / 2)
     assert out["pooled_reduction_vs_CUCB-Offline"] == pytest.approx(1 - 2 / 6)

@@ -5,6 +5,8 @@ suboptimality gap :math:`r(S^*;\mu) - r(\hat S;\mu)` is then computed from the
 true means.  CLCB-Cascade and CUCB-Offline use the same radius
 :math:`\log(2mn/\delta)` (``line:LCB_cascade``) and :math:`\delta` = ``DELTA``
 (the paper does not print its :math:`\delta`); EMP ranks unobserved items last.
+The paper does not say how its EMP treats unobserved items, so
+``EMP-optimistic`` (unobserved items first) is run too, as a sensitivity check.
 """
 
 from __future__ import annotations
@@ -26,4 +28,5 @@ ALGORITHMS: dict[str, Algorithm] = {
     "CLCB": lambda data, k: clcb_cascade(data, k, DELTA).action,
     "CUCB-Offline": lambda data, k: cucb_offline(data, TopK(k), DELTA, "cascade").action,
     "EMP": lambda data, k: emp(data, TopK(k)).action,
+    "EMP-optimistic": lambda data, k: emp(data, TopK(k), unobserved=float("inf")).action,
 }
