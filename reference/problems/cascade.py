@@ -239,13 +239,23 @@ class UniformListsLaw:
     def data_trigger_probabilities(self) -> FloatArray:
         r"""Exact :math:`p_i^{\mathbb{D}_{\text{arm}},\mathbb{D}_{\mathcal S}}` (formula above)."""
         m, k = self.problem.m, self.problem.k
-        e = leave_one_out_elementary(1.0 - self.problem.mu, k - 1)
-        weights = np.array([1.0 / math.comb(m - 1, j) for j in range(k)])
-        return np.asarray(weights @ e / m, dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            e = leave_one_out_elementary(1.0 - self.problem.mu, k - 1)
+            weights = np.array([math.exp(-_log_comb(m - 1, j)) for j in range(k)])
+            p = np.asarray(weights @ e / m, dtype=np.float64)
+        if not np.all(np.isfinite(p)):
+            raise InputError("k", f"k={k} is too large for the exact formula with m={m} "
+                             "(floating-point overflow)")
+        return p
 
     def position_matrix(self) -> FloatArray:
         r""":math:`q_{ij} = 1/m` for every item and position."""
         return np.full((self.problem.m, self.problem.k), 1.0 / self.problem.m)
+
+
+def _log_comb(n: int, j: int) -> float:
+    r""":math:`\log \binom{n}{j}` without forming the (possibly huge) integer."""
+    return math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
 
 
 def _check_size(n: int) -> int:
