@@ -113,3 +113,15 @@ def test_lower_bound_family_rejects_bad_parameters() -> None:
         lower_bound_family(4, 2, 2.0, 0.3)
     with pytest.raises(InputError, match="m: must be a multiple of k=2 with at least two"):
         lower_bound_family(2, 2, 2.0, 0.1)
+
+
+@pytest.mark.parametrize("C_inf", [2.0, 10.0, 100.0])
+def test_certified_lower_bound_reaches_the_proof_value_only_when_proved(C_inf: float) -> None:
+    n, k = 10_000, 3
+    delta = lower_bound_gap_parameter(C_inf, n)
+    proof_value = k / (8 * math.e) * min(0.25, math.sqrt(C_inf / (20 * n)))
+    proved = lower_bound_family(2 * k, k, C_inf, delta, "proved")
+    printed = lower_bound_family(2 * k, k, C_inf, delta, "printed")
+    assert proved.certified_lower_bound(n) >= proof_value
+    if C_inf >= 10:  # printed: KL ~ 0.4 (C_inf - 1), so exp(-KL) falls far below 1/e
+        assert printed.certified_lower_bound(n) < proof_value / 10
