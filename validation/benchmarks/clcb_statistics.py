@@ -3,7 +3,7 @@ r"""CLCB-Cascade on a large log: the whole ``offcmab solve cascade`` process vs 
 The log: ``n = 2e6`` uniformly random ranked lists of ``k = 5`` items out of
 ``m = 1e5`` (cascade feedback, means ~ U[0, 1]), saved as an uncompressed ``.npz``.
 
-Timed, best of ``repeats`` runs each:
+Timed, best of ``repeats`` runs each (5; 1 with ``quick``):
 
 * ``solve_process_s``: ``python -m validation solve cascade --data log.npz --k 5
   --delta 0.05 --json`` as a subprocess (start-up, imports, loading and
@@ -13,7 +13,10 @@ Timed, best of ``repeats`` runs each:
   ``bincount`` calls, the LCB and an ``argpartition``;
 * ``floor_minimal_process_s``: the same but loading only the three arrays the
   statistics use (not the logged actions);
-* ``floor_inprocess_s``: the full floor inside this process (no start-up).
+* ``floor_inprocess_s``: the full floor inside this process (no start-up);
+* ``solve_inprocess_s``: the solver's work inside this process (read and
+  validate the file, CLCB-Cascade, JSON text), so ``ratio_both_inprocess``
+  compares the two without interpreter start-up and imports.
 
 ``ratio_process`` = solve / floor, both whole processes (the fair comparison;
 goal <= 2, stretch 1.2); ``ratio_minimal_process`` charges the solver for
@@ -85,6 +88,20 @@ def _numpy_loop_statistics(data: Any, samples: int) -> None:
         sums[ids] += data.outcomes[offsets[t]:offsets[t + 1]]
 
 
+def _solve_in_process(path: Path, k: int) -> str:
+    """What ``offcmab solve cascade --json`` computes, without start-up."""
+    import json
+
+    from reference.clcb_cascade import clcb_cascade
+    from reference.dataset_io import read_dataset
+    from validation.output import jsonable
+
+    result = clcb_cascade(read_dataset(path), k, 0.05)
+    payload = {"action": result.action, "lcb": result.lcb, "mean": result.means,
+               "counts": result.counts}
+    return json.dumps(jsonable(payload))
+
+
 def run(quick: bool) -> dict[str, Any]:
     import numpy as np
 
@@ -92,7 +109,7 @@ def run(quick: bool) -> dict[str, Any]:
     from reference.problems.cascade import CascadeProblem, UniformListsLaw
 
     n, m, k = (20_000, 1_000, 5) if quick else (2_000_000, 100_000, 5)
-    repeats = 1 if quick else 3
+    repeats = 1 if quick else 5
     rng = np.random.default_rng(2025)
     law = UniformListsLaw(CascadeProblem(rng.random(m), k))
     data = law.sample(n, rng)
@@ -114,6 +131,7 @@ def run(quick: bool) -> dict[str, Any]:
         floor_inprocess_s = _best(
             lambda: exec(code, {"PATH": str(path), "ALL": True}), repeats
         )
+        solve_inprocess_s = _best(lambda: _solve_in_process(path, k), repeats)
         python_s = _best(lambda: run_process([sys.executable, "-c", "pass"]), repeats)
     sub = min(n, 20_000)
     end = int(data.triggered_offsets[sub])
@@ -127,6 +145,8 @@ def run(quick: bool) -> dict[str, Any]:
         "floor_process_s": floor_process_s,
         "floor_minimal_process_s": minimal_process_s,
         "floor_inprocess_s": floor_inprocess_s,
+        "solve_inprocess_s": solve_inprocess_s,
+        "ratio_both_inprocess": solve_inprocess_s / floor_inprocess_s,
         "python_startup_s": python_s,
         "ratio_process": solve_s / floor_process_s,
         "ratio_minimal_process": solve_s / minimal_process_s,
