@@ -5,13 +5,13 @@ confidence split, the printed radii against the proof's, and ``apdx_lem:vec_conc
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import sympy as sp
 from scipy import stats
 
-from bounds.claims._tools import decide, is_zero, maximize, proved, refuted, verified
+from bounds.claims._tools import decide, is_zero, maximize, refuted, verified
 from bounds.claims.record import Claim, Outcome
 
 L, n, m, delta = sp.symbols("L n m delta", positive=True)
@@ -216,7 +216,7 @@ def check_second_term() -> Outcome:
                   "the paper's own apdx_lem:vec_concen would give log(6/delta).", _regression)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compositions(total: int, parts: int) -> np.ndarray:
     rows = [c for c in itertools.product(range(total + 1), repeat=parts - 1) if sum(c) <= total]
     return np.array([[*c, total - sum(c)] for c in rows], dtype=np.int64)
