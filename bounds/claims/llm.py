@@ -291,7 +291,7 @@ def check_empty_cache() -> Outcome:
 
 
 def check_improved_identity() -> Outcome:
-    a, b, c_, d_, e_, f_ = sp.symbols("a b c d e f", real=True)
+    a, b, c_, d_ = sp.symbols("a b c d", real=True)
     # terms: c(S*;ucb,p_hat)=a, c(S*;c,p)=b, c(S_hat;ucb,p_hat)=c, c(S_hat;c,p)=d
     lhs = d_ - b
     rhs = (a - b) + (c_ - a) + (d_ - c_)
