@@ -116,7 +116,7 @@ def check_step_b() -> Outcome:
     return proved("Oracle gap: r(S_hat; lcb) >= alpha max_S r(S; lcb) >= alpha r(S*; lcb) by "
                   "eq:def_oracle. Pessimism gap: lcb <= mu coordinatewise under E_arm, so "
                   "r(S_hat; lcb) <= r(S_hat; mu) by cond:mono. Valid whenever lcb lies in the "
-                  "domain of r (see alg:CLCB/lcb-domain).", "exact-rational")
+                  "domain of r (see alg:CLCB/lcb-domain).", "argument")
 
 
 def _lcb_domain_evidence() -> dict[str, str]:
@@ -302,7 +302,7 @@ def _counter_direction_violated() -> bool:
 
 def check_counter_direction() -> Outcome:
     return refuted("The complement is written {exists i: N_i >= n p_i/2}; its probability is "
-                   "near 1, not <= exp(-n p_i/8): P(Bin(16,1/2) >= 4) = 65399/65536 > exp(-1). "
+                   "near 1, not <= exp(-n p_i/8): P(Bin(16,1/2) >= 4) = 64839/65536 > exp(-1). "
                    "The intended complement is N_i < n p_i/2.",
                    _counter_direction_evidence(), _counter_direction_violated)
 
