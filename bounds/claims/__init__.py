@@ -21,6 +21,7 @@ from bounds.claims.record import STATUSES, Claim, ClaimResult, Outcome, Status
 from reference.errors import InputError
 
 __all__ = [
+    "CHECK_RAISED",
     "CLAIMS",
     "STATUSES",
     "Claim",
@@ -49,6 +50,7 @@ _BY_ID: dict[str, Claim] = {claim.id: claim for claim in CLAIMS}
 if len(_BY_ID) != len(CLAIMS):  # pragma: no cover - guards against a duplicated id
     raise RuntimeError("duplicate claim id in the registry")
 
+CHECK_RAISED = "the check itself raised an error:"
 SKIPPED_SLOW = "statistical check not run (pass include_slow=True, or --slow on the CLI)"
 
 
@@ -64,7 +66,11 @@ def check_claim(claim: Claim, include_slow: bool = False) -> ClaimResult:
     """Run one claim's check (a slow one only when ``include_slow``)."""
     if claim.slow and not include_slow:
         return ClaimResult(claim, Outcome("unchecked", "none", SKIPPED_SLOW))
-    return ClaimResult(claim, claim.check())
+    try:
+        outcome = claim.check()
+    except Exception as error:  # a broken check must not hide the other claims
+        outcome = Outcome("unchecked", "none", f"{CHECK_RAISED} {error!r}")
+    return ClaimResult(claim, outcome)
 
 
 def check_all(include_slow: bool = False) -> list[ClaimResult]:

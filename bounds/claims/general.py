@@ -85,18 +85,24 @@ def check_size_reading() -> Outcome:
 
 
 def check_semi_bandit_example() -> Outcome:
-    K, c_one, c_inf = sp.symbols("K C_1 C_inf", positive=True)
-    # gap_c_max / gap_c_1 with Kbar = K2bar = K: K sqrt(C_inf) vs sqrt(K C_1); and C_1 <= K C_inf
-    ratio_sq = (K**2 * c_inf) / (K * c_one)  # (gap_max/gap_1)^2
-    ok = is_zero(ratio_sq - K * c_inf / c_one)
-    return decide(ok, "(gap_c_max/gap_c_1)^2 = K C_inf / C_1 >= 1 because C_1 <= K C_inf, so "
-                  "gap_c_1 is the smaller bound (sympy).", lambda: _no_failure("semi-bandit"))
+    K, c_inf, s = sp.symbols("K C_inf s", positive=True)
+    # p_i^{S*} = 1 on S*: Kbar = K2bar = K. Write C_1 = K C_inf - s with slack s >= 0.
+    kbar = k2bar = sum(sp.sqrt(sp.Integer(1)) for _ in range(3))
+    squared_max = k2bar**2 * c_inf  # (gap_c_max / common factor)^2 with K = 3
+    squared_one = kbar * (3 * c_inf - s)  # (gap_c_1 / common factor)^2
+    ok = kbar == 3 and is_zero(squared_max - squared_one - 3 * s)
+    general = is_zero(K**2 * c_inf - K * (K * c_inf - s) - K * s)
+    return decide(ok and general, "With p_i^{S*} = 1 on S*, Kbar* = K2bar* = K*; writing "
+                  "C_1* = K* C_inf* - s (s >= 0), gap_c_max^2 - gap_c_1^2 is proportional to "
+                  "K*^2 C_inf* - K* C_1* = K* s >= 0, so gap_c_1 is the smaller bound (sympy).",
+                  lambda: _no_failure("semi-bandit"))
 
 
 def check_empty_cache_example() -> Outcome:
-    K, kbar, k2bar = sp.symbols("K Kbar K2bar", positive=True)
-    # ratios all 1: C_inf = 1, C_1 = K ; (gap_c_1/gap_c_max)^2 = Kbar K / K2bar^2 >= 1
-    ok = is_zero((kbar * K * 1) / (k2bar**2 * 1) - kbar * K / k2bar**2)
+    K, k2bar, s = sp.symbols("K K2bar s", positive=True)
+    # ratios all 1 on S*: C_inf = 1, C_1 = K. Write Kbar = K2bar^2/K + s with s >= 0.
+    kbar = k2bar**2 / K + s
+    ok = is_zero(kbar * K * 1 - k2bar**2 * 1 - K * s)  # gap_c_1^2 - gap_c_max^2 ~ K s >= 0
     return decide(ok, "With every ratio equal to 1, C_inf = 1 and C_1 = K*, so (gap_c_1/gap_c_max)"
                   "^2 = Kbar* K*/K2bar*^2 >= 1 by Kbar* >= K2bar*^2/K* (sympy).",
                   lambda: _no_failure("empty cache example"))
