@@ -307,8 +307,9 @@ def check_arm_concen_union() -> Outcome:
                                                                        - delta)
     return decide(ok, "2 exp(-2 j log(2mn/delta)/(2j)) = delta/(mn) for every count j, and the "
                   "union over i in [m], j in [n] sums to delta (sympy). The Hoeffding step "
-                  "conditions on N_i = j; it is valid because the j-th observation of arm i is "
-                  "an independent draw (the triggering of arm i does not look at X_i).",
+                  "conditions on N_i = j; it is valid because rounds are i.i.d., so the "
+                  "successive observed outcomes of arm i are i.i.d. draws of X_i given i in tau, "
+                  "in [0,1] with mean mu_i by the paper's assumption.",
                   lambda: _no_failure("arm concentration"))
 
 
