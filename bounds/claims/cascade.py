@@ -268,8 +268,8 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("thm:app_ranking/precondition", "thm:app_ranking", (616, 616),
           "The corollary's precondition implies Theorem 1's.", "proof-step", check_precondition),
     Claim("thm:app_ranking/confidence-budget", "alg:CLCB_cascade", (1007, 1007),
-          "With line:LCB_cascade's radius log(2mn/delta), E_arm and E_counter hold together "
-          "with probability >= 1 - delta.", "radius", check_budget,
+          "With line:LCB_cascade's radius log(2mn/delta), the proof's union bound over E_arm "
+          "and E_counter gives failure probability <= delta.", "radius", check_budget,
           correction="Print line:LCB_cascade with log(4mn/delta) as Algorithm 1 does (E_arm and "
                      "E_counter at delta/2 each), or state probability 1 - 2 delta.",
           impact="The corollary holds with log(4mn/delta) in the radius and the bound, or with "

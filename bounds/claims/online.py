@@ -198,7 +198,9 @@ CLAIMS: tuple[Claim, ...] = (
           "14 sqrt(2m Kbar* T L3) + 2m + 4 sqrt(2mT L2) <= 18 sqrt(2mT L3) + 2m.", "proof-step",
           check_final_step),
     Claim("apdx_sec:app_LLM_cache_online/union", "apdx_sec:app_LLM_cache_online", (1288, 1292),
-          "E_arv and E_arm hold together with probability >= 1 - delta.", "event", check_budget,
+          "The failure budgets the proof's lemmas give E_arv and E_arm add up to at most delta "
+          "(so both hold with probability >= 1 - delta by the union bound).", "event",
+          check_budget,
           correction="Run E_arv at delta/(3T) (radius sqrt(2m log(6T/delta)/t)) so the budget "
                      "is 2 delta/3 + delta/3 = delta.",
           impact="Only the constant inside a logarithm changes."),
