@@ -39,6 +39,17 @@ def test_errata_json(capsys: pytest.CaptureFixture[str]) -> None:
             assert item[key]
 
 
+def test_single_claim_and_unknown_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "claims", "--json", "--id", "thm:lower_bound")
+    assert code == 0
+    payload = json.loads(out)
+    assert [c["id"] for c in payload["claims"]] == ["thm:lower_bound"]
+    assert payload["claims"][0]["status"] == "counterexample"
+    code, _, err = run_cli(capsys, "claims", "--id", "no-such-claim")
+    assert code == 2
+    assert "id" in err and "no-such-claim" in err
+
+
 def test_bad_flag_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["claims", "--no-such-flag"])
