@@ -84,6 +84,18 @@ def check_size_reading() -> Outcome:
         _size_reading_evidence(), _size_reading_violated)
 
 
+def check_intro_rate() -> Outcome:
+    ok = True
+    for size in range(1, 7):
+        s = sp.symbols(f"s0:{size}", nonnegative=True)  # sqrt(p_i) = 1 - s_i <= 1
+        k2bar = sum(1 - v for v in s)
+        ok &= is_zero(size - k2bar - sum(s))
+    return decide(ok, "K2bar* = sum over the K* triggerable arms of sqrt(p_i) with sqrt(p_i) = "
+                  "1 - s_i, s_i >= 0, so K* - K2bar* = sum s_i >= 0 (sympy, 1..6 arms): gap_c_max "
+                  "is O~(K* sqrt(C_inf*/n)) as the introduction states (K* counting the "
+                  "triggerable arms).", lambda: _no_failure("intro rate"))
+
+
 def check_semi_bandit_example() -> Outcome:
     K, c_inf, s = sp.symbols("K C_inf s", positive=True)
     # p_i^{S*} = 1 on S*: Kbar = K2bar = K. Write C_1 = K C_inf - s with slack s >= 0.
@@ -421,6 +433,8 @@ CLAIMS: tuple[Claim, ...] = (
                      "trigger, in the relations C_1* <= K* C_inf* and Kbar* >= K2bar*^2/K*.",
           impact="Discussion only: no theorem uses the relations; with the corrected K* both are "
                  "proved (see the two claims above)."),
+    Claim("sec:intro/upper-rate", "thm:upper_bound", (301, 301),
+          "CLCB's gap is O~(K* sqrt(C_inf*/n)) (K2bar* <= K*).", "remark", check_intro_rate),
     Claim("rmk:thm_dis/semi-bandit-example", "rmk:thm_dis", (518, 519),
           "Semi-bandit feedback (p_i^{S*} = 1 on S*): Kbar* = K2bar* = K* and gap_c_1 <= "
           "gap_c_max.", "remark", check_semi_bandit_example),

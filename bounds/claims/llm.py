@@ -358,6 +358,18 @@ def check_s_star() -> Outcome:
                    "optimum {q2} costs 1/4.", _s_star_evidence(), _s_star_violated)
 
 
+def check_sqrt_m() -> Outcome:
+    l4, l6 = sp.symbols("L4 L6", positive=True)
+    standard = 2 * sp.sqrt(4 * m * (m + 1) * l4 / n)
+    improved = 4 * sp.sqrt(2 * m * l6 / n)
+    ratio_sq = sp.simplify((standard / improved) ** 2)
+    ok = is_zero(ratio_sq - (m + 1) * l4 / (2 * l6)) and bool(
+        sp.limit(ratio_sq.subs({l4: 1, l6: 1}) / m, m, sp.oo) == sp.Rational(1, 2))
+    return decide(ok, "With empty caches the standard bound over the improved one is "
+                  "sqrt((m+1) log(4mn/delta)/(2 log(6mn/delta))) (sympy), i.e. Theta(sqrt(m)) "
+                  "up to the ratio of logarithms.", _regression)
+
+
 def check_im_sample_size() -> Outcome:
     V, d, eta, gamma, eps = sp.symbols("V d eta gamma epsilon", positive=True)
     n_needed = 48**2 * 6 * V**2 * d**2 * L / (eps**2 * eta * gamma**3)
@@ -380,6 +392,9 @@ CLAIMS: tuple[Claim, ...] = (
           correction="S* = argmin_{S in S} c(S; c, p): the m - k queries with the smallest "
                      "p(q)c(q) stay uncached.",
           impact="None: the rest of the proof only uses that S* is optimal."),
+    Claim("app:LLM_cache/sqrt-m-improvement", "app:LLM_cache", (682, 682),
+          "Using p_hat instead of the arrival UCB improves the bound by a factor sqrt(m).",
+          "remark", check_sqrt_m),
     Claim("rmk:IM/sample-size", "thm:IM", (745, 747),
           "sigma(S_hat) >= (alpha - epsilon) sigma(S*) needs n = O~(V^2 d_max^2/(epsilon^2 eta "
           "gamma^3)).", "remark", check_im_sample_size),
