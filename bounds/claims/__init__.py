@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from bounds.claims import cascade, general, im, llm, lower_bound, online, table, theorems
+from bounds.claims import cascade, general, im, llm, lower_bound, online, table
 from bounds.claims.record import STATUSES, Claim, ClaimResult, Outcome, Status
 from reference.errors import InputError
 
@@ -43,7 +43,6 @@ CLAIMS: tuple[Claim, ...] = (
     *online.CLAIMS,
     *im.CLAIMS,
     *table.CLAIMS,
-    *theorems.CLAIMS,
 )
 
 _BY_ID: dict[str, Claim] = {claim.id: claim for claim in CLAIMS}

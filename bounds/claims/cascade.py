@@ -11,6 +11,7 @@ import sympy as sp
 
 from bounds.claims._tools import decide, is_zero, refuted, verified
 from bounds.claims.record import Claim, Outcome
+from bounds.claims.theorems import CASCADE
 
 
 def _regression() -> Outcome:
@@ -240,6 +241,7 @@ def check_budget() -> Outcome:
 
 
 CLAIMS: tuple[Claim, ...] = (
+    CASCADE,
     Claim("thm:app_ranking/smoothness", "apdx_sec:app_ranking", (1012, 1012),
           "Cascade reward 1 - prod(1 - mu_i) is monotone and satisfies cond:TPM with B1 = 1 and "
           "p_i^S = prod_{j<i}(1 - mu_j).", "condition", check_smoothness),

@@ -12,6 +12,7 @@ from scipy import stats
 
 from bounds.claims._tools import decide, is_zero, maximize, proved, refuted, verified
 from bounds.claims.record import Claim, Outcome
+from bounds.claims.theorems import UPPER_BOUND
 
 L, n, N, p, pD, C, m, delta = sp.symbols("L n N p p_D C m delta", positive=True)
 
@@ -420,6 +421,7 @@ def check_hard_test() -> Outcome:
 
 
 CLAIMS: tuple[Claim, ...] = (
+    UPPER_BOUND,
     Claim("rmk:thm_dis/C1-le-K-Cinf", "rmk:thm_dis", (514, 522),
           "C_1* <= K* C_inf*, with K* the number of base arms S* can trigger.", "remark",
           check_c1_le_k_cinf),

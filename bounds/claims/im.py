@@ -13,6 +13,7 @@ from scipy import stats
 
 from bounds.claims._tools import decide, is_zero, refuted, verified
 from bounds.claims.record import Claim, Outcome
+from bounds.claims.theorems import IM
 
 L, n, q, p, eta, gamma = sp.symbols("L n q p eta gamma", positive=True)
 S3, S6 = sp.sqrt(3), sp.sqrt(6)
@@ -284,6 +285,7 @@ def check_tpm_and_degree() -> Outcome:
 
 
 CLAIMS: tuple[Claim, ...] = (
+    IM,
     Claim("eq:puv", "eq:puv", (1712, 1718),
           "p_uv = (1/q_u)(1 - p(v_bar)/p(v_bar|u_bar)) for independent seeds and cumulative S1.",
           "proof-step", check_puv_identity),

@@ -13,6 +13,7 @@ from scipy import stats
 
 from bounds.claims._tools import decide, is_zero, maximize, refuted, verified
 from bounds.claims.record import Claim, Outcome
+from bounds.claims.theorems import LLM
 
 L, n, m, delta = sp.symbols("L n m delta", positive=True)
 
@@ -380,6 +381,7 @@ def check_im_sample_size() -> Outcome:
 
 
 CLAIMS: tuple[Claim, ...] = (
+    LLM,
     Claim("thm:LLM_cache_main/gap-sign", "thm:LLM_cache_main", (699, 710),
           "The left side c(M*; c, p) - c(M_hat; c, p) of Theorem 3 and of the standard lemma "
           "(eq:app_llm_std_gap) is the suboptimality gap.", "theorem", check_sign,

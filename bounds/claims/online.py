@@ -9,6 +9,7 @@ import sympy as sp
 
 from bounds.claims._tools import decide, is_zero, refuted, unchecked, verified
 from bounds.claims.record import Claim, Outcome
+from bounds.claims.theorems import ONLINE
 
 SEEDS, HORIZON = 40, 600
 
@@ -162,6 +163,7 @@ def check_budget() -> Outcome:
 
 
 CLAIMS: tuple[Claim, ...] = (
+    ONLINE,
     Claim("apdx_lem:stream_oracle", "apdx_lem:stream_oracle", (1250, 1276),
           "The streaming cache M_t of alg:CUCB-LLM_stream maximizes sum_{q in M} "
           "p_hat_{t-1}(q) lcb_{t-1}(q) over |M| <= k in every round.", "algorithmic-lemma",

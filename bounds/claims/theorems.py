@@ -1,5 +1,6 @@
 r"""The main theorems as wholes: seeded simulations of the algorithms (from the problem
 helpers' code) against the stated bounds, with exact binomial tests of the failure rate.
+Each area module lists its theorem's claim first.
 
 A step-level failure in the proof does not make a theorem false; these checks look for a
 direct violation of the stated inequality.  They are statistical (``slow``): each runs
@@ -127,26 +128,27 @@ def check_theorem_im() -> Outcome:
                      "checked step by step (apdx_eq:lower_bound_of_ubar_p fails).")
 
 
-CLAIMS: tuple[Claim, ...] = (
-    Claim("thm:upper_bound", "thm:upper_bound", (496, 509),
-          "With probability >= 1 - delta, SubOpt <= 2 alpha B1 K2bar* sqrt(2 C_inf* "
-          "log(2mn/delta)/n) and <= 2 alpha B1 sqrt(2 Kbar* C_1* log(2mn/delta)/n).", "theorem",
-          check_theorem1, slow=True),
-    Claim("thm:app_ranking", "thm:app_ranking", (615, 631),
-          "CLCB-Cascade's gap is at most eq:app_ranking_eq1 with probability >= 1 - delta.",
-          "corollary", check_corollary1, slow=True),
-    Claim("thm:LLM_cache_main", "thm:LLM_cache_main", (699, 710),
-          "CLCB-LLM-C's gap is at most eq:app_llm_improve_gap with probability >= 1 - delta.",
-          "theorem", check_theorem3, slow=True),
-    Claim("thm:IM", "thm:IM", (735, 743),
-          "CLCB-IM-N's gap is at most 48 sqrt 6 sqrt(V^2 d_max^2 sigma*^2 log(12nE/delta)/"
-          "(eta gamma^3 n)) with probability >= 1 - delta.", "theorem",
-          check_theorem_im),
-    Claim("thm:LLM_online", "apdx_sec:app_LLM_cache_online", (1280, 1284),
-          "CUCB-LLM-S has regret O(sqrt(m T log(mT/delta))) with probability >= 1 - delta.",
-          "theorem",
-          lambda: unchecked("An O(.) statement without constants cannot be falsified by a finite "
-                            "simulation; its proof's explicit chain relies on step (g) (unchecked) "
-                            "and on apdx_lem:stream_oracle, which fails for the printed "
-                            "algorithm.")),
-)
+UPPER_BOUND = Claim(
+    "thm:upper_bound", "thm:upper_bound", (496, 509),
+    "With probability >= 1 - delta, SubOpt <= 2 alpha B1 K2bar* sqrt(2 C_inf* log(2mn/delta)/n) "
+    "and <= 2 alpha B1 sqrt(2 Kbar* C_1* log(2mn/delta)/n).", "theorem", check_theorem1,
+    slow=True)
+CASCADE = Claim(
+    "thm:app_ranking", "thm:app_ranking", (615, 631),
+    "CLCB-Cascade's gap is at most eq:app_ranking_eq1 with probability >= 1 - delta.",
+    "corollary", check_corollary1, slow=True)
+LLM = Claim(
+    "thm:LLM_cache_main", "thm:LLM_cache_main", (699, 710),
+    "CLCB-LLM-C's gap is at most eq:app_llm_improve_gap with probability >= 1 - delta.",
+    "theorem", check_theorem3, slow=True)
+IM = Claim(
+    "thm:IM", "thm:IM", (735, 743),
+    "CLCB-IM-N's gap is at most 48 sqrt 6 sqrt(V^2 d_max^2 sigma*^2 log(12nE/delta)/"
+    "(eta gamma^3 n)) with probability >= 1 - delta.", "theorem", check_theorem_im)
+ONLINE = Claim(
+    "thm:LLM_online", "apdx_sec:app_LLM_cache_online", (1280, 1284),
+    "CUCB-LLM-S has regret O(sqrt(m T log(mT/delta))) with probability >= 1 - delta.",
+    "theorem",
+    lambda: unchecked("An O(.) statement without constants cannot be falsified by a finite "
+                      "simulation; its proof's explicit chain relies on step (g) (unchecked) and "
+                      "on apdx_lem:stream_oracle, which fails for the printed algorithm."))
