@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reference.errors import InputError
+from reference.errors import InputError, check_size
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -46,6 +46,14 @@ def _as_int_array(values: npt.ArrayLike, field: str) -> IntArray:
     elif array.dtype.kind not in "iu":
         raise InputError(field, f"must contain integers, got dtype {array.dtype}")
     return array.astype(np.int64, copy=False)
+
+
+def as_real_array(values: npt.ArrayLike, field: str) -> FloatArray:
+    """``values`` as ``float64``, refusing complex, string and object data (never cast)."""
+    array = np.asarray(values)
+    if array.size and array.dtype.kind not in "biuf":
+        raise InputError(field, f"must contain real numbers, got dtype {array.dtype}")
+    return array.astype(np.float64, copy=False)
 
 
 def _check_offsets(offsets: IntArray, total: int, field: str) -> None:
@@ -122,12 +130,10 @@ class OfflineDataset:
     actions: IntArray | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.m, bool) or int(self.m) != self.m or int(self.m) < 1:
-            raise InputError("m", f"must be a positive integer, got {self.m!r}")
-        object.__setattr__(self, "m", int(self.m))
+        object.__setattr__(self, "m", check_size(self.m, "m"))
         triggered = _as_int_array(self.triggered, "triggered")
         offsets = _as_int_array(self.triggered_offsets, "triggered_offsets")
-        outcomes = np.asarray(self.outcomes, dtype=np.float64)
+        outcomes = as_real_array(self.outcomes, "outcomes")
         if outcomes.ndim != 1 or outcomes.size != triggered.size:
             raise InputError(
                 "outcomes",

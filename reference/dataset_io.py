@@ -30,7 +30,9 @@ from typing import Any
 import numpy as np
 
 from reference.dataset import OfflineDataset, offsets_from_lengths
-from reference.errors import InputError
+from reference.errors import InputError, check_size
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 NPZ_KEYS = ("m", "triggered_offsets", "triggered", "outcomes")
 NPZ_OPTIONAL_KEYS = ("action_offsets", "actions")
@@ -42,6 +44,22 @@ def read_dataset(path: str | Path) -> OfflineDataset:
     if path.suffix == ".npz":
         return read_npz(path)
     return read_jsonl(path)
+
+
+def at_file_line(error: InputError, path: str | Path) -> InputError:
+    """``error`` with the line of its sample in the JSON Lines file ``path`` (when it names one).
+
+    Checks that run on a loaded dataset know the sample, not the line; this maps it back,
+    skipping the header and blank lines as :func:`read_jsonl` does.  Only the error path
+    reads the file again.
+    """
+    path = Path(path)
+    if error.sample is None or error.line is not None or path.suffix == ".npz":
+        return error
+    records = (number for number, text in enumerate(open_text(path)[1:], start=2)
+               if text.strip())
+    line = next((number for t, number in enumerate(records) if t == error.sample), None)
+    return InputError(error.field, error.message, line, error.sample)
 
 
 def write_dataset(dataset: OfflineDataset, path: str | Path) -> None:
@@ -71,6 +89,8 @@ def parse_json_line(text: str, line: int) -> dict[str, Any]:
         record = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError("json", f"malformed JSON ({error.msg})", line) from None
+    except RecursionError:
+        raise InputError("json", "nested too deeply", line) from None
     if not isinstance(record, dict):
         raise InputError("json", "each line must be a JSON object", line)
     return record
@@ -82,6 +102,8 @@ def _int_list(record: dict[str, Any], key: str, line: int) -> list[int]:
         raise InputError(key, "missing or not a list", line)
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         raise InputError(key, "must be a list of integers", line)
+    if any(not INT64_MIN <= v <= INT64_MAX for v in value):
+        raise InputError(key, "holds an id too large for a 64-bit integer", line)
     return value
 
 
@@ -103,7 +125,7 @@ def read_header(lines: list[str], key: str) -> tuple[dict[str, Any], int]:
     size = header.get(key)
     if not isinstance(size, int) or isinstance(size, bool) or size < 1:
         raise InputError(key, f'header must hold a positive integer "{key}"', 1)
-    return header, size
+    return header, check_size(size, key, 1)
 
 
 def read_jsonl(path: str | Path) -> OfflineDataset:

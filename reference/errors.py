@@ -7,6 +7,10 @@ line turns it into exit code 2 and a single line on stderr.
 
 from __future__ import annotations
 
+#: Largest number of arms, queries or nodes accepted.  Per-arm arrays are allocated from the
+#: declared size, so a stray huge ``m`` would otherwise fail late with a memory error.
+MAX_SIZE = 50_000_000
+
 
 class InputError(ValueError):
     r"""Bad input, naming the field (and the line of a data file when known).
@@ -19,11 +23,17 @@ class InputError(ValueError):
         What is wrong with it, in plain words.
     line
         1-based line number in the data file, when the input came from a file.
+    sample
+        0-based index of the offending sample, when a check on a loaded dataset found it
+        (:func:`reference.dataset_io.at_file_line` turns it into a file line).
     """
 
-    def __init__(self, field: str, message: str, line: int | None = None) -> None:
+    def __init__(self, field: str, message: str, line: int | None = None,
+                 sample: int | None = None) -> None:
         self.field = field
+        self.message = message
         self.line = line
+        self.sample = sample
         where = f"line {line}: " if line is not None else ""
         super().__init__(f"{where}{field}: {message}")
 
@@ -49,3 +59,17 @@ def check_cardinality(k: int, m: int, field: str = "k") -> int:
     if k > m:
         raise InputError(field, f"must not exceed the number of arms m={m}, got {k}")
     return k
+
+
+def check_size(size: object, field: str, line: int | None = None) -> int:
+    r"""Return ``size`` as an int after checking it is an integer with ``1 <= size <= MAX_SIZE``."""
+    try:
+        value = int(size)  # type: ignore[call-overload]
+        integral = value == size and not isinstance(size, bool | str)
+    except (TypeError, ValueError, OverflowError):
+        integral = False
+    if not integral or value < 1:
+        raise InputError(field, f"must be a positive integer, got {size!r}", line)
+    if value > MAX_SIZE:
+        raise InputError(field, f"at most {MAX_SIZE} is supported, got {value}", line)
+    return value

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from reference.dataset import OfflineDataset
@@ -60,3 +61,55 @@ def test_solve_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
                  "--delta", "0.1"])
     assert code == 2
     assert "data: file not found" in capsys.readouterr().err
+
+
+#: (file name, file content, exact message on stderr) for ``offcmab solve cascade``.
+BAD_CASCADE_FILES = [
+    ("big.jsonl", '{"m": 3}\n{"triggered": [99999999999999999999999], "outcomes": [1]}\n',
+     "line 2: triggered: holds an id too large for a 64-bit integer"),
+    ("huge_m.jsonl", '{"m": 100000000000000}\n{"triggered": [0], "outcomes": [1]}\n',
+     "line 1: m: at most 50000000 is supported, got 100000000000000"),
+    ("deep.jsonl", '{"m": 3}\n' + "[" * 100_000 + "\n", "line 2: json: nested too deeply"),
+    ("prefix.jsonl", '{"m": 3}\n{"action": [1, 2], "triggered": [0], "outcomes": [1]}\n',
+     "line 2: triggered: must be a prefix of the ranked list (action)"),
+    ("early.jsonl", '{"m": 3}\n\n{"action": [0, 1, 2], "triggered": [0, 1], '
+     '"outcomes": [1, 0]}\n',
+     "line 3: outcomes: a click before the last triggered item: cascade feedback stops at "
+     "the first click"),
+    ("stopped.jsonl", '{"m": 3}\n{"action": [0, 1, 2], "triggered": [0], "outcomes": [0]}\n',
+     "line 2: triggered: must be the list up to the first click (all of it when nothing was "
+     "clicked)"),
+    ("empty_sample.jsonl", '{"m": 3}\n{"triggered": [], "outcomes": []}\n',
+     "line 2: triggered: is empty: the first item of a list is always examined"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), BAD_CASCADE_FILES)
+def test_solve_cascade_bad_file(
+    tmp_path: Path, name: str, text: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    assert run_cli(["solve", "cascade", "--data", str(path), "--k", "1", "--delta", "0.1"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"offcmab solve: error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("arrays", "message"),
+    [
+        ({"m": np.int64(10**15)}, "m: at most 50000000 is supported, got 1000000000000000"),
+        ({"outcomes": np.array([1 + 1j])}, "outcomes: must contain real numbers, got dtype "
+         "complex128"),
+    ],
+)
+def test_solve_cascade_bad_npz(
+    tmp_path: Path, arrays: dict[str, np.ndarray], message: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    good = {"m": np.int64(3), "triggered_offsets": np.array([0, 1]), "triggered": np.array([0]),
+            "outcomes": np.array([1.0])}
+    path = tmp_path / "log.npz"
+    np.savez(path, **(good | arrays))  # type: ignore[arg-type]
+    assert run_cli(["solve", "cascade", "--data", str(path), "--k", "1", "--delta", "0.1"]) == 2
+    assert capsys.readouterr().err == f"offcmab solve: error: {message}\n"

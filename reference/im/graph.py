@@ -18,10 +18,10 @@ import numpy as np
 import numpy.typing as npt
 
 from reference.dataset import FloatArray, IntArray
-from reference.errors import InputError
+from reference.errors import MAX_SIZE, InputError
 
 #: Largest number of nodes accepted (guards against a stray huge id allocating gigabytes).
-MAX_NODES = 50_000_000
+MAX_NODES = MAX_SIZE
 
 
 def _check_node_ids(ids: IntArray, nodes: int, field: str) -> None:

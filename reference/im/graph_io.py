@@ -114,8 +114,6 @@ def _id_list(value: Any, field: str, nodes: int, line: int) -> list[int]:
 
 def _header(lines: list[str], nodes: int | None) -> int:
     _, size = read_header(lines, "nodes")
-    if size > MAX_NODES:
-        raise InputError("nodes", f"at most {MAX_NODES} nodes are supported, got {size}", 1)
     if nodes is not None and size < nodes:
         raise InputError("nodes", f"header says {size} but the graph has {nodes} nodes", 1)
     return size
@@ -192,8 +190,10 @@ def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
         triples = np.zeros((len(tried), 3), dtype=np.int64)
         for j, item in enumerate(tried):
             if (not isinstance(item, list) or len(item) != 3
-                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
-                raise InputError("edges", f"entry {j} must be [u, v, fired] with integers", number)
+                    or not all(isinstance(x, int) and not isinstance(x, bool)
+                               and 0 <= x < MAX_NODES for x in item)):
+                raise InputError("edges", f"entry {j} must be [u, v, fired] with node ids in "
+                                 f"[0, {MAX_NODES})", number)
             triples[j] = item
         ids = graph.edge_index(triples[:, 0], triples[:, 1])
         if np.any(ids < 0):

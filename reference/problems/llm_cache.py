@@ -56,9 +56,10 @@ from reference.dataset import (
     _check_distinct_per_sample,
     _check_ids,
     _check_offsets,
+    as_real_array,
     offsets_from_lengths,
 )
-from reference.errors import InputError, check_cardinality
+from reference.errors import InputError, check_cardinality, check_size
 from reference.oracles import top_k
 
 View = Literal["standard", "improved"]
@@ -381,10 +382,7 @@ class CacheLog:
     bounded: bool = True
 
     def __post_init__(self) -> None:
-        if isinstance(self.m, bool) or int(self.m) != self.m or int(self.m) < 1:
-            raise InputError("queries", f"the number of queries must be a positive integer, "
-                             f"got {self.m!r}")
-        object.__setattr__(self, "m", int(self.m))
+        object.__setattr__(self, "m", check_size(self.m, "queries"))
         queries = _as_int_array(self.queries, "query")
         if queries.size == 0:
             raise InputError("data", "the log is empty")
@@ -397,7 +395,7 @@ class CacheLog:
         _check_offsets(offsets, caches.size, "cache_offsets")
         _check_ids(caches, self.m, "cache")
         _check_distinct_per_sample(caches, offsets, "cache")
-        costs = np.asarray(self.costs, dtype=np.float64)
+        costs = as_real_array(self.costs, "cost")
         if costs.shape != queries.shape:
             raise InputError("cost", f"must have {queries.size} entries, got {costs.size}")
         object.__setattr__(self, "queries", queries)

@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from reference.clcb_cascade import clcb_cascade
-from reference.dataset_io import read_dataset
+from reference.dataset_io import at_file_line, read_dataset
+from reference.errors import InputError
+from reference.problems.cascade import check_cascade_log
 from validation.arguments import positive_int, probability
 
 HELP = "CLCB-Cascade: the top-k arms by lower confidence bound from a cascade log"
@@ -25,6 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def solve(args: argparse.Namespace) -> dict[str, Any]:
     dataset = read_dataset(args.data)
+    try:
+        check_cascade_log(dataset)
+    except InputError as error:
+        raise at_file_line(error, args.data) from None
     result = clcb_cascade(dataset, args.k, args.delta, radius=args.radius)
     return {
         "action": result.action,
