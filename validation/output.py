@@ -42,11 +42,26 @@ def _array_to_list(array: np.ndarray) -> Any:
     return values
 
 
+def to_json(data: Any) -> str:
+    """JSON text of already :func:`jsonable` data.
+
+    ``orjson`` writes the long number arrays of ``offcmab solve`` several times faster than
+    the standard library (the largest cost of the command after loading); the parsed content
+    is the same.  Integers beyond 64 bits, which ``orjson`` refuses, fall back to :mod:`json`.
+    """
+    import orjson
+
+    try:
+        return orjson.dumps(data).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(data)
+
+
 def emit(payload: Mapping[str, Any], as_json: bool) -> None:
     """Print ``payload`` as one JSON object, or as ``key: value`` lines."""
     data = jsonable(payload)
     if as_json:
-        sys.stdout.write(json.dumps(data) + "\n")
+        sys.stdout.write(to_json(data) + "\n")
         return
     width = max((len(key) for key in data), default=0)
     for key, item in data.items():

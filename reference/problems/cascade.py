@@ -179,11 +179,12 @@ def check_cascade_log(dataset: OfflineDataset) -> OfflineDataset:
         t = int(np.argmax((lengths > list_lengths) | stopped_early))
         raise InputError("triggered", "must be the list up to the first click (all of it when "
                          "nothing was clicked)", sample=t)
-    position = np.arange(offsets[-1]) - np.repeat(offsets[:-1], lengths)
-    listed = dataset.actions[np.repeat(dataset.action_offsets[:-1], lengths) + position]
-    if np.any(listed != dataset.triggered):
-        t = int(np.searchsorted(offsets, np.argmax(listed != dataset.triggered), side="right")
-                - 1)
+    # entry e of sample t should be actions[e - offsets[t] + action_offsets[t]]
+    index = np.repeat(dataset.action_offsets[:-1] - offsets[:-1], lengths)
+    index += np.arange(offsets[-1])
+    mismatch = dataset.actions[index] != dataset.triggered
+    if mismatch.any():
+        t = int(np.searchsorted(offsets, np.argmax(mismatch), side="right") - 1)
         raise InputError("triggered", "must be a prefix of the ranked list (action)", sample=t)
     return dataset
 

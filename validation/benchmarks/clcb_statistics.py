@@ -91,17 +91,14 @@ def _numpy_loop_statistics(data: Any, samples: int) -> None:
 
 
 def _solve_in_process(path: Path, k: int) -> str:
-    """What ``offcmab solve cascade --json`` computes, without start-up."""
-    import json
+    """What ``offcmab solve cascade --json`` computes (the solver itself), without start-up."""
+    import argparse
 
-    from reference.clcb_cascade import clcb_cascade
-    from reference.dataset_io import read_dataset
-    from validation.output import jsonable
+    from validation.output import jsonable, to_json
+    from validation.solvers.cascade import solve
 
-    result = clcb_cascade(read_dataset(path), k, 0.05)
-    payload = {"action": result.action, "lcb": result.lcb, "mean": result.means,
-               "counts": result.counts}
-    return json.dumps(jsonable(payload))
+    arguments = argparse.Namespace(data=path, k=k, delta=0.05, radius="cascade")
+    return to_json(jsonable(solve(arguments)))
 
 
 def run(quick: bool) -> dict[str, Any]:

@@ -7,11 +7,10 @@ build (one row per benchmark), as a table or as one JSON object.
 from __future__ import annotations
 
 import argparse
-import json
 
 from validation.benchmarks import BENCHMARKS
 from validation.cli import load_command
-from validation.output import jsonable
+from validation.output import emit
 
 HELP = "time CLCB and the simulators against bare numpy floors (speed goals)"
 
@@ -31,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         results[name] = {"title": module.TITLE, **module.run(args.quick)}
     if args.json:
-        print(json.dumps(jsonable(results)))
+        emit(results, True)
         return 0
     for name, numbers in results.items():
         print(f"{name}: {numbers['title']}")

@@ -4,7 +4,6 @@ and the status its machine check gave."""
 from __future__ import annotations
 
 import argparse
-import json
 
 HELP = "list every encoded claim of the paper with the status its machine check gave"
 
@@ -21,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bounds.claims import check_all, check_claim, count_statuses, get_claim
-    from validation.output import jsonable
+    from validation.output import emit
 
     if args.ids:
         results = [check_claim(get_claim(claim_id), args.slow) for claim_id in args.ids]
@@ -30,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     counts = count_statuses(results)
     if args.json:
         payload = {"claims": [result.as_dict() for result in results], "counts": counts}
-        print(json.dumps(jsonable(payload)))
+        emit(payload, True)
     else:
         width = max(len(result.claim.id) for result in results)
         for result in results:

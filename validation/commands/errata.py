@@ -16,11 +16,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bounds.errata import errata
-    from validation.output import jsonable
+    from validation.output import emit, jsonable
 
     found = errata(include_slow=args.slow)
     if args.json:
-        print(json.dumps(jsonable({"errata": [item.as_dict() for item in found]})))
+        emit({"errata": [item.as_dict() for item in found]}, True)
         return 0
     for item in found:
         print(f"{item.id}  [{item.paper_ref}]")

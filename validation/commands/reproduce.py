@@ -3,12 +3,11 @@ r"""``offcmab reproduce FIGURE --out DIR``: regenerate a synthetic experiment of
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from validation.arguments import nonnegative_int
 from validation.cli import load_command
-from validation.output import jsonable
+from validation.output import emit
 from validation.reproduce import FIGURES
 
 HELP = "regenerate the paper's experiments as PNG/PDF figures and CSV tables"
@@ -31,5 +30,5 @@ def run(args: argparse.Namespace) -> int:
         if module is None:
             raise ValueError(f"figure: {name} is not available in this build")
         summary = module.run(args.out, args.seed, args.quick)
-        print(json.dumps({"figure": name, **jsonable(summary)}))
+        emit({"figure": name, **summary}, True)
     return 0
