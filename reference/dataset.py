@@ -75,23 +75,26 @@ def _check_distinct_per_sample(ids: IntArray, offsets: IntArray, field: str) -> 
     """Reject a sample that lists the same arm twice (tau_t is a set).
 
     Short samples (the usual case: ranked lists, paths) are checked by comparing
-    each entry with the ``d`` entries before it in the same sample, one vectorized
-    pass per shift ``d`` (linear time); long samples fall back to one ``lexsort``.
-    The error names the first offending sample either way.
+    each entry with the entry ``d`` places before it, one vectorized pass per shift
+    ``d`` (linear time); only the few equal pairs found are then asked whether they lie
+    in the same sample.  Long samples fall back to one ``lexsort``.  The error names the
+    first offending sample either way.
     """
     if ids.size < 2:
         return
     lengths = np.diff(offsets)
     longest = int(lengths.max())
     if longest <= 16:
-        position = np.arange(ids.size) - np.repeat(offsets[:-1], lengths)
-        bad = [
-            int(np.argmax(same)) + d
-            for d in range(1, longest)
-            if (same := (ids[d:] == ids[:-d]) & (position[d:] >= d)).any()
-        ]
-        if bad:
-            sample = int(np.searchsorted(offsets, min(bad), side="right") - 1)
+        first_bad: int | None = None
+        for d in range(1, longest):
+            equal = np.flatnonzero(ids[d:] == ids[:-d]) + d
+            if equal.size:
+                owner = np.searchsorted(offsets, equal, side="right") - 1
+                same = equal[equal - offsets[owner] >= d]
+                if same.size and (first_bad is None or same[0] < first_bad):
+                    first_bad = int(same[0])
+        if first_bad is not None:
+            sample = int(np.searchsorted(offsets, first_bad, side="right") - 1)
             raise InputError(field, f"sample {sample} lists an arm more than once")
         return
     owner = np.repeat(np.arange(offsets.size - 1), lengths)

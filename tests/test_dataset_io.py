@@ -91,3 +91,21 @@ def test_npz_missing_array(tmp_path: Path) -> None:
 def test_ragged_records() -> None:
     with pytest.raises(InputError, match="outcomes: sample 0 has 1 outcomes for 2"):
         OfflineDataset.from_records(3, [[0, 1]], [[1.0]])
+
+
+@pytest.mark.parametrize(
+    ("lists", "bad_sample"),
+    [
+        ([[0, 1], [1, 0], [0, 2]], None),  # equal neighbours across a sample boundary: fine
+        ([[0, 1, 2], [3, 4, 3]], 1),
+        ([[0, 1], [2, 1, 2], [0, 0]], 1),  # the first offending sample is named
+        ([[5], [5], [1, 2, 3, 4, 5, 6, 7, 8, 1]], 2),
+    ],
+)
+def test_repeated_arm_named_by_sample(lists: list[list[int]], bad_sample: int | None) -> None:
+    outcomes = [[0.0] * len(ids) for ids in lists]
+    if bad_sample is None:
+        assert OfflineDataset.from_records(9, lists, outcomes).n == len(lists)
+        return
+    with pytest.raises(InputError, match=f"sample {bad_sample} lists an arm more than once"):
+        OfflineDataset.from_records(9, lists, outcomes)
