@@ -137,7 +137,9 @@ class OfflineDataset:
         triggered = _as_int_array(self.triggered, "triggered")
         offsets = _as_int_array(self.triggered_offsets, "triggered_offsets")
         outcomes = as_real_array(self.outcomes, "outcomes")
-        if outcomes.ndim != 1 or outcomes.size != triggered.size:
+        if outcomes.ndim != 1:
+            raise InputError("outcomes", f"must be a flat array, got shape {outcomes.shape}")
+        if outcomes.size != triggered.size:
             raise InputError(
                 "outcomes",
                 f"must align with triggered ({triggered.size} entries), got {outcomes.size}",

@@ -74,6 +74,10 @@ class TopK:
     k: int
     alpha: float = 1.0
 
+    def __post_init__(self) -> None:
+        if isinstance(self.k, bool) or int(self.k) != self.k or self.k < 1:
+            raise InputError("k", f"must be a positive integer, got {self.k!r}")
+
     def __call__(self, weights: npt.NDArray[np.float64]) -> IntArray:
         return top_k(weights, self.k)
 

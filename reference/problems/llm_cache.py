@@ -188,7 +188,7 @@ class LLMCacheProblem:
     def __post_init__(self) -> None:
         p = _check_vector(self.p, "p")
         if abs(p.sum() - 1.0) > SUM_TOLERANCE:
-            raise InputError("p", f"must sum to 1, sums to {p.sum()!r}")
+            raise InputError("p", f"must sum to 1, sums to {float(p.sum())!r}")
         object.__setattr__(self, "p", p)
         object.__setattr__(self, "c", _check_vector(self.c, "c", p.size))
         object.__setattr__(self, "k", check_cardinality(self.k, p.size))
@@ -330,7 +330,8 @@ class ExplicitCacheLaw:
     def __post_init__(self) -> None:
         probabilities = _check_vector(self.probabilities, "probabilities", len(self.caches))
         if abs(probabilities.sum() - 1.0) > SUM_TOLERANCE:
-            raise InputError("probabilities", f"must sum to 1, sums to {probabilities.sum()!r}")
+            raise InputError("probabilities",
+                             f"must sum to 1, sums to {float(probabilities.sum())!r}")
         for cache in self.caches:
             _cache_mask(np.asarray(cache, dtype=np.int64), self.m)
         object.__setattr__(self, "probabilities", probabilities)
