@@ -83,8 +83,11 @@ BAD_GRAPHS = [
     ("source,target,p\n0,1,0.5\n0,1,0.2\n", "line 3: target: edge listed twice"),
     ("source,target,p\n0,1\n", "line 2: row"),
     ("source,target,p\n-1,1,0.5\n", "line 2: source"),
-    ("source,target\n", "graph: has no edges"),
-    ("source,target\n0,99999999999\n", "line 2: target: node id 99999999999 is too large"),
+    ("source,target,p\n", "graph: has no edges"),
+    ("source,target,p\n0,99999999999,0.5\n",
+     "line 2: target: node id 99999999999 is too large"),
+    ("source,target\n0,1\n", "line 1: header: needs the edge probabilities: 'source,target,p' "
+     "(a structure-only graph is for solve im-node/im-edge)"),
 ]
 
 
@@ -119,6 +122,8 @@ BAD_EDGE_DATA = [
     ('{"nodes": 5}\n{"seeds": [9], "edges": []}\n', "line 2: seeds"),
     ('{"nodes": 5}\n{"seeds": [0], "edges": [[0, 1]]}\n', "line 2: edges: entry 0"),
     ('{"nodes": 5}\n{"seeds": [0], "edges": [[0, 1, 1], [0, 1, 0]]}\n', "more than once"),
+    ('{"nodes": 5}\n{"seeds": [0], "edges": [[0, 99999999999999999999999, 1]]}\n',
+     "line 2: edges: entry 0 must be [u, v, fired] with node ids in [0, 50000000)"),
 ]
 
 

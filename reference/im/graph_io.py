@@ -3,7 +3,8 @@ r"""Files of the IM commands: graph CSV, node-level cascades and edge-level feed
 **Graph CSV.**  Header ``source,target,p`` (or ``source,target`` when only the structure is
 known, then ``p = 0``), one directed edge per row, integer node ids ``0..V-1`` (``V`` is the
 largest id plus one, or the data file's ``nodes`` when larger, so that isolated nodes exist),
-``p`` in [0, 1].  Self-loops and repeated edges are rejected.
+``p`` in [0, 1].  Self-loops and repeated edges are rejected.  ``offcmab spread`` and
+``offcmab im-oracle`` need ``p`` (``need_p=True``); the solvers learn it from data.
 
 **Node-level cascades** (``offcmab solve im-node``).  First line ``{"nodes": V}``, then one
 object per cascade ``{"active": [S_0, S_1, ...]}`` with *cumulative* sets
@@ -47,8 +48,12 @@ def _node_id(text: str, field: str, line: int) -> int:
     return value
 
 
-def read_graph_csv(path: str | Path) -> ICGraph:
-    """Read a graph CSV (see the module docstring)."""
+def read_graph_csv(path: str | Path, need_p: bool = False) -> ICGraph:
+    """Read a graph CSV (see the module docstring).
+
+    ``need_p=True`` refuses a structure-only file: spreads and seed sets computed with
+    ``p = 0`` on every edge would be meaningless.
+    """
     lines = open_text(Path(path))
     if not lines:
         raise InputError("header", "file is empty; expected 'source,target,p'", 1)
@@ -56,6 +61,9 @@ def read_graph_csv(path: str | Path) -> ICGraph:
     if header not in (["source", "target", "p"], ["source", "target"]):
         raise InputError("header", f"must be 'source,target,p' or 'source,target', got "
                          f"{lines[0]!r}", 1)
+    if need_p and header == ["source", "target"]:
+        raise InputError("header", "needs the edge probabilities: 'source,target,p' "
+                         "(a structure-only graph is for solve im-node/im-edge)", 1)
     has_p = len(header) == 3
     sources, targets, probabilities, line_of = [], [], [], []
     for number, row in enumerate(csv.reader(lines[1:]), start=2):

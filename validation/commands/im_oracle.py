@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from reference.im.graph_io import read_graph_csv
     from reference.im.oracles import imm
 
-    graph = read_graph_csv(args.graph)
+    graph = read_graph_csv(args.graph, need_p=True)
     k = check_cardinality(args.k, graph.nodes)
     delta_prime = args.delta_prime if args.delta_prime is not None else 1.0 / max(graph.nodes, 2)
     result = imm(graph, k, args.eps, delta_prime, np.random.default_rng(args.seed))

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from reference.im.diffusion import estimate_spread
     from reference.im.graph_io import read_graph_csv
 
-    graph = read_graph_csv(args.graph)
+    graph = read_graph_csv(args.graph, need_p=True)
     estimate = estimate_spread(graph, np.asarray(args.seeds, dtype=np.int64), args.samples,
                                np.random.default_rng(args.seed))
     emit({"spread": estimate.spread, "stderr": estimate.stderr}, args.json)
