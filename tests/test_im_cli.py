@@ -112,6 +112,10 @@ BAD_CASCADES = [
     ('{"nodes": 5}\n{"active": [[0, 0]]}\n', "line 2: active: lists a node more than once"),
     ('{"nodes": 5}\n{"active": [["a"]]}\n', "line 2: active"),
     ('{"nodes": 5}\n{"active": [[0]]\n', "line 2"),
+    ('{"nodes": 5}\n{"active": [[0]]}\n\n{"active": [[0], [0, 3]]}\n',
+     "line 4: active: node 3 joins S_1 but no edge reaches it from a node that joined S_0"),
+    ('{"nodes": 5}\n{"active": [[0], [0, 1], [0, 1, 2], [0, 1, 2, 4]]}\n',
+     "line 2: active: node 4 joins S_3 but no edge reaches it from a node that joined S_2"),
 ]
 
 
@@ -205,3 +209,13 @@ def test_isolated_nodes_come_from_the_data_header(files: dict[str, Path],
     assert main(["solve", "im-node", "--graph", str(files["structure"]), "--data",
                  str(files["cascades"]), "--k", "6", "--delta", "0.1", "--json"]) == 0
     assert sorted(json.loads(capsys.readouterr().out)["seeds"]) == [0, 1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sampled_cascades_follow_their_graph(seed: int) -> None:
+    from reference.im.data import check_cascades_follow_graph
+    from tests.test_im_diffusion import random_graph
+
+    graph = random_graph(seed, nodes=8, edges=20)
+    cascades = sample_node_cascades(graph, 0.3, 200, np.random.default_rng(seed))
+    assert check_cascades_follow_graph(graph, cascades) is cascades

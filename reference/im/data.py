@@ -26,7 +26,7 @@ import numpy.typing as npt
 from reference.dataset import IntArray, OfflineDataset, offsets_from_lengths
 from reference.errors import InputError
 from reference.im.diffusion import Diffusion, batches, diffuse
-from reference.im.graph import ICGraph
+from reference.im.graph import ICGraph, out_edges_of
 from reference.im.one_step import check_seed_probabilities
 
 
@@ -175,3 +175,50 @@ def sample_edge_feedback(
                              np.concatenate(fired).astype(np.float64))
     return EdgeFeedback(V, _offsets(seed_record, int(n)),
                         np.concatenate(seed_nodes)[seed_order], dataset)
+
+
+def _first_unmatched(keys: IntArray, steps: IntArray, want_keys: IntArray,
+                     want_steps: IntArray) -> int | None:
+    """Index of the first ``(want_keys, want_steps)`` pair absent from ``(keys, steps)``, or None.
+
+    One ``lexsort`` over both lists (no combined key, so nothing can overflow).
+    """
+    is_want = np.concatenate([np.zeros(keys.size, bool), np.ones(want_keys.size, bool)])
+    all_keys = np.concatenate([keys, want_keys])
+    all_steps = np.concatenate([steps, want_steps])
+    order = np.lexsort((is_want, all_steps, all_keys))  # offers before wants in each pair run
+    k, s, w = all_keys[order], all_steps[order], is_want[order]
+    starts = np.ones(order.size, dtype=bool)
+    starts[1:] = (k[1:] != k[:-1]) | (s[1:] != s[:-1])
+    run = np.cumsum(starts) - 1
+    offered = ~w[starts][run]  # the first of each run is an offer iff the pair is offered
+    missing = order[w & ~offered] - keys.size
+    return int(missing.min()) if missing.size else None
+
+
+def check_cascades_follow_graph(graph: ICGraph, cascades: NodeCascades) -> NodeCascades:
+    r"""Return ``cascades`` after checking every activation is explained by an edge of ``graph``.
+
+    Under the IC model a node first active at step :math:`h \ge 1` has an in-neighbour first
+    active at step :math:`h-1` (the only step at which that neighbour tries its out-edges).
+    Cascades recorded on another graph fail this; learning from them would give edge
+    estimates for the wrong structure without any warning.
+
+    Raises
+    ------
+    InputError
+        ``active``, with the first offending cascade as ``InputError.sample``.
+    """
+    V = graph.nodes
+    record = cascades.record_of_entry()
+    edge, owner = out_edges_of(graph, cascades.active)
+    offered = record[owner] * V + graph.targets[edge]  # (record, node) each active node can reach
+    later = np.flatnonzero(cascades.steps >= 1)
+    wanted = record[later] * V + cascades.active[later]
+    bad = _first_unmatched(offered, cascades.steps[owner] + 1, wanted, cascades.steps[later])
+    if bad is None:
+        return cascades
+    entry = later[bad]
+    raise InputError("active", f"node {int(cascades.active[entry])} joins S_"
+                     f"{int(cascades.steps[entry])} but no edge reaches it from a node that "
+                     f"joined S_{int(cascades.steps[entry]) - 1}", sample=int(record[entry]))
