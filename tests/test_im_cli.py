@@ -127,7 +127,12 @@ BAD_EDGE_DATA = [
     ('{"nodes": 5}\n{"seeds": [0], "edges": [[0, 1]]}\n', "line 2: edges: entry 0"),
     ('{"nodes": 5}\n{"seeds": [0], "edges": [[0, 1, 1], [0, 1, 0]]}\n', "more than once"),
     ('{"nodes": 5}\n{"seeds": [0], "edges": [[0, 99999999999999999999999, 1]]}\n',
-     "line 2: edges: entry 0 must be [u, v, fired] with node ids in [0, 50000000)"),
+     "line 2: edges: entry 0 must be [u, v, fired]: three integers, node ids below 50000000"),
+    ('{"nodes": 5}\n{"seeds": [0], "edges": [[0, 1, 1], [0, 2, 0], [2, 3, 1]]}\n',
+     "line 2: edges: (2, 3) is listed but its source is neither a seed nor the target of a "
+     "fired edge"),
+    ('{"nodes": 5}\n\n{"seeds": [0], "edges": [[0, 1, 1], [0, 2, 0], [1, 2, 0]]}\n',
+     "line 3: edges: (1, 4) is missing: its source is active, so IC tried it"),
 ]
 
 
@@ -213,9 +218,11 @@ def test_isolated_nodes_come_from_the_data_header(files: dict[str, Path],
 
 @pytest.mark.parametrize("seed", range(5))
 def test_sampled_cascades_follow_their_graph(seed: int) -> None:
-    from reference.im.data import check_cascades_follow_graph
+    from reference.im.data import check_cascades_follow_graph, check_feedback_follows_graph
     from tests.test_im_diffusion import random_graph
 
     graph = random_graph(seed, nodes=8, edges=20)
     cascades = sample_node_cascades(graph, 0.3, 200, np.random.default_rng(seed))
     assert check_cascades_follow_graph(graph, cascades) is cascades
+    feedback = sample_edge_feedback(graph, 0.3, 200, np.random.default_rng(seed))
+    assert check_feedback_follows_graph(graph, feedback) is feedback

@@ -177,23 +177,28 @@ def sample_edge_feedback(
                         np.concatenate(seed_nodes)[seed_order], dataset)
 
 
-def _first_unmatched(keys: IntArray, steps: IntArray, want_keys: IntArray,
-                     want_steps: IntArray) -> int | None:
-    """Index of the first ``(want_keys, want_steps)`` pair absent from ``(keys, steps)``, or None.
+def _unmatched(keys: IntArray, want_keys: IntArray, steps: IntArray | None = None,
+               want_steps: IntArray | None = None) -> IntArray:
+    """Indices of the ``(want_keys, want_steps)`` pairs absent from ``(keys, steps)``.
 
-    One ``lexsort`` over both lists (no combined key, so nothing can overflow).
+    One ``lexsort`` over both lists (no combined key, so nothing can overflow); steps default
+    to 0 (plain key membership).
     """
     is_want = np.concatenate([np.zeros(keys.size, bool), np.ones(want_keys.size, bool)])
     all_keys = np.concatenate([keys, want_keys])
-    all_steps = np.concatenate([steps, want_steps])
+    all_steps = (np.zeros(all_keys.size, np.int64) if steps is None or want_steps is None
+                 else np.concatenate([steps, want_steps]))
     order = np.lexsort((is_want, all_steps, all_keys))  # offers before wants in each pair run
     k, s, w = all_keys[order], all_steps[order], is_want[order]
     starts = np.ones(order.size, dtype=bool)
     starts[1:] = (k[1:] != k[:-1]) | (s[1:] != s[:-1])
-    run = np.cumsum(starts) - 1
-    offered = ~w[starts][run]  # the first of each run is an offer iff the pair is offered
-    missing = order[w & ~offered] - keys.size
-    return int(missing.min()) if missing.size else None
+    offered = ~w[starts][np.cumsum(starts) - 1]  # a run starting with an offer is offered
+    return np.sort(order[w & ~offered] - keys.size)
+
+
+def _first_by_record(missing: IntArray, record: IntArray) -> int | None:
+    """The entry of ``missing`` with the smallest record (then index), or None."""
+    return int(missing[np.argmin(record[missing])]) if missing.size else None
 
 
 def check_cascades_follow_graph(graph: ICGraph, cascades: NodeCascades) -> NodeCascades:
@@ -215,10 +220,50 @@ def check_cascades_follow_graph(graph: ICGraph, cascades: NodeCascades) -> NodeC
     offered = record[owner] * V + graph.targets[edge]  # (record, node) each active node can reach
     later = np.flatnonzero(cascades.steps >= 1)
     wanted = record[later] * V + cascades.active[later]
-    bad = _first_unmatched(offered, cascades.steps[owner] + 1, wanted, cascades.steps[later])
+    missing = _unmatched(offered, wanted, cascades.steps[owner] + 1, cascades.steps[later])
+    bad = _first_by_record(missing, record[later])
     if bad is None:
         return cascades
     entry = later[bad]
     raise InputError("active", f"node {int(cascades.active[entry])} joins S_"
                      f"{int(cascades.steps[entry])} but no edge reaches it from a node that "
                      f"joined S_{int(cascades.steps[entry]) - 1}", sample=int(record[entry]))
+
+
+def check_feedback_follows_graph(graph: ICGraph, feedback: EdgeFeedback) -> EdgeFeedback:
+    r"""Return ``feedback`` after checking each record lists the out-edges of its active nodes.
+
+    The active nodes of a record are its seeds and the targets of its fired edges; IC tries
+    every out-edge of every active node once, so a listed edge from an inactive node, or an
+    active node with an out-edge missing from the list, means the record does not come from
+    an IC cascade on ``graph``.
+
+    Raises
+    ------
+    InputError
+        ``edges``, with the first offending record as ``InputError.sample``.
+    """
+    data = feedback.dataset
+    seed_record = np.repeat(np.arange(feedback.n, dtype=np.int64), np.diff(feedback.seed_offsets))
+    edge_record = data.sample_of_entry()
+    fired = data.outcomes == 1
+    active_record = np.concatenate([seed_record, edge_record[fired]])
+    active_node = np.concatenate([feedback.seeds, graph.targets[data.triggered[fired]]])
+    V, E = graph.nodes, max(graph.edges, 1)
+    listed = _unmatched(active_record * V + active_node,
+                        edge_record * V + graph.sources[data.triggered])
+    bad = _first_by_record(listed, edge_record)
+    if bad is not None:
+        e = int(data.triggered[bad])
+        raise InputError("edges", f"({int(graph.sources[e])}, {int(graph.targets[e])}) is listed "
+                         "but its source is neither a seed nor the target of a fired edge",
+                         sample=int(edge_record[bad]))
+    edge, owner = out_edges_of(graph, active_node)
+    omitted = _unmatched(edge_record * E + data.triggered, active_record[owner] * E + edge)
+    bad = _first_by_record(omitted, active_record[owner])
+    if bad is not None:
+        e = int(edge[bad])
+        raise InputError("edges", f"({int(graph.sources[e])}, {int(graph.targets[e])}) is "
+                         "missing: its source is active, so IC tried it",
+                         sample=int(active_record[owner][bad]))
+    return feedback

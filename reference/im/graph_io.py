@@ -200,8 +200,8 @@ def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
             if (not isinstance(item, list) or len(item) != 3
                     or not all(isinstance(x, int) and not isinstance(x, bool)
                                and 0 <= x < MAX_NODES for x in item)):
-                raise InputError("edges", f"entry {j} must be [u, v, fired] with node ids in "
-                                 f"[0, {MAX_NODES})", number)
+                raise InputError("edges", f"entry {j} must be [u, v, fired]: three integers, "
+                                 f"node ids below {MAX_NODES}", number)
             triples[j] = item
         ids = graph.edge_index(triples[:, 0], triples[:, 1])
         if np.any(ids < 0):
