@@ -24,13 +24,16 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from reference.dataset import OfflineDataset, offsets_from_lengths
 from reference.errors import InputError, check_size
+
+T = TypeVar("T")
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -46,20 +49,24 @@ def read_dataset(path: str | Path) -> OfflineDataset:
     return read_jsonl(path)
 
 
-def at_file_line(error: InputError, path: str | Path) -> InputError:
-    """``error`` with the line of its sample in the JSON Lines file ``path`` (when it names one).
+def check_file(path: str | Path, check: Callable[[T], T], data: T) -> T:
+    """``check(data)`` for data read from ``path``, its error naming the file line of the sample.
 
-    Checks that run on a loaded dataset know the sample, not the line; this maps it back,
-    skipping the header and blank lines as :func:`read_jsonl` does.  Only the error path
+    Checks that run on loaded data (:func:`reference.problems.cascade.check_cascade_log`, ...)
+    know the offending sample (``InputError.sample``), not the line; for a JSON Lines file this
+    maps it back, skipping the header and blank lines as the readers do.  Only the error path
     reads the file again.
     """
-    path = Path(path)
-    if error.sample is None or error.line is not None or path.suffix == ".npz":
-        return error
-    records = (number for number, text in enumerate(open_text(path)[1:], start=2)
-               if text.strip())
-    line = next((number for t, number in enumerate(records) if t == error.sample), None)
-    return InputError(error.field, error.message, line, error.sample)
+    try:
+        return check(data)
+    except InputError as error:
+        path = Path(path)
+        if error.sample is None or error.line is not None or path.suffix == ".npz":
+            raise
+        records = (number for number, text in enumerate(open_text(path)[1:], start=2)
+                   if text.strip())
+        line = next((number for t, number in enumerate(records) if t == error.sample), None)
+        raise InputError(error.field, error.message, line, error.sample) from None
 
 
 def write_dataset(dataset: OfflineDataset, path: str | Path) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from reference.errors import InputError
 from reference.problems.llm_cache import CacheLog, cache_hits
 from reference.problems.llm_cache_io import read_cache_log, write_cache_log
+from tests.test_cli_solve import run_cli
 from validation.cli import main
 
 
@@ -98,13 +99,6 @@ def test_bad_npz(tmp_path: Path) -> None:
         read_cache_log(path)
     with pytest.raises(InputError, match="file not found"):
         read_cache_log(tmp_path / "missing.npz")
-
-
-def run_cli(argv: list[str]) -> int:
-    try:
-        return main(argv)
-    except SystemExit as stop:
-        return int(stop.code or 0)
 
 
 @pytest.fixture

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.clcb_cascade import clcb_cascade
-from reference.dataset_io import at_file_line, read_dataset
-from reference.errors import InputError
+from reference.dataset_io import check_file, read_dataset
 from reference.problems.cascade import check_cascade_log
 from validation.arguments import positive_int, probability
 
@@ -26,11 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> dict[str, Any]:
-    dataset = read_dataset(args.data)
-    try:
-        check_cascade_log(dataset)
-    except InputError as error:
-        raise at_file_line(error, args.data) from None
+    dataset = check_file(args.data, check_cascade_log, read_dataset(args.data))
     result = clcb_cascade(dataset, args.k, args.delta, radius=args.radius)
     return {
         "action": result.action,

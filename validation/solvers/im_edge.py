@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from validation.solvers.im_node import add_graph_arguments, edge_rows
+from validation.solvers.im_node import add_graph_arguments, edge_rows, seed_oracle
 
 HELP = "edge-level CLCB: k seeds from edge-level IC feedback (each edge a base arm)"
 
@@ -18,23 +18,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.dataset_io import at_file_line
-    from reference.errors import InputError, check_cardinality
+    from functools import partial
+
+    from reference.dataset_io import check_file
     from reference.im.clcb_im_edge import clcb_im_edge
     from reference.im.data import check_feedback_follows_graph
     from reference.im.graph_io import read_edge_feedback, read_graph_csv, with_nodes
-    from reference.im.oracles import IMMOracle
 
-    graph = read_graph_csv(args.graph)
-    feedback = read_edge_feedback(args.data, graph)
-    graph = with_nodes(graph, feedback.nodes)
-    try:
-        check_feedback_follows_graph(graph, feedback)
-    except InputError as error:
-        raise at_file_line(error, args.data) from None
-    k = check_cardinality(args.k, graph.nodes)
-    oracle = IMMOracle(graph, k, args.eps, 1.0 / max(graph.nodes, 2), args.seed)
-    result = clcb_im_edge(feedback, oracle, args.delta, args.radius)
+    structure = read_graph_csv(args.graph)
+    feedback = read_edge_feedback(args.data, structure)
+    graph = with_nodes(structure, feedback.nodes)
+    check_file(args.data, partial(check_feedback_follows_graph, graph), feedback)
+    result = clcb_im_edge(feedback, seed_oracle(graph, args), args.delta, args.radius)
     return {"seeds": result.action,
             "edges": edge_rows(graph.sources, graph.targets, result.means, result.lcb),
             "counts": result.counts}

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from validation.arguments import nonnegative_int, positive_float, positive_int, probability
+
+if TYPE_CHECKING:  # imported lazily at run time (start-up speed)
+    from reference.im.graph import ICGraph
+    from reference.im.oracles import IMMOracle
 
 HELP = "CLCB-IM-N: k seeds from node-level cascades (Algorithm CLCB-IM-N) with edge LCBs"
 
@@ -32,25 +36,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.dataset_io import at_file_line
-    from reference.errors import InputError, check_cardinality
+    from functools import partial
+
+    from reference.dataset_io import check_file
     from reference.im.clcb_im_node import clcb_im_node
     from reference.im.data import check_cascades_follow_graph
     from reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
-    from reference.im.oracles import IMMOracle
 
-    graph = read_graph_csv(args.graph)
-    cascades = read_node_cascades(args.data, graph.nodes)
-    graph = with_nodes(graph, cascades.nodes)
-    try:
-        check_cascades_follow_graph(graph, cascades)
-    except InputError as error:
-        raise at_file_line(error, args.data) from None
-    k = check_cardinality(args.k, graph.nodes)
-    oracle = IMMOracle(graph, k, args.eps, 1.0 / max(graph.nodes, 2), args.seed)
-    result = clcb_im_node(graph, cascades, oracle, args.delta, args.estimator)
+    structure = read_graph_csv(args.graph)
+    cascades = read_node_cascades(args.data, structure.nodes)
+    graph = with_nodes(structure, cascades.nodes)
+    check_file(args.data, partial(check_cascades_follow_graph, graph), cascades)
+    result = clcb_im_node(graph, cascades, seed_oracle(graph, args), args.delta, args.estimator)
     return {"seeds": result.seeds,
             "edges": edge_rows(graph.sources, graph.targets, result.estimates.p_hat, result.lcb)}
+
+
+def seed_oracle(graph: ICGraph, args: argparse.Namespace) -> IMMOracle:
+    """The IMM oracle both IM solvers use: ``--k`` seeds (checked against V), ``--eps``, 1/V."""
+    from reference.errors import check_cardinality
+    from reference.im.oracles import IMMOracle
+
+    k = check_cardinality(args.k, graph.nodes)
+    return IMMOracle(graph, k, args.eps, 1.0 / max(graph.nodes, 2), args.seed)
 
 
 def edge_rows(sources: Any, targets: Any, p_hat: Any, lcb: Any) -> list[dict[str, Any]]:
