@@ -227,13 +227,15 @@ def write_jsonl(dataset: OfflineDataset, path: str | Path) -> None:
     ids = dataset.triggered.tolist()
     values = dataset.outcomes.tolist()
     offsets = dataset.triggered_offsets.tolist()
+    has_actions = dataset.actions is not None and dataset.action_offsets is not None
+    actions = dataset.actions.tolist() if dataset.actions is not None else []
+    starts = dataset.action_offsets.tolist() if dataset.action_offsets is not None else []
     with Path(path).open("w", encoding="utf-8") as handle:
         handle.write(json.dumps({"m": dataset.m}) + "\n")
-        for t in range(dataset.n):
+        for t in range(dataset.n):  # one line per sample: per sample by nature
             record: dict[str, Any] = {}
-            if dataset.actions is not None and dataset.action_offsets is not None:
-                a, b = int(dataset.action_offsets[t]), int(dataset.action_offsets[t + 1])
-                record["action"] = dataset.actions[a:b].tolist()
+            if has_actions:
+                record["action"] = actions[starts[t] : starts[t + 1]]
             record["triggered"] = ids[offsets[t] : offsets[t + 1]]
             record["outcomes"] = values[offsets[t] : offsets[t + 1]]
             handle.write(json.dumps(record) + "\n")
