@@ -142,11 +142,11 @@ def clcb_llm(
         raise InputError("sigma", f"must be a positive finite number, got {sigma!r}")
     k = check_cardinality(k, log.m)
     n, m = log.n, log.m
-    stats = cache_statistics(log)  # line:LLM_counter
-    p_hat = stats.counts / n  # line:LLM_empirical_mean
-    c_hat = stats.c_hat  # line:LLM_empirical_mean
+    stats = cache_statistics(log)  # line:LLM_counter (line:LLM_std_counter)
+    p_hat = stats.counts / n  # line:LLM_empirical_mean (line:LLM_std_empirical_mean)
+    c_hat = stats.c_hat  # line:LLM_empirical_mean (line:LLM_std_empirical_mean)
     c_ucb = np.where(stats.cost_counts > 0, c_hat, np.inf) \
-        + ucb_radius(stats.cost_counts, n, m, delta, sigma)  # line:LLM_UCB
+        + ucb_radius(stats.cost_counts, n, m, delta, sigma)  # line:LLM_UCB (line:LLM_std_UCB)
     if variant == "standard":
         p_ucb = p_hat + np.sqrt(2.0 * np.log(4.0 * m * n / delta) / n)  # line:LLM_std_UCB
     else:

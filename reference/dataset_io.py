@@ -79,6 +79,7 @@ def write_dataset(dataset: OfflineDataset, path: str | Path) -> None:
 
 
 def open_text(path: Path) -> list[str]:
+    """The lines of a UTF-8 text file, or an ``InputError`` on field ``data`` saying why not."""
     try:
         with path.open("r", encoding="utf-8") as handle:
             return handle.read().splitlines()

@@ -113,3 +113,26 @@ def test_solve_cascade_bad_npz(
     np.savez(path, **(good | arrays))  # type: ignore[arg-type]
     assert run_cli(["solve", "cascade", "--data", str(path), "--k", "1", "--delta", "0.1"]) == 2
     assert capsys.readouterr().err == f"offcmab solve: error: {message}\n"
+
+
+@pytest.mark.parametrize("rule", ["uniform", "mixture", "ucb", "lcb", "mean"])
+def test_every_cascade_data_law_passes_the_log_check(rule: str) -> None:
+    from reference.problems.cascade import (
+        AdaptiveListsLaw,
+        CascadeProblem,
+        ListMixtureLaw,
+        UniformListsLaw,
+        check_cascade_log,
+    )
+
+    problem = CascadeProblem(np.array([0.9, 0.6, 0.5, 0.3, 0.2, 0.1]), 3)
+    rng = np.random.default_rng(7)
+    law: UniformListsLaw | ListMixtureLaw | AdaptiveListsLaw
+    if rule == "uniform":
+        law = UniformListsLaw(problem)
+    elif rule == "mixture":
+        law = ListMixtureLaw(problem, np.array([[0, 1, 2], [5, 4, 3]]), np.array([0.3, 0.7]))
+    else:
+        law = AdaptiveListsLaw(problem, rule)  # type: ignore[arg-type]
+    data = law.sample(300, rng)
+    assert check_cascade_log(data) is data
