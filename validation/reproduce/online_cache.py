@@ -56,8 +56,8 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
         for i in range(0, horizon, max(1, horizon // 400)):
             writer.writerow([int(rounds[i]), rate[i], *(curves[v][i] for v in curves)])
     figure, axis = plt.subplots(figsize=(5.5, 4))
-    for variant, curve in curves.items():
-        axis.plot(rounds, curve, label=f"CUCB-LLM-S {variant}")
+    for name, curve in curves.items():
+        axis.plot(rounds, curve, label=f"CUCB-LLM-S {name}")
     axis.plot(rounds, rate, "k--", label="sqrt(m t log t)")
     axis.set_xscale("log")
     axis.set_yscale("log")
@@ -71,10 +71,10 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     plt.close(figure)
     half = rounds >= horizon // 2
     summary: dict[str, Any] = {"T": horizon, "trials": trials}
-    for variant, curve in curves.items():
+    for name, curve in curves.items():
         slope = np.polyfit(np.log(rounds[half]), np.log(np.maximum(curve[half], 1e-12)), 1)[0]
-        summary[variant] = {"final_regret": float(curve[-1]),
+        summary[name] = {"final_regret": float(curve[-1]),
                             "regret_over_rate": float(curve[-1] / rate[-1]),
                             "loglog_slope_second_half": float(slope),
-                            "lemma_violations_per_run": violations[variant]}
+                            "lemma_violations_per_run": violations[name]}
     return summary
