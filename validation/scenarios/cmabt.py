@@ -47,6 +47,7 @@ class Setup:
 
 
 _CACHE: dict[str, Setup] = {}
+_COVERAGE: dict[str, dict[str, Any]] = {}
 
 
 def ood_lists(mu: np.ndarray, k: int) -> list[list[int]]:
@@ -89,8 +90,11 @@ def coverage(params: Mapping[str, Any]) -> dict[str, Any]:
     ``alpha``) of an instance, from :func:`bounds.coefficients.problem_coverage`."""
     from bounds.coefficients import problem_coverage
 
-    setup = build(params)
-    return problem_coverage(setup.problem, setup.law)
+    key = json.dumps(params, sort_keys=True)
+    if key not in _COVERAGE:
+        setup = build(params)
+        _COVERAGE[key] = problem_coverage(setup.problem, setup.law)
+    return _COVERAGE[key]
 
 
 def gap(setup: Setup, action: np.ndarray) -> float:

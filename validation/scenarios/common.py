@@ -32,6 +32,9 @@ def bound_value(bound_id: str, variant: str, params: Mapping[str, float]) -> Bou
         return BoundValue.not_applicable(
             f"{', '.join(infinite)} infinite: the data never observe an arm the optimal "
             "action can trigger", **values)
+    if values.get("p_star", 1.0) <= 0.0:
+        return BoundValue.not_applicable(
+            "p_star = 0: the sample-size precondition cannot hold for any n", **values)
     holds = bound.precondition_holds(variant, **values)
     if holds is None:
         return BoundValue.not_applicable("precondition needs a parameter not computed here",
@@ -56,12 +59,9 @@ def generated(strategy: Any, profile: Profile, run_seed: int, bound_id: str) -> 
 
 
 def generated_instances(strategy: Any, profile: Profile, run_seed: int, bound_id: str,
-                        grid: tuple[int, ...], skip: int = 0) -> list[Instance]:
-    """Instances ``generated-0, ...`` from hypothesis examples ``(params, delta)``.
-
-    ``skip`` drops the first examples (hypothesis starts from the simplest one).
-    """
-    drawn = generated(strategy, profile, run_seed, bound_id)[skip:]
+                        grid: tuple[int, ...]) -> list[Instance]:
+    """Instances ``generated-0, ...`` from hypothesis examples ``(params, delta)``."""
+    drawn = generated(strategy, profile, run_seed, bound_id)
     return [Instance(f"generated-{j}", params, delta, grid, "generated")
             for j, (params, delta) in enumerate(drawn)]
 
