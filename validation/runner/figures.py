@@ -48,7 +48,8 @@ def write_figures(rows: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
         axes.set_ylabel("suboptimality gap")
         axes.set_title(f"{bound_id}: gap (dots mean, triangles max), bound "
                        "(solid stated, dashed proved)", fontsize=9)
-        axes.legend(fontsize=6, loc="best")
+        if axes.get_legend_handles_labels()[0]:
+            axes.legend(fontsize=6, loc="best")
         figure.tight_layout()
         path = folder / f"{bound_id}.png"
         figure.savefig(path, dpi=110)
