@@ -61,6 +61,21 @@ def test_quick_run_passes_and_writes_the_report(quick_report: Path) -> None:
         {f"{bound_id}.png" for bound_id in ids}
 
 
+def test_each_scenario_runs_an_algorithm_that_claims_its_bound() -> None:
+    """The algorithm a scenario runs declares the scenario's bound id in its ``THEORY``.
+
+    A lower bound covers every algorithm, so its scenario is exempt.
+    """
+    from validation.runner.backends import load_scenario
+    from validation.scenarios import REGISTRY
+
+    for bound_id, module in REGISTRY.items():
+        scenario = load_scenario(module, bound_id)
+        assert scenario.bound_id == bound_id
+        if scenario.kind == "upper":
+            assert bound_id in importlib.import_module(scenario.algorithm).THEORY
+
+
 def test_na_rows_say_why(quick_report: Path) -> None:
     na = [row for row in rows(quick_report) if row["verdict"] == "n/a"]
     assert na and all(row["reason"] for row in na)
