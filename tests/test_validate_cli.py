@@ -76,6 +76,21 @@ def test_each_scenario_runs_an_algorithm_that_claims_its_bound() -> None:
             assert bound_id in importlib.import_module(scenario.algorithm).THEORY
 
 
+@pytest.mark.parametrize("profile", ["quick", "default", "full"])
+def test_instances_are_pure_data_with_unique_names(profile: str) -> None:
+    """Every profile's instances: unique names, JSON-able params, the same for the same seed."""
+    from validation.runner.backends import load_scenario
+    from validation.runner.spec import PROFILES
+    from validation.scenarios import REGISTRY
+
+    for bound_id, module in REGISTRY.items():
+        scenario = load_scenario(module, bound_id)
+        first = scenario.instances(PROFILES[profile], 11)
+        assert [i.name for i in first] == list(dict.fromkeys(i.name for i in first))
+        assert first == scenario.instances(PROFILES[profile], 11)
+        json.dumps([i.params for i in first])
+
+
 def test_na_rows_say_why(quick_report: Path) -> None:
     na = [row for row in rows(quick_report) if row["verdict"] == "n/a"]
     assert na and all(row["reason"] for row in na)

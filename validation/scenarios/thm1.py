@@ -72,7 +72,7 @@ def named(profile: Profile) -> list[Instance]:
                  "law": {"kind": "paths", "weights": [0.5] + [0.5 / poor] * poor}}
     instances = [
         Instance("cascade-ood", ood, 0.05, grid, "named"),
-        Instance("kpath-close", close, 0.05, (300, *grid), "named",
+        Instance("kpath-close", close, 0.05, tuple(sorted({300, *grid})), "named",
                  "three nearly tied paths: CLCB often errs, by little"),
         Instance("pessimism", pessimism, 0.05, (5000,), "named",
                  "one good path, 2000 rarely seen poor paths"),
