@@ -48,27 +48,34 @@ def build(params: Mapping[str, Any]) -> Any:
     """The :class:`reference.im.problem.NodeLevelIM` of an instance (cached)."""
     key = json.dumps(params, sort_keys=True)
     if key not in _CACHE:
-        from reference.im.graph import ICGraph
         from reference.im.problem import NodeLevelIM
 
-        graph = ICGraph.from_edges(params["nodes"], params["sources"], params["targets"],
-                                   params["p"])
-        _CACHE[key] = NodeLevelIM(graph, np.asarray(params["q"], dtype=float), params["k"])
+        _CACHE[key] = NodeLevelIM(ic_graph(params), np.asarray(params["q"], dtype=float),
+                                  params["k"])
     return _CACHE[key]
 
 
-def exact_oracle(instance: Any) -> Any:
-    """Exact IM oracle on a weight vector (one probability per edge), by enumeration."""
+def exact_oracle(graph: Any, k: int) -> Any:
+    """Exact IM oracle on a weight vector (one probability per edge of ``graph``).
+
+    :class:`reference.oracles.BruteForceOracle` over every seed set of size ``k``,
+    scoring each by the exact spread on the graph reweighted by the (clipped) weights.
+    """
     from reference.im.exact import exact_spread
     from reference.oracles import BruteForceOracle
 
-    structure = instance.graph
-
     def spread(action: IntArray, weights: FloatArray) -> float:
-        return exact_spread(structure.with_probabilities(np.clip(weights, 0.0, 1.0)), action)
+        return exact_spread(graph.with_probabilities(np.clip(weights, 0.0, 1.0)), action)
 
-    subsets = tuple(combinations(range(structure.nodes), instance.k))
-    return BruteForceOracle(subsets, spread)
+    return BruteForceOracle(tuple(combinations(range(graph.nodes), k)), spread)
+
+
+def ic_graph(params: Mapping[str, Any]) -> Any:
+    """The :class:`reference.im.graph.ICGraph` of an instance's parameters."""
+    from reference.im.graph import ICGraph
+
+    return ICGraph.from_edges(params["nodes"], params["sources"], params["targets"],
+                              params["p"])
 
 
 def star_and_chain() -> dict[str, Any]:
@@ -118,7 +125,7 @@ class IMScenario:
         from reference.im.clcb_im_node import clcb_im_node
 
         problem = build(instance.params)
-        oracle = exact_oracle(problem)
+        oracle = exact_oracle(problem.graph, problem.k)
         cascades = problem.sample(n, rng)
         seeds = clcb_im_node(problem.graph, cascades, oracle, instance.delta).seeds
         spread = problem.spread(seeds)  # exact here: stderr 0
