@@ -41,10 +41,25 @@ def bound_value(bound_id: str, variant: str, params: Mapping[str, float]) -> Bou
                                          **values)
     if not holds:
         return BoundValue.not_applicable(
-            f"precondition {bound.precondition(variant)} fails", **values)
+            f"precondition {bound.precondition(variant)} fails{_needed(bound, variant, values)}",
+            **values)
     value = float(bound.evaluate(variant, **values))
     failure = float(bound.failure(variant, **values))
     return BoundValue(value, parameters=values, failure=failure)
+
+
+def _needed(bound: Any, variant: str, values: Mapping[str, float]) -> str:
+    """`` (right-hand side = X here)`` for a precondition ``lhs >= rhs``, else ``""``."""
+    import sympy as sp
+
+    condition = bound.precondition(variant)
+    if not isinstance(condition, sp.GreaterThan):
+        return ""
+    from bounds.symbols import SYMBOLS
+
+    known = {SYMBOLS[name]: value for name, value in values.items() if name in SYMBOLS}
+    rhs = condition.rhs.subs(known)
+    return f" (right-hand side {float(rhs):.4g} here)" if rhs.is_number else ""
 
 
 def scenario_seed(run_seed: int, bound_id: str) -> int:
