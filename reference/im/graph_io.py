@@ -31,7 +31,7 @@ from reference.dataset import OfflineDataset, offsets_from_lengths
 from reference.dataset_io import parse_json_line, read_header
 from reference.errors import InputError
 from reference.im.data import EdgeFeedback, NodeCascades
-from reference.im.graph import ICGraph
+from reference.im.graph import MAX_NODES, ICGraph
 
 
 def _read_lines(path: str | Path) -> list[str]:
@@ -50,6 +50,9 @@ def _node_id(text: str, field: str, line: int) -> int:
         raise InputError(field, f"must be an integer node id, got {text!r}", line) from None
     if value < 0:
         raise InputError(field, f"node id {value} is negative", line)
+    if value >= MAX_NODES:
+        raise InputError(field, f"node id {value} is too large (ids are 0..V-1, V <= {MAX_NODES})",
+                         line)
     return value
 
 
@@ -120,6 +123,8 @@ def _id_list(value: Any, field: str, nodes: int, line: int) -> list[int]:
 
 def _header(lines: list[str], nodes: int | None) -> int:
     _, size = read_header(lines, "nodes")
+    if size > MAX_NODES:
+        raise InputError("nodes", f"at most {MAX_NODES} nodes are supported, got {size}", 1)
     if nodes is not None and size < nodes:
         raise InputError("nodes", f"header says {size} but the graph has {nodes} nodes", 1)
     return size
