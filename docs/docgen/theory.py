@@ -1,0 +1,265 @@
+r"""Generate the theory pages (bounds, claims, errata) from the package at build time.
+
+Nothing on these pages is typed by hand except the plain-words statements in
+``docs/docgen/statements/<id>.md``: the formulas are ``sympy.latex`` of the registry's
+expressions, the claims and errata come from the claims registry, and the figures come
+from a quick validation run made during the build.  When a part of the package is not
+there yet, its page says so instead of showing anything made up.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from docgen import validation_run
+
+#: The bound ids of the paper, in the order of the paper (CONTRIBUTING.md fixes them).
+BOUND_IDS = (
+    "thm1-inf", "thm1-one", "thm2-lower", "cor1-cascade",
+    "lem-llm-std", "thm3-llm", "thm-llm-online", "thm4-im",
+)
+STATEMENTS = Path(__file__).resolve().parent / "statements"
+VARIANTS = ("stated", "proved")
+
+
+@dataclass(frozen=True)
+class GeneratedPage:
+    """A file added to the site during the build: its path in the site and its content."""
+
+    path: str
+    content: str | bytes
+
+
+def not_available(what: str, detail: str) -> str:
+    """The admonition a page shows when a part of the package it needs is missing."""
+    return (f'!!! warning "{what} is not yet available"\n'
+            f"    {detail}\n    This page shows nothing in its place rather than made-up "
+            "content; it fills in as soon as the package provides it.\n")
+
+
+def _import(name: str) -> Any | None:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name is not None and name.startswith(error.name):
+            return None
+        raise
+
+
+def bound_registry() -> dict[str, Any] | None:
+    """``bounds.registry.BOUNDS``, or None while the module does not exist."""
+    module = _import("bounds.registry")
+    return None if module is None else dict(module.BOUNDS)
+
+
+def latex(expression: Any) -> str:
+    """LaTeX of a sympy expression or relational (imported lazily: the docs build only)."""
+    import sympy
+
+    return str(sympy.latex(expression))
+
+
+def display(tex: str) -> str:
+    """A display-math block for arithmatex."""
+    return f"\n$$\n{tex}\n$$\n"
+
+
+def _formula_section(bound: Any) -> str:
+    parts = ["## The bound as a formula\n"]
+    texts = {variant: latex(bound.expression(variant)) for variant in VARIANTS}
+    if texts["stated"] == texts["proved"]:
+        parts.append("The `stated` variant (as printed in the paper) and the `proved` "
+                     "variant (what the proof's chain of inequalities yields) are the "
+                     "same expression:\n")
+        parts.append(display(texts["stated"]))
+    else:
+        for variant in VARIANTS:
+            what = ("as printed in the paper" if variant == "stated"
+                    else "what the proof's chain of inequalities yields")
+            parts.append(f"**`{variant}`** ({what}):\n")
+            parts.append(display(texts[variant]))
+    parts.append("\n## Preconditions\n")
+    for variant in VARIANTS:
+        condition = bound.precondition(variant)
+        tex = "no precondition" if condition is None else None
+        parts.append(f"**`{variant}`**: " + (tex if tex else "") + "\n")
+        if condition is not None:
+            parts.append(display(latex(condition)))
+    parameters = ", ".join(f"`{name}`" for name in bound.parameters)
+    parts.append(f"\n## Parameters\n\n{parameters}\n\n"
+                 f"Evaluate it: `offcmab bound {bound.id} NAME=VALUE ... "
+                 "[--variant stated|proved] [--json]`; `offcmab bound --list` shows every "
+                 "id with its parameters.\n")
+    return "\n".join(parts)
+
+
+def claims_for(bound_id: str) -> list[dict[str, Any]] | None:
+    """The claims registry rows about one bound, or None while the registry is missing."""
+    rows = all_claims()
+    if rows is None:
+        return None
+    return [row for row in rows if row.get("bound") == bound_id]
+
+
+def all_claims() -> list[dict[str, Any]] | None:
+    """Every claim as a JSON-ready dict (what ``offcmab claims --json`` prints)."""
+    module = _import("bounds.claims")
+    if module is None or not hasattr(module, "claims_json"):
+        return None
+    return list(module.claims_json())
+
+
+def all_errata() -> list[dict[str, Any]] | None:
+    """Every erratum as a JSON-ready dict (what ``offcmab errata --json`` prints)."""
+    module = _import("bounds.claims")
+    if module is None or not hasattr(module, "errata_json"):
+        return None
+    return list(module.errata_json())
+
+
+def _claims_table(rows: Iterable[dict[str, Any]]) -> str:
+    lines = ["| claim | what it says | how it was checked | verdict |",
+             "|---|---|---|---|"]
+    for row in rows:
+        cells = [f"`{row.get('id', '')}`", str(row.get("statement", "")),
+                 str(row.get("method", "")), f"**{row.get('verdict', '')}**"]
+        lines.append("| " + " | ".join(cell.replace("|", r"\|").replace("\n", " ")
+                                       for cell in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _figure_section(bound_id: str, figures: dict[str, bytes], summary: str | None) -> str:
+    head = "## Empirical gaps against the bound\n\n"
+    if bound_id not in figures:
+        return head + not_available(
+            "The validation figure",
+            "`offcmab validate --quick` did not produce rows for this bound in this build.")
+    text = (f"![Measured suboptimality gaps of {bound_id} against its bound]"
+            f"(figures/{bound_id}.png)\n\n")
+    return head + text + (summary or "")
+
+
+def bound_page(bound_id: str, registry: dict[str, Any] | None, figures: dict[str, bytes],
+               summaries: dict[str, str]) -> str:
+    """The Markdown of the page of one bound id."""
+    bound = None if registry is None else registry.get(bound_id)
+    title = getattr(bound, "title", None) or bound_id
+    parts = [f"# `{bound_id}`: {title}\n"]
+    if bound is not None and getattr(bound, "paper_ref", None):
+        parts.append(f"Paper: {bound.paper_ref}\n")
+    parts.append("## Statement\n")
+    parts.append((STATEMENTS / f"{bound_id}.md").read_text(encoding="utf-8"))
+    if bound is None:
+        parts.append("## The bound as a formula\n")
+        parts.append(not_available(
+            "The sympy form of this bound",
+            f"`bounds.registry.BOUNDS[{bound_id!r}]` does not exist in this build."))
+    else:
+        parts.append(_formula_section(bound))
+    parts.append("## Proof steps in the claims registry\n")
+    rows = claims_for(bound_id)
+    if rows is None:
+        parts.append(not_available("The claims registry",
+                                   "`bounds.claims` does not exist in this build."))
+    elif not rows:
+        parts.append("The claims registry has no row for this bound.\n")
+    else:
+        parts.append(_claims_table(rows))
+    parts.append(_figure_section(bound_id, figures, summaries.get(bound_id)))
+    return "\n".join(parts)
+
+
+def bounds_index(registry: dict[str, Any] | None) -> str:
+    """The landing page of the bounds section."""
+    lines = ["# Bounds\n",
+             "Every guarantee of the paper has an id. Each page below gives the statement in "
+             "plain words, the bound as a sympy formula in its `stated` and `proved` variants, "
+             "its preconditions, the claims-registry rows for its proof steps, and a figure of "
+             "measured gaps against it. The pages are generated from the package during the "
+             "docs build.\n",
+             "| id | title | paper |", "|---|---|---|"]
+    for bound_id in BOUND_IDS:
+        bound = None if registry is None else registry.get(bound_id)
+        title = getattr(bound, "title", "not yet in the registry")
+        ref = getattr(bound, "paper_ref", "")
+        lines.append(f"| [`{bound_id}`]({bound_id}.md) | {title} | {ref} |")
+    return "\n".join(lines) + "\n"
+
+
+def _registry_page(head: str, what: str, rows: list[dict[str, Any]] | None,
+                   render: Callable[[list[dict[str, Any]]], str]) -> str:
+    if rows is None:
+        return head + not_available(what, "`bounds.claims` does not exist in this build.")
+    return head + render(rows)
+
+
+def claims_page() -> str:
+    """Every encoded claim of the paper with how it was checked."""
+    head = ("# Claims\n\nEvery claim of the paper that the package encodes, how it was "
+            "checked, and the verdict, generated from the claims registry "
+            "(`offcmab claims --json` prints the same rows).\n\n")
+    return _registry_page(head, "The claims registry", all_claims(), _claims_table)
+
+
+def _errata_sections(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No claim failed its check.\n"
+    parts = []
+    for row in rows:
+        parts.append(f"## `{row.get('id', '')}`\n")
+        for key in ("statement", "evidence", "correction", "impact"):
+            if row.get(key):
+                value = row[key]
+                if not isinstance(value, str):
+                    value = f"```json\n{json.dumps(value, indent=2)}\n```"
+                parts.append(f"**{key.capitalize()}.** {value}\n")
+    return "\n".join(parts)
+
+
+def errata_page() -> str:
+    """The failed claims with evidence, correction and impact."""
+    head = ("# Errata\n\nThe claims of the paper that failed a check, with the evidence, the "
+            "correction the package uses, and what it changes. Generated from the claims "
+            "registry (`offcmab errata --json` prints the same data).\n\n")
+    return _registry_page(head, "The errata", all_errata(), _errata_sections)
+
+
+def theory_links(root: Path, path: str) -> str:
+    """Links to the bound pages named by the ``THEORY`` tuple of a module (read by ast)."""
+    tree = ast.parse((root / path).read_text(encoding="utf-8"))
+    for node in tree.body:
+        targets: list[ast.expr]
+        if isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        elif isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == "THEORY" for t in targets):
+            ids = ast.literal_eval(value)
+            return ", ".join(f"[`{i}`](../bounds/{i}.md)" for i in ids)
+    raise ValueError(f"{path} declares no THEORY tuple")
+
+
+def generated_pages(root: Path,
+                    run: Callable[[Path], validation_run.Report | None] = validation_run.quick
+                    ) -> list[GeneratedPage]:
+    """All pages and figures generated from the package."""
+    registry = bound_registry()
+    report = run(root)
+    figures = {} if report is None else report.figures(BOUND_IDS)
+    summaries = {} if report is None else report.summaries(BOUND_IDS)
+    pages = [GeneratedPage("bounds/index.md", bounds_index(registry)),
+             GeneratedPage("claims.md", claims_page()),
+             GeneratedPage("errata.md", errata_page())]
+    for bound_id in BOUND_IDS:
+        pages.append(GeneratedPage(f"bounds/{bound_id}.md",
+                                   bound_page(bound_id, registry, figures, summaries)))
+    pages.extend(GeneratedPage(f"bounds/figures/{i}.png", png) for i, png in figures.items())
+    return pages

@@ -1,0 +1,128 @@
+r"""The quick validation run behind the figures of the bound pages.
+
+During the build, ``offcmab validate --quick`` runs once (a fixed seed, about 20 s) into a
+temporary folder; its ``report.json`` rows become one figure per bound id (largest measured
+gap against the bound, over n, per instance) and one summary table.  The same command
+regenerates the numbers by hand::
+
+    offcmab validate --quick --out offcmab-report
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from docgen import commands
+
+COMMAND = "offcmab validate --quick --seed 2025"
+_CACHE: dict[Path, Report | None] = {}
+
+
+@dataclass
+class Report:
+    """The rows and metadata of one ``report.json``."""
+
+    data: dict[str, Any]
+    exit_code: int
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rows = list(self.data.get("rows", []))
+
+    def rows_for(self, bound_id: str) -> list[dict[str, Any]]:
+        return [row for row in self.rows if row.get("id") == bound_id]
+
+    def figures(self, ids: Iterable[str]) -> dict[str, bytes]:
+        out = {}
+        for bound_id in ids:
+            rows = [r for r in self.rows_for(bound_id) if _finite(r.get("bound"))
+                    and _finite(r.get("gap_max"))]
+            if rows:
+                out[bound_id] = plot(bound_id, rows)
+        return out
+
+    def summaries(self, ids: Iterable[str]) -> dict[str, str]:
+        return {i: self.summary(i) for i in ids if self.rows_for(i)}
+
+    def summary(self, bound_id: str) -> str:
+        meta = []
+        for key in ("seed", "git_commit", "commit", "created", "date", "false_alarm"):
+            if key in self.data:
+                meta.append(f"{key} `{self.data[key]}`")
+        head = (f"Rows of `{COMMAND}` run during this docs build"
+                + (f" ({', '.join(meta)})" if meta else "") + ". A verdict compares the number "
+                "of trials above the bound with an exact binomial tail at level delta.\n\n")
+        columns = ["instance", "n", "trials", "delta", "violations", "bound", "gap_max",
+                   "tightness", "verdict"]
+        lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+        for row in self.rows_for(bound_id):
+            lines.append("| " + " | ".join(_cell(row.get(c)) for c in columns) + " |")
+        return head + "\n".join(lines) + "\n"
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value).replace("|", r"\|")
+
+
+def plot(bound_id: str, rows: list[dict[str, Any]]) -> bytes:
+    """Log-log PNG: largest measured gap (markers) and the bound (line) against n."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    by_instance: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_instance[str(row.get("instance", "?"))].append(row)
+    figure, axes = plt.subplots(figsize=(6.4, 3.8), dpi=110)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for index, (instance, group) in enumerate(sorted(by_instance.items())[:8]):
+        group.sort(key=lambda row: row["n"])
+        n = [row["n"] for row in group]
+        color = colors[index % len(colors)]
+        axes.plot(n, [row["bound"] for row in group], "-", color=color, label=f"{instance}: bound")
+        axes.plot(n, [max(row["gap_max"], 1e-6) for row in group], "o", color=color,
+                  label=f"{instance}: largest gap")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("n (offline samples)")
+    axes.set_ylabel("suboptimality gap")
+    axes.set_title(f"{bound_id}: measured gaps against the bound")
+    axes.legend(fontsize=6, ncol=2)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+def quick(root: Path) -> Report | None:
+    """Run the quick validation once per build process; None if ``validate`` is missing."""
+    if root in _CACHE:
+        return _CACHE[root]
+    report = None
+    if (root / "validation" / "commands" / "validate.py").is_file():
+        with tempfile.TemporaryDirectory(prefix="offcmab-docs-") as tmp:
+            code, output = commands.run(root, f"{COMMAND} --out {tmp}", timeout=300)
+            path = Path(tmp) / "report.json"
+            if code not in (0, 1) or not path.is_file():
+                raise commands.CommandError(f"{COMMAND} exited {code}:\n{output}")
+            report = Report(json.loads(path.read_text(encoding="utf-8")), code)
+    _CACHE[root] = report
+    return report
