@@ -64,10 +64,29 @@ def _check_ids(ids: IntArray, m: int, field: str) -> None:
 
 
 def _check_distinct_per_sample(ids: IntArray, offsets: IntArray, field: str) -> None:
-    """Reject a sample that lists the same arm twice (tau_t is a set)."""
+    """Reject a sample that lists the same arm twice (tau_t is a set).
+
+    Short samples (the usual case: ranked lists, paths) are checked by comparing
+    each entry with the ``d`` entries before it in the same sample, one vectorized
+    pass per shift ``d`` (linear time); long samples fall back to one ``lexsort``.
+    The error names the first offending sample either way.
+    """
     if ids.size < 2:
         return
-    owner = np.repeat(np.arange(offsets.size - 1), np.diff(offsets))
+    lengths = np.diff(offsets)
+    longest = int(lengths.max())
+    if longest <= 16:
+        position = np.arange(ids.size) - np.repeat(offsets[:-1], lengths)
+        bad = [
+            int(np.argmax(same)) + d
+            for d in range(1, longest)
+            if (same := (ids[d:] == ids[:-d]) & (position[d:] >= d)).any()
+        ]
+        if bad:
+            sample = int(np.searchsorted(offsets, min(bad), side="right") - 1)
+            raise InputError(field, f"sample {sample} lists an arm more than once")
+        return
+    owner = np.repeat(np.arange(offsets.size - 1), lengths)
     order = np.lexsort((ids, owner))
     same = (owner[order][1:] == owner[order][:-1]) & (ids[order][1:] == ids[order][:-1])
     if np.any(same):

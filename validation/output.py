@@ -16,7 +16,7 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(key): jsonable(item) for key, item in value.items()}
     if isinstance(value, np.ndarray):
-        return [jsonable(item) for item in value.tolist()]
+        return _array_to_list(value)
     if isinstance(value, list | tuple):
         return [jsonable(item) for item in value]
     if isinstance(value, np.bool_ | bool):
@@ -27,6 +27,19 @@ def jsonable(value: Any) -> Any:
         number = float(value)
         return number if math.isfinite(number) else None
     return value
+
+
+def _array_to_list(array: np.ndarray) -> Any:
+    """A numpy array as nested lists in one ``tolist`` call; non-finite floats become None."""
+    if array.dtype.kind not in "biuf":
+        return [jsonable(item) for item in array.tolist()]
+    if array.ndim != 1:
+        return [_array_to_list(row) for row in array]
+    values = array.tolist()
+    if array.dtype.kind == "f":
+        for index in np.flatnonzero(~np.isfinite(array)).tolist():
+            values[index] = None
+    return values
 
 
 def emit(payload: Mapping[str, Any], as_json: bool) -> None:

@@ -6,10 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from reference.clcb import clcb
+from reference.clcb_cascade import clcb_cascade
 from reference.dataset_io import read_dataset
-from reference.errors import check_cardinality
-from reference.oracles import TopK
 from validation.arguments import positive_int, probability
 
 HELP = "CLCB-Cascade: the top-k arms by lower confidence bound from a cascade log"
@@ -27,8 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def solve(args: argparse.Namespace) -> dict[str, Any]:
     dataset = read_dataset(args.data)
-    k = check_cardinality(args.k, dataset.m)
-    result = clcb(dataset, TopK(k), args.delta, radius=args.radius)
+    result = clcb_cascade(dataset, args.k, args.delta, radius=args.radius)
     return {
         "action": result.action,
         "lcb": result.lcb,

@@ -1,0 +1,42 @@
+r"""``offcmab bench [--json] [--quick]``: run the speed benchmarks and print their numbers.
+
+Runs every module of :data:`validation.benchmarks.BENCHMARKS` that exists in this
+build (one row per benchmark), as a table or as one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from validation.benchmarks import BENCHMARKS
+from validation.cli import load_command
+from validation.output import jsonable
+
+HELP = "time CLCB and the simulators against bare numpy floors (speed goals)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
+    parser.add_argument("--only", nargs="+", choices=list(BENCHMARKS), metavar="NAME",
+                        help=f"run only these benchmarks ({', '.join(BENCHMARKS)})")
+
+
+def run(args: argparse.Namespace) -> int:
+    results: dict[str, dict[str, object]] = {}
+    for name in args.only or BENCHMARKS:
+        module = load_command(BENCHMARKS[name])
+        if module is None:
+            continue
+        results[name] = {"title": module.TITLE, **module.run(args.quick)}
+    if args.json:
+        print(json.dumps(jsonable(results)))
+        return 0
+    for name, numbers in results.items():
+        print(f"{name}: {numbers['title']}")
+        for key, value in numbers.items():
+            if key != "title":
+                shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+                print(f"  {key:<34} {shown}")
+    return 0
