@@ -1,0 +1,179 @@
+r"""The :class:`Bound` type: one theorem's bound as sympy, as LaTeX and as a numpy function.
+
+A bound has two variants: ``"stated"`` (as printed in the paper, with its printed
+precondition on ``n``) and ``"proved"`` (what the proof's chain of inequalities
+yields, constants included).  Each theorem module in :mod:`bounds.theorems`
+documents, step by step, how its ``proved`` variant follows from the proof text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import sympy as sp
+
+from bounds.symbols import LATEX_NAMES, SYMBOLS, check_parameter
+from reference.errors import InputError
+
+Variant = Literal["stated", "proved"]
+VARIANTS: tuple[Variant, ...] = ("stated", "proved")
+
+Number = float | npt.NDArray[np.float64]
+
+
+def check_variant(variant: str) -> Variant:
+    """Return ``variant`` after checking it is ``"stated"`` or ``"proved"``."""
+    if variant not in VARIANTS:
+        raise InputError("variant", f"must be one of {list(VARIANTS)}, got {variant!r}")
+    return variant
+
+
+@dataclass
+class Bound:
+    r"""One bound of the paper.
+
+    Attributes
+    ----------
+    id
+        Stable identifier (``thm1-inf``, ...).
+    title
+        One line naming the statement.
+    paper_ref
+        The paper's label (``thm:upper_bound``, ...).
+    parameters
+        Names the value needs (the stable CLI interface).
+    optional_parameters
+        Names only the precondition or an alternative form needs (``p_star``, ...).
+    expressions
+        Variant -> sympy expression of the bound.
+    preconditions
+        Variant -> sympy relational the proof needs (``None`` when there is none).
+    failure_probability
+        Variant -> the probability with which the statement may fail, as the variant
+        claims it (``stated``) or as the proof's union bounds deliver it (``proved``).
+    alternatives
+        Parameter -> expression in other parameters used when that parameter is not
+        given (e.g. the uniform-list form ``C_one = m mu1 / muk`` of Corollary 1).
+    kind
+        ``"upper"`` (a gap upper bound, high probability), ``"lower"`` (a minimax lower
+        bound in expectation) or ``"regret"`` (cumulative regret over ``T`` rounds).
+    derivation
+        Plain-text account of how ``proved`` follows from the proof, step by step.
+    """
+
+    id: str
+    title: str
+    paper_ref: str
+    parameters: tuple[str, ...]
+    expressions: Mapping[Variant, sp.Expr]
+    preconditions: Mapping[Variant, sp.Basic | None]
+    failure_probability: Mapping[Variant, sp.Expr]
+    optional_parameters: tuple[str, ...] = ()
+    alternatives: Mapping[str, sp.Expr] = field(default_factory=dict)
+    kind: Literal["upper", "lower", "regret"] = "upper"
+    derivation: str = ""
+    _compiled: dict[tuple[str, str], Callable[..., Any]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    # -- symbolic ------------------------------------------------------------------
+    def expression(self, variant: str = "stated") -> sp.Expr:
+        """The bound as a sympy expression over :mod:`bounds.symbols`."""
+        return self.expressions[check_variant(variant)]
+
+    def precondition(self, variant: str = "stated") -> sp.Basic | None:
+        """The precondition (a sympy relational) or ``None`` when there is none."""
+        return self.preconditions[check_variant(variant)]
+
+    def latex(self, variant: str = "stated") -> str:
+        """LaTeX of the bound."""
+        return sp.latex(self.expression(variant), symbol_names=LATEX_NAMES)
+
+    def precondition_latex(self, variant: str = "stated") -> str | None:
+        """LaTeX of the precondition, or ``None``."""
+        condition = self.precondition(variant)
+        return None if condition is None else sp.latex(condition, symbol_names=LATEX_NAMES)
+
+    # -- numeric -------------------------------------------------------------------
+    def _function(self, key: tuple[str, str], expr: sp.Basic) -> tuple[Callable[..., Any],
+                                                                        tuple[str, ...]]:
+        names = tuple(sorted(str(symbol) for symbol in expr.free_symbols))
+        if key not in self._compiled:
+            symbols = [SYMBOLS[name] for name in names]
+            self._compiled[key] = sp.lambdify(symbols, expr, modules="numpy")
+        return self._compiled[key], names
+
+    def _resolve(self, names: tuple[str, ...], params: Mapping[str, Any],
+                 required: bool) -> dict[str, npt.NDArray[np.float64]] | None:
+        """Checked values of ``names``; alternatives fill in missing ones."""
+        allowed = set(self.parameters) | set(self.optional_parameters)
+        for name in params:
+            if name not in allowed:
+                raise InputError(name, f"is not a parameter of {self.id} "
+                                 f"(parameters: {', '.join(sorted(allowed))})")
+        values = {name: check_parameter(name, value) for name, value in params.items()}
+        resolved: dict[str, npt.NDArray[np.float64]] = {}
+        for name in names:
+            if name in values:
+                resolved[name] = values[name]
+                continue
+            alternative = self.alternatives.get(name)
+            if alternative is not None:
+                inputs = tuple(sorted(str(s) for s in alternative.free_symbols))
+                if all(item in values for item in inputs):
+                    function, _ = self._function(("alt", name), alternative)
+                    resolved[name] = np.asarray(
+                        function(*(values[item] for item in inputs)), dtype=np.float64)
+                    continue
+            if required:
+                raise InputError(name, f"missing (needed by {self.id})")
+            return None
+        return resolved
+
+    def evaluate(self, variant: str = "stated", **params: Any) -> Number:
+        r"""Value of the bound, broadcasting numpy arrays (compiled once, then cached)."""
+        variant = check_variant(variant)
+        function, names = self._function(("value", variant), self.expression(variant))
+        values = self._resolve(names, params, required=True)
+        assert values is not None
+        result = np.asarray(function(*(values[name] for name in names)), dtype=np.float64)
+        shape = np.broadcast_shapes(*(value.shape for value in values.values()))
+        result = np.broadcast_to(result, shape)
+        return float(result) if result.ndim == 0 else np.array(result)
+
+    def precondition_holds(self, variant: str = "stated", **params: Any
+                           ) -> bool | npt.NDArray[np.bool_] | None:
+        r"""Whether the precondition holds: ``None`` when a needed parameter is absent.
+
+        A bound without precondition holds vacuously (``True``).
+        """
+        variant = check_variant(variant)
+        condition = self.precondition(variant)
+        if condition is None:
+            self._resolve((), params, required=False)
+            return True
+        function, names = self._function(("pre", variant), condition)
+        values = self._resolve(names, params, required=False)
+        if values is None:
+            return None
+        result = np.asarray(function(*(values[name] for name in names)), dtype=bool)
+        return bool(result) if result.ndim == 0 else result
+
+    def failure(self, variant: str = "stated", **params: Any) -> Number:
+        """The failure probability the variant guarantees, evaluated."""
+        variant = check_variant(variant)
+        expr = self.failure_probability[variant]
+        function, names = self._function(("fail", variant), expr)
+        values = self._resolve(names, params, required=True)
+        assert values is not None
+        result = np.asarray(function(*(values[name] for name in names)), dtype=np.float64)
+        return float(result) if result.ndim == 0 else result
+
+    @property
+    def all_parameters(self) -> tuple[str, ...]:
+        """Required then optional parameter names."""
+        return self.parameters + self.optional_parameters

@@ -1,0 +1,1 @@
+r"""One module per theorem; each exposes ``BOUNDS_HERE: tuple[Bound, ...]``."""

@@ -1,0 +1,93 @@
+r"""``offcmab bound ID NAME=VALUE ...``: evaluate one of the paper's bounds.
+
+Values are parsed as plain floats (never evaluated as expressions).  ``--variant``
+chooses the bound as printed (``stated``) or as its proof yields it (``proved``);
+``--solve-n eps=E`` returns the smallest ``n`` meeting a target gap; ``--list`` names
+every id with its parameters.  Sympy and :mod:`bounds` are imported inside :func:`run`
+so that the command line starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from reference.errors import InputError
+from validation.output import emit
+
+HELP = "evaluate a bound of the paper (stated or proved variant) or solve it for n"
+
+
+def parse_assignments(items: list[str]) -> dict[str, float]:
+    """``["a=1", "b=2.5"]`` -> ``{"a": 1.0, "b": 2.5}`` by ``float`` only; errors name the field."""
+    values: dict[str, float] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise InputError(item, "expected NAME=VALUE")
+        if name in values:
+            raise InputError(name, "given twice")
+        try:
+            values[name] = float(text)
+        except ValueError:
+            raise InputError(name, f"must be a number, got {text!r}") from None
+    return values
+
+
+def parse_eps(text: str) -> float:
+    """``eps=0.1`` or ``0.1`` -> 0.1 (a finite number above 0)."""
+    _, _, number = text.rpartition("=")
+    try:
+        value = float(number)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"eps must be a number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"eps must be a finite number above 0, got {text!r}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", nargs="?", help="bound id (see --list)")
+    parser.add_argument("assignments", nargs="*", metavar="NAME=VALUE",
+                        help="parameter values, e.g. n=1000 delta=0.05")
+    parser.add_argument("--variant", choices=["stated", "proved"], default="stated",
+                        help="as printed in the paper (default) or as the proof yields it")
+    parser.add_argument("--solve-n", type=parse_eps, metavar="eps=EPS", dest="solve_n",
+                        help="smallest n with bound <= EPS and the precondition holding")
+    parser.add_argument("--list", action="store_true", help="list bound ids and parameters")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bounds.registry import BOUNDS, get_bound
+
+    if args.list:
+        emit({bound.id: {"title": bound.title, "paper_ref": bound.paper_ref,
+                         "parameters": list(bound.parameters),
+                         "optional": list(bound.optional_parameters)}
+              for bound in BOUNDS.values()}, args.json)
+        return 0
+    if args.id is None:
+        raise InputError("id", "missing (use --list to see the bound ids)")
+    bound = get_bound(args.id)
+    params = parse_assignments(args.assignments)
+    payload: dict[str, Any] = {"id": bound.id, "variant": args.variant}
+    if args.solve_n is not None:
+        from bounds.sample_complexity import solve_n
+
+        result = solve_n(bound, args.solve_n, args.variant, **params)
+        payload["solve_n"] = {"eps": args.solve_n, "n": result.n, "n_gap": result.n_gap,
+                              "n_precondition": result.n_precondition}
+        params = {**params, "n": float(result.n)}
+    payload["value"] = bound.evaluate(args.variant, **params)
+    payload["latex"] = bound.latex(args.variant)
+    payload["precondition"] = {
+        "holds": bound.precondition_holds(args.variant, **params),
+        "latex": bound.precondition_latex(args.variant),
+    }
+    payload["failure_probability"] = bound.failure(args.variant, **params)
+    payload["kind"] = bound.kind
+    emit(payload, args.json)
+    return 0
