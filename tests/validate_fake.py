@@ -1,0 +1,82 @@
+r"""A tiny scenario for testing the validation machinery without the applications.
+
+Top-2 of 6 independent Bernoulli arms, each arm observed in a sample with its own
+probability (an out-of-distribution law: the data never plays an action).  The
+algorithm is the foundation's CLCB with the top-k oracle; the reward is linear, so
+the gap is exact.  The bound is Theorem 1's infinity-norm form with
+:math:`B_1 = 1`, :math:`\bar K_2^* = k` and :math:`C_\infty^* = \max_{i\in S^*} 1/q_i`,
+written out here only because this fake problem is not part of the package.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from reference.clcb import clcb
+from reference.dataset import OfflineDataset
+from reference.oracles import TopK
+from validation.runner.scenario import BoundValue, Kind, TrialOutcome
+from validation.runner.spec import Instance, Profile
+
+
+def sample(mu: np.ndarray, q: np.ndarray, n: int, rng: np.random.Generator) -> OfflineDataset:
+    """Each arm observed in each sample with probability q_i, outcome Bernoulli(mu_i).
+
+    Sparse: arm i is seen in Binomial(n, q_i) distinct samples chosen uniformly.
+    """
+    counts = rng.binomial(n, q)
+    samples = np.concatenate([rng.choice(n, c, replace=False) for c in counts])
+    arms = np.repeat(np.arange(mu.size), counts)
+    order = np.lexsort((arms, samples))
+    offsets = np.concatenate([[0], np.cumsum(np.bincount(samples, minlength=n))])
+    outcomes = (rng.random(arms.size) < mu[arms]).astype(float)
+    return OfflineDataset(mu.size, offsets, arms[order], outcomes[order])
+
+
+def expand(params: dict[str, list[float]]) -> tuple[np.ndarray, np.ndarray]:
+    """Means and observation probabilities, a group of equal arms per entry of ``repeat``."""
+    repeat = params.get("repeat", [1] * len(params["mu"]))
+    return np.repeat(params["mu"], repeat), np.repeat(params["q"], repeat)
+
+
+@dataclass(frozen=True)
+class FakeTopK:
+    bound_id: str = "fake-upper"
+    kind: Kind = "upper"
+    algorithm: str = "reference.clcb"
+
+    def instances(self, profile: Profile, seed: int) -> list[Instance]:
+        grid = (20, 80) if profile.name == "quick" else (20, 80, 320)
+        base = {"mu": [0.55, 0.5, 0.47, 0.45, 0.45, 0.4], "q": [0.2] * 6,
+                "k": 2}
+        # two well-covered good arms, 2000 rarely seen poor ones: pessimism is needed
+        sparse = {"mu": [0.6, 0.3], "q": [0.9, 0.001], "repeat": [2, 2000], "k": 2}
+        rng = np.random.default_rng(seed)
+        generated = [Instance(f"random-{j}", {"mu": rng.random(6).round(3).tolist(),
+                                              "q": [0.4] * 6, "k": 2},
+                              0.1, grid, "generated") for j in range(profile.generated)]
+        return [Instance("named", base, 0.05, grid),
+                Instance("sparse", sparse, 0.05, (5000,)), *generated]
+
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
+        mu, q = expand(instance.params)
+        data = sample(mu, q, n, rng)
+        chosen = clcb(data, TopK(instance.params["k"]), instance.delta).action
+        best = np.sort(mu)[::-1][: instance.params["k"]].sum()
+        return TrialOutcome(float(best - mu[chosen].sum()))
+
+    def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
+        (mu, q), k = expand(instance.params), instance.params["k"]
+        c_inf = float(np.max(1 / q[np.argsort(-mu, kind="stable")[:k]]))
+        if variant == "proved" and n < 8 * math.log(mu.size / instance.delta) / q.min():
+            return BoundValue.not_applicable("n below the theorem's sample-size condition")
+        m, delta = mu.size, instance.delta
+        value = 2 * k * math.sqrt(2 * c_inf * math.log(2 * m * n / delta) / n)
+        return BoundValue(value, parameters={"C_inf": c_inf, "K2bar": k, "m": m})
+
+
+SCENARIOS = {"fake-upper": FakeTopK()}
+REGISTRY = {"fake-upper": "validate_fake"}

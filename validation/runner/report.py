@@ -1,0 +1,92 @@
+r"""Writers of ``report.json`` and ``report.md``.
+
+``report.json`` holds the rows (at least ``id``, ``instance``, ``n``, ``trials``,
+``delta``, ``violations``, ``bound``, ``gap_max``, ``tightness``, ``verdict``) and the
+run's seed, profile, package versions, git commit, false-alarm budget and timings.
+``report.md`` is the human summary: the budget, the verdict counts, every failing
+row, then one table per bound id.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from validation.output import jsonable
+
+
+def git_commit(where: Path) -> str | None:
+    """The commit of the checkout holding ``where``, or ``None`` outside a git checkout."""
+    try:
+        result = subprocess.run(["git", "-C", str(where), "rev-parse", "HEAD"],
+                                capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return result.stdout.strip() or None if result.returncode == 0 else None
+
+
+def write_json(report: dict[str, Any], path: Path) -> None:
+    """``report.json`` (non-finite numbers become ``null``)."""
+    path.write_text(json.dumps(jsonable(report), indent=1) + "\n", encoding="utf-8")
+
+
+def _number(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.{digits}g}"
+    return str(value)
+
+
+COLUMNS = ("instance", "n", "variant", "trials", "delta", "bound", "gap_max", "violations",
+           "tightness", "min_scale", "verdict", "reason")
+
+
+def _table(rows: Sequence[dict[str, Any]]) -> list[str]:
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    for row in rows:
+        cells = [_number(row.get(column)).replace("|", "/") for column in COLUMNS]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The human summary."""
+    rows = report["rows"]
+    summary = report["summary"]
+    lines = [
+        "# offcmab validate",
+        "",
+        f"Profile `{report['profile']}` ({report['trials']} trials per instance and n), "
+        f"seed {report['seed']}, bound scale {report['bound_scale']:g}, "
+        f"commit `{report.get('git_commit') or 'unknown'}`.",
+        "",
+        f"**{summary['pass']} pass, {summary['FAIL']} fail, {summary['n/a']} n/a.**",
+        "",
+        "False alarms: a correct bound is flagged with probability at most "
+        f"{report['false_alarm_budget']:g} over the whole run. The budget is split equally "
+        f"over the {report['tested_rows']} tested rows (Bonferroni): an upper-bound row "
+        "fails when the exact binomial tail P(Binomial(trials, delta) >= violations) falls "
+        f"below {report['row_level']:.3g}; a lower-bound row fails when Hoeffding's tail "
+        "for an algorithm's mean risk below the bound does. `tightness` is the empirical "
+        "(1 - delta)-quantile of the gap over the bound; `min_scale` the smallest "
+        "`--bound-scale` that would still pass.",
+        "",
+    ]
+    failing = [row for row in rows if row["verdict"] == "FAIL"]
+    if failing:
+        lines += ["## Failing rows", "", *_table(failing), ""]
+    for bound_id in dict.fromkeys(row["id"] for row in rows):
+        lines += [f"## {bound_id}", "", *_table([r for r in rows if r["id"] == bound_id]), ""]
+    timings = report["timings"]
+    lines += [f"Wall time {timings['wall_seconds']:.1f} s for {timings['trials_run']} trials.",
+              ""]
+    return "\n".join(lines)
+
+
+def write_markdown(report: dict[str, Any], path: Path) -> None:
+    """``report.md``."""
+    path.write_text(markdown(report), encoding="utf-8")

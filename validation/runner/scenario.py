@@ -1,0 +1,97 @@
+r"""The interface every validation scenario implements.
+
+A scenario checks one bound id.  It lists its instances for a profile, runs one
+trial (draw a dataset, run the algorithm the theorem covers, measure the exact
+suboptimality gap) and evaluates the bound for an instance and ``n`` from exact
+coefficients.  Scenario modules live in :mod:`validation.scenarios` and expose
+``SCENARIOS: dict[str, Scenario]``; trials name their scenario by module path and
+bound id, so worker processes rebuild it by import (nothing is pickled but data).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+import numpy as np
+
+from validation.runner.spec import Instance, Profile
+
+Kind = Literal["upper", "lower"]
+
+
+@dataclass(frozen=True)
+class TrialOutcome:
+    r"""What one trial measured.
+
+    Attributes
+    ----------
+    gap
+        The suboptimality gap of the algorithm's output (exact, from closed-form
+        rewards, or an estimate when ``gap_error > 0``).
+    gap_error
+        Half-width of a confidence interval around an estimated gap (0 when exact);
+        a trial counts as a violation only when ``gap - gap_error`` exceeds the bound.
+    extra
+        Further measurements (for example each algorithm's gap in a lower-bound trial).
+    """
+
+    gap: float
+    gap_error: float = 0.0
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BoundValue:
+    r"""A bound evaluated for one instance and ``n``, or why it does not apply.
+
+    Attributes
+    ----------
+    value
+        The bound, or ``None`` when it does not apply (``reason`` says why).
+    reason
+        Empty when ``value`` is a number; otherwise the failed precondition or the
+        missing piece, in words.
+    parameters
+        The exact parameters the bound was evaluated at (coefficients, m, n, delta).
+    """
+
+    value: float | None
+    reason: str = ""
+    parameters: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def not_applicable(cls, reason: str, **parameters: float) -> BoundValue:
+        """A bound that does not apply, with the reason."""
+        return cls(None, reason, dict(parameters))
+
+
+class Scenario(Protocol):
+    r"""Checks one bound id against the algorithm its theorem covers."""
+
+    @property
+    def bound_id(self) -> str:
+        """The bound id (a key of ``bounds.registry.BOUNDS``)."""
+        ...
+
+    @property
+    def kind(self) -> Kind:
+        """``upper`` (a high-probability gap bound) or ``lower`` (a minimax risk bound)."""
+        ...
+
+    @property
+    def algorithm(self) -> str:
+        """Module path of the algorithm checked (its ``THEORY`` names this bound id)."""
+        ...
+
+    def instances(self, profile: Profile, seed: int) -> list[Instance]:
+        """The instances to check under ``profile``; generated ones depend on ``seed``."""
+        ...
+
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
+        """Draw one dataset of ``n`` samples, run the algorithm, measure its gap."""
+        ...
+
+    def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
+        """The bound for ``instance`` at ``n`` in ``variant`` (``stated`` or ``proved``)."""
+        ...

@@ -1,0 +1,87 @@
+r"""Pure data describing a validation sweep: profiles, instances and trial keys.
+
+A sweep is a list of (bound id, instance, n, trial) keys.  Nothing here runs code
+from user input: instances are plain parameters that a scenario turns into a
+problem and a data law.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ProfileName = Literal["quick", "default", "full"]
+
+#: Variants of a bound (see ``bounds.registry``): as printed, and what the proof yields.
+VARIANTS: tuple[str, ...] = ("stated", "proved")
+
+#: Run-level false-alarm budget: the probability that a correct bound is flagged
+#: anywhere in the report is at most this (Bonferroni over all tested rows).
+FALSE_ALARM_BUDGET = 1e-6
+
+
+@dataclass(frozen=True)
+class Profile:
+    r"""How much work a run does.
+
+    Attributes
+    ----------
+    name
+        ``quick`` (the test suite's smoke run), ``default`` or ``full`` (paper scale).
+    trials
+        Independent datasets drawn per (instance, n).
+    generated
+        Number of randomly generated instances per bound id, beside the named ones.
+    """
+
+    name: ProfileName
+    trials: int
+    generated: int
+
+
+PROFILES: dict[str, Profile] = {
+    "quick": Profile("quick", trials=10, generated=1),
+    "default": Profile("default", trials=20, generated=3),
+    "full": Profile("full", trials=20, generated=6),
+}
+
+
+@dataclass(frozen=True)
+class Instance:
+    r"""One instance of a scenario, as plain JSON-able data.
+
+    Attributes
+    ----------
+    name
+        Unique within its bound id; part of every trial's seed key.
+    params
+        What the scenario needs to build the problem and the data law.
+    delta
+        Failure probability of the bound being checked.
+    n_grid
+        Dataset sizes at which the bound is checked.
+    origin
+        ``paper`` (an experiment of the paper), ``named`` (a hand-picked case) or
+        ``generated`` (drawn by hypothesis from the run seed).
+    """
+
+    name: str
+    params: dict[str, Any]
+    delta: float
+    n_grid: tuple[int, ...]
+    origin: str = "named"
+    note: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, order=True)
+class TrialKey:
+    """Identifies one trial; its seed is derived from exactly these four fields."""
+
+    bound_id: str
+    instance: str
+    n: int
+    trial: int
+
+    def text(self) -> str:
+        """The key as stored in the trial log."""
+        return f"{self.bound_id}|{self.instance}|{self.n}|{self.trial}"

@@ -1,0 +1,213 @@
+r"""Plan a validation run, execute the missing trials, and aggregate rows.
+
+The plan is pure data: for every selected bound id, the scenario's instances under
+the profile, each over its grid of ``n``, each with ``trials`` seeded trials.  The
+run writes each finished trial to the durable log, then reads every trial of the
+plan back from the log to build rows, so a resumed run and a fresh run build
+their rows from identical records.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from validation.runner import analysis
+from validation.runner.backends import Task, execute, load_scenario
+from validation.runner.scenario import Scenario
+from validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
+from validation.runner.store import LOG_NAME, TrialLog, TrialRecord
+
+
+class RunInterrupted(Exception):
+    """Raised by the ``stop_after`` test hook once that many trials are written."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    r"""Everything that defines a run (the CLI builds it from the arguments).
+
+    ``stop_after`` is a test hook: stop after writing that many new trials, as if
+    the run had been killed, to test ``--resume``.
+    """
+
+    profile: Profile
+    seed: int
+    out: Path
+    only: tuple[str, ...] = ()
+    jobs: int = 1
+    backend: str = "serial"
+    scheduler: str | None = None
+    resume: bool = False
+    bound_scale: float = 1.0
+    progress: bool = False
+    stop_after: int | None = None
+
+
+@dataclass
+class Plan:
+    """The scenarios, instances and tasks of a run, and the ids that could not be planned."""
+
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
+    instances: dict[str, list[Instance]] = field(default_factory=dict)
+    tasks: list[Task] = field(default_factory=list)
+    unavailable: dict[str, str] = field(default_factory=dict)
+
+
+def plan_run(config: RunConfig, registry: Mapping[str, str]) -> Plan:
+    """Import each selected scenario and list its trials (a missing module becomes n/a)."""
+    plan = Plan()
+    for bound_id in config.only or tuple(registry):
+        module = registry[bound_id]
+        try:
+            scenario = load_scenario(module, bound_id)
+        except (ImportError, KeyError) as error:
+            plan.unavailable[bound_id] = f"scenario not available in this build ({error})"
+            continue
+        plan.scenarios[bound_id] = scenario
+        instances = scenario.instances(config.profile, config.seed)
+        plan.instances[bound_id] = instances
+        for instance in instances:
+            for n in instance.n_grid:
+                for trial in range(config.profile.trials):
+                    key = TrialKey(bound_id, instance.name, n, trial)
+                    plan.tasks.append(Task(module, instance, key, config.seed))
+    return plan
+
+
+def _progress(total: int, initial: int, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="trial", desc="validate",
+                disable=not (enabled and sys.stderr.isatty()), leave=False)
+
+
+def run_trials(config: RunConfig, plan: Plan, header: dict[str, Any]) -> dict[str, TrialRecord]:
+    """Run every trial of the plan that the log does not hold yet; return all records."""
+    log = TrialLog(config.out / LOG_NAME, header, config.resume)
+    todo = [task for task in plan.tasks if task.key.text() not in log.finished]
+    bar = _progress(len(plan.tasks), len(plan.tasks) - len(todo), config.progress)
+    written = 0
+
+    def done(record: TrialRecord) -> None:
+        nonlocal written
+        log.append(record)
+        bar.update(1)
+        written += 1
+        if config.stop_after is not None and written >= config.stop_after:
+            raise RunInterrupted(f"stopped after {written} trials (test hook)")
+
+    try:
+        execute(todo, done, config.backend, config.jobs, config.scheduler)
+    finally:
+        bar.close()
+        log.close()
+    return log.finished
+
+
+def build_cells(plan: Plan, records: Mapping[str, TrialRecord],
+                trials: int) -> dict[str, list[list[analysis.Cell]]]:
+    """Cells per bound id, grouped per instance, in plan order."""
+    cells: dict[str, list[list[analysis.Cell]]] = {}
+    for bound_id, instances in plan.instances.items():
+        cells[bound_id] = [
+            [analysis.Cell.from_records(
+                bound_id, instance, n,
+                [records[TrialKey(bound_id, instance.name, n, t).text()] for t in range(trials)])
+             for n in instance.n_grid]
+            for instance in instances
+        ]
+    return cells
+
+
+def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], scale: float,
+              level: float) -> list[dict[str, Any]]:
+    """Every row of the report at row level ``level``, in plan order."""
+    rows: list[dict[str, Any]] = []
+    for bound_id, groups in cells.items():
+        scenario = plan.scenarios[bound_id]
+        for group in groups:
+            if scenario.kind == "lower":
+                lower = cast(analysis.LowerScenario, scenario)
+                for cell in group:
+                    rows.extend(analysis.lower_rows(cell, lower, scale, level))
+                rows.append(analysis.slope_row(group, level))
+                continue
+            for cell in group:
+                for variant, value in analysis.planned_upper(cell, scenario.bound):
+                    rows.append(analysis.upper_row(cell, variant, value, scale, level))
+    for bound_id, reason in plan.unavailable.items():
+        rows.append({"id": bound_id, "instance": None, "n": None, "variant": None,
+                     "trials": 0, "delta": None, "violations": None, "bound": None,
+                     "gap_max": None, "tightness": None, "verdict": analysis.NA,
+                     "reason": reason})
+    return rows
+
+
+def rows_with_budget(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]],
+                     scale: float) -> tuple[list[dict[str, Any]], int, float]:
+    """Rows whose level is the budget shared equally by the tested rows (Bonferroni)."""
+    tested = sum(row["verdict"] != analysis.NA for row in make_rows(plan, cells, scale, 1.0))
+    level = FALSE_ALARM_BUDGET / max(tested, 1)
+    return make_rows(plan, cells, scale, level), tested, level
+
+
+def run_validation(config: RunConfig, registry: Mapping[str, str],
+                   describe: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Plan, run and analyse; return the report (rows plus run metadata)."""
+    start = time.perf_counter()
+    plan = plan_run(config, registry)
+    header = {"seed": config.seed, "profile": config.profile.name}
+    records = run_trials(config, plan, header)
+    cells = build_cells(plan, records, config.profile.trials)
+    rows, tested, level = rows_with_budget(plan, cells, config.bound_scale)
+    per_id: dict[str, float] = {}
+    for task in plan.tasks:
+        seconds = records[task.key.text()].seconds
+        per_id[task.key.bound_id] = per_id.get(task.key.bound_id, 0.0) + seconds
+    report: dict[str, Any] = {
+        "tool": "offcmab validate",
+        "profile": config.profile.name, "trials": config.profile.trials,
+        "seed": config.seed, "bound_scale": config.bound_scale,
+        "backend": config.backend, "jobs": config.jobs,
+        "false_alarm_budget": FALSE_ALARM_BUDGET, "tested_rows": tested, "row_level": level,
+        "summary": summarize(rows),
+        "instances": {bound_id: [_instance_json(i) for i in instances]
+                      for bound_id, instances in plan.instances.items()},
+        "rows": rows,
+        "timings": {"wall_seconds": time.perf_counter() - start,
+                    "trial_seconds_by_id": per_id, "trials_run": len(plan.tasks)},
+    }
+    if describe is not None:
+        report |= describe()
+    return report
+
+
+def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Count rows by verdict."""
+    counts = {analysis.PASS: 0, analysis.FAIL: 0, analysis.NA: 0}
+    for row in rows:
+        counts[row["verdict"]] += 1
+    return counts
+
+
+def _instance_json(instance: Instance) -> dict[str, Any]:
+    return {"name": instance.name, "origin": instance.origin, "delta": instance.delta,
+            "n_grid": list(instance.n_grid), "params": instance.params, "note": instance.note}
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of the packages a run depends on (those installed)."""
+    versions = {"python": sys.version.split()[0]}
+    for name in ("offcmab", "numpy", "scipy", "sympy", "networkx", "hypothesis", "dask"):
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions

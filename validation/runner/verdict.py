@@ -1,0 +1,111 @@
+r"""Verdict statistics: exact binomial tails, the false-alarm budget, tightness, slopes.
+
+Upper bounds (high-probability statements)
+    A correct bound :math:`b` at level :math:`\delta` satisfies
+    :math:`P(\text{gap} > b) \le \delta` for each independent trial, so the number
+    :math:`V` of violations among :math:`T` trials is stochastically below
+    :math:`\mathrm{Binomial}(T, \delta)`.  A row is flagged when
+    :math:`P(\mathrm{Binomial}(T,\delta) \ge V) < a`, where :math:`a` is the row's
+    share of the run's false-alarm budget (Bonferroni: budget / number of tested
+    rows).  The probability that a correct bound is flagged anywhere in a run is
+    then at most the budget.
+
+Lower bounds (minimax risk statements)
+    A correct lower bound :math:`L` on an expected gap with values in
+    :math:`[0, G]` gives, by Hoeffding's inequality, :math:`P(\bar g \le L - t)
+    \le \exp(-2 T t^2 / G^2)`; a row is flagged when that tail at the observed mean
+    falls below its share :math:`a`.  The same test, mirrored, checks an upper
+    bound on a mean.
+
+Tightness
+    The empirical :math:`(1-\delta)`-quantile of the gap divided by the bound: the
+    bound is valid exactly when the true quantile is at most the bound, so a
+    tightness near 1 means the bound is sharp, near 0 that it is loose.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import stats
+
+
+def binomial_tail(violations: int, trials: int, delta: float) -> float:
+    r""":math:`P(\mathrm{Binomial}(T, \delta) \ge V)`, exactly (1 when ``V = 0``)."""
+    if violations <= 0:
+        return 1.0
+    return float(stats.binom.sf(violations - 1, trials, delta))
+
+
+def allowed_violations(trials: int, delta: float, level: float) -> int:
+    r"""The largest :math:`V` whose binomial tail is still at least ``level`` (not flagged)."""
+    allowed = 0
+    while allowed < trials and binomial_tail(allowed + 1, trials, delta) >= level:
+        allowed += 1
+    return allowed
+
+
+def count_violations(gaps: np.ndarray, errors: np.ndarray, bound: float) -> int:
+    """Trials whose gap, less its estimation error, exceeds ``bound``."""
+    return int(np.count_nonzero(gaps - errors > bound))
+
+
+def smallest_passing_scale(gaps: np.ndarray, errors: np.ndarray, bound: float,
+                           allowed: int) -> float:
+    r"""The smallest factor :math:`x` such that ``bound * x`` would still pass.
+
+    At most ``allowed`` trials may exceed the scaled bound, so the answer is the
+    ``(allowed + 1)``-th largest (error-corrected) gap over the bound; 0 when every
+    trial may be a violation.
+    """
+    lows = np.sort(gaps - errors)[::-1]
+    if allowed >= lows.size or bound <= 0:
+        return 0.0 if allowed >= lows.size else math.inf
+    return max(float(lows[allowed]), 0.0) / bound
+
+
+def tightness(gaps: np.ndarray, bound: float, delta: float) -> float:
+    r"""Empirical :math:`(1-\delta)`-quantile of the gap over the bound."""
+    if bound <= 0:
+        return math.inf
+    return float(np.quantile(gaps, 1.0 - delta, method="higher")) / bound
+
+
+def hoeffding_below(mean: float, target: float, trials: int, span: float) -> float:
+    r"""Bound on :math:`P(\bar g \le \text{mean})` when :math:`E g \ge \text{target}`.
+
+    :math:`\exp(-2T(\text{target}-\text{mean})^2/G^2)` for a mean below the target,
+    1 otherwise (Hoeffding's inequality for values in :math:`[0, G]`).
+    """
+    if mean >= target or span <= 0:
+        return 1.0
+    return math.exp(-2.0 * trials * (target - mean) ** 2 / span**2)
+
+
+def hoeffding_above(mean: float, target: float, trials: int, span: float) -> float:
+    r"""Bound on :math:`P(\bar g \ge \text{mean})` when :math:`E g \le \text{target}`."""
+    return hoeffding_below(-mean, -target, trials, span)
+
+
+def loglog_slope(ns: Sequence[int], means: Sequence[float],
+                 standard_errors: Sequence[float]) -> tuple[float, float]:
+    r"""Least-squares slope of :math:`\log \bar g` against :math:`\log n`, and its error.
+
+    The standard error propagates each point's standard error of the mean through
+    :math:`\log` (delta method, :math:`\mathrm{se}/\bar g`) and the least-squares
+    weights :math:`w_j = (x_j - \bar x)/\sum_l (x_l - \bar x)^2`.
+    """
+    x = np.log(np.asarray(ns, dtype=float))
+    y = np.log(np.asarray(means, dtype=float))
+    centred = x - x.mean()
+    weights = centred / np.sum(centred**2)
+    slope = float(np.sum(weights * (y - y.mean())))
+    relative = np.asarray(standard_errors, dtype=float) / np.asarray(means, dtype=float)
+    return slope, float(np.sqrt(np.sum(weights**2 * relative**2)))
+
+
+def normal_two_sided_quantile(level: float) -> float:
+    r"""The :math:`z` with :math:`P(|Z| > z) = \text{level}` for a standard normal :math:`Z`."""
+    return float(stats.norm.isf(level / 2.0))
