@@ -44,6 +44,14 @@ def convert_display_math(text: str) -> str:
     return "\n".join(out)
 
 
+RST_HEADING = re.compile(r"^(?P<title>[^\n]+)\n[ \t]*-{3,}[ \t]*$", re.M)
+
+
+def headings_to_bold(text: str) -> str:
+    """Turn numpydoc section underlines into bold lines (for text griffe does not parse)."""
+    return RST_HEADING.sub(lambda m: f"**{m.group('title').strip()}**\n", text)
+
+
 def convert(text: str) -> str:
     """Markdown math for a numpydoc docstring written with reStructuredText roles."""
     text = convert_display_math(text)

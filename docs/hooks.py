@@ -62,28 +62,32 @@ def on_files(files: Files, config: Any) -> Files:
     return files
 
 
-def _arguments(text: str) -> tuple[Any, ...]:
+def _arguments(text: str) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """Positional and keyword arguments of a directive, each a Python literal."""
     try:
-        value = ast.literal_eval(f"({text},)")
+        call = ast.parse(f"f({text})", mode="eval").body
+        assert isinstance(call, ast.Call)
+        args = tuple(ast.literal_eval(arg) for arg in call.args)
+        kwargs = {str(kw.arg): ast.literal_eval(kw.value) for kw in call.keywords}
     except (SyntaxError, ValueError) as error:
         raise PluginError(f"directive arguments must be literals: {text!r}") from error
-    return tuple(value)
+    return args, kwargs
 
 
-def _expand(name: str, args: tuple[Any, ...]) -> str:
+def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
     if name == "side_by_side":
-        return sources.side_by_side(ROOT, *args)
+        return sources.side_by_side(ROOT, *args, **kwargs)
     if name == "listing":
-        return sources.listing(ROOT, *args)
+        return sources.listing(ROOT, *args, **kwargs)
     if name == "run":
-        return commands.run_block(ROOT, *args)
-    return theory.theory_links(ROOT, *args)
+        return commands.run_block(ROOT, *args, **kwargs)
+    return theory.theory_links(ROOT, *args, **kwargs)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     def replace(match: re.Match[str]) -> str:
         try:
-            return _expand(match.group(1), _arguments(match.group(2)))
+            return _expand(match.group(1), *_arguments(match.group(2)))
         except (sources.DocsSourceError, commands.CommandError, OSError) as error:
             raise PluginError(f"{page.file.src_uri}: {error}") from error
 

@@ -22,7 +22,7 @@ from pygments.lexers import PythonLexer
 
 #: Paper line labels: ``line:LCB``, ``cascade_line:oracle``, ``apdx_line:if_1`` ...
 LABEL = re.compile(r"\b[A-Za-z_]*line:[\w\-]+")
-COMMENT = re.compile(r"#\s*(?P<labels>[A-Za-z_]*line:[\w\-]+(?:\s*,\s*[A-Za-z_]*line:[\w\-]+)*)")
+COMMENT = re.compile(r"#(?P<labels>.*line:.*)$")
 PSEUDO_INTRO = re.compile(r"Pseudo-code.*::\s*$")
 
 
@@ -100,18 +100,37 @@ def definition(root: Path, path: str, qualname: str) -> Definition:
                       _docstring_span(node), ast.get_docstring(node, clean=True))
 
 
+def _simple_statement_spans(source: str) -> list[tuple[int, int]]:
+    """(first, last) lines of every simple statement that spans several lines."""
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.stmt) and not hasattr(node, "body"):
+            last = node.end_lineno or node.lineno
+            if last > node.lineno:
+                spans.append((node.lineno, last))
+    return spans
+
+
 def source_lines(root: Path, found: Definition) -> list[CodeLine]:
-    """The definition's lines with the paper labels of their comments (docstring excluded)."""
-    text = (root / found.path).read_text(encoding="utf-8").splitlines()
-    lines = []
+    """The definition's lines with the paper labels of their comments (docstring excluded).
+
+    A label on any line of a statement written over several lines labels the whole
+    statement, so the table shows it entire.
+    """
+    source = (root / found.path).read_text(encoding="utf-8")
+    text = source.splitlines()
+    labels: dict[int, tuple[str, ...]] = {}
     for number in range(found.first, found.last + 1):
-        line = text[number - 1]
-        labels: tuple[str, ...] = ()
-        match = COMMENT.search(line)
+        match = COMMENT.search(text[number - 1])
         if match and number not in found.docstring_lines:
-            labels = tuple(LABEL.findall(match.group("labels")))
-        lines.append(CodeLine(number, line, labels))
-    return lines
+            labels[number] = tuple(LABEL.findall(match.group("labels")))
+    for first, last in _simple_statement_spans(source):
+        found_labels = [label for n in range(first, last + 1) for label in labels.get(n, ())]
+        if found_labels:
+            for number in range(first, last + 1):
+                labels[number] = tuple(dict.fromkeys(found_labels))
+    return [CodeLine(number, text[number - 1], labels.get(number, ()))
+            for number in range(found.first, found.last + 1)]
 
 
 def parse_pseudo_code(docstring: str) -> tuple[str, list[PseudoLine]]:
@@ -150,23 +169,31 @@ def module_docstring(root: Path, path: str) -> str:
 
 
 def _code_html(lines: list[CodeLine]) -> str:
-    code = "\n".join(line.text.strip() for line in lines)
+    indent = min((len(line.text) - len(line.text.lstrip()) for line in lines), default=0)
+    code = "\n".join(line.text[indent:].rstrip() for line in lines)
     body = highlight(code, PythonLexer(), HtmlFormatter(nowrap=True)) if code else ""
     numbers = "\n".join(str(line.number) for line in lines)
     return (f'<td class="lineno"><pre>{numbers}</pre></td>'
             f'<td class="highlight"><pre><code>{body.rstrip()}</code></pre></td>')
 
 
-def side_by_side(root: Path, path: str, qualname: str, *helpers: str) -> str:
+def side_by_side(root: Path, path: str, qualname: str, *helpers: str,
+                 pseudo: str | None = None) -> str:
     """An HTML table pairing each pseudo-code line with the code lines carrying its label.
 
-    The pseudo-code is read from the docstring of ``qualname`` if it has one, otherwise
-    from the module docstring.  Code lines are searched in ``qualname`` and in the
+    The pseudo-code is read from the file ``pseudo`` when given (for modules whose
+    docstring does not carry it), else from the docstring of ``qualname`` if it has one,
+    else from the module docstring.  Code lines are searched in ``qualname`` and in the
     ``helpers`` (other definitions of the same file that implement some lines).
     """
     main = definition(root, path, qualname)
     docstring = main.docstring or ""
-    source = docstring if PSEUDO_INTRO.search(docstring) else module_docstring(root, path)
+    if pseudo is not None:
+        source = (root / pseudo).read_text(encoding="utf-8")
+    elif PSEUDO_INTRO.search(docstring):
+        source = docstring
+    else:
+        source = module_docstring(root, path)
     heading, pseudo = parse_pseudo_code(source)
     code: list[CodeLine] = []
     for name in (qualname, *helpers):
@@ -188,6 +215,8 @@ def side_by_side(root: Path, path: str, qualname: str, *helpers: str) -> str:
     names = ", ".join(f"<code>{html.escape(n)}</code>" for n in (qualname, *helpers))
     return "\n".join([
         '<div class="side-by-side-wrap"><table class="side-by-side">',
+        '<colgroup><col class="pseudo"><col class="label"><col class="lineno">'
+        '<col class="code"></colgroup>',
         f"<thead><tr><th>{html.escape(heading)}</th><th>label</th>"
         f'<th colspan="2"><code>{html.escape(path)}</code>: {names}</th></tr></thead>',
         "<tbody>", *rows, "</tbody></table></div>",

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# Imported now: docs/ is on sys.path only while the hooks load.
+from griffe_rst_math import convert, headings_to_bold
+
 from docgen import validation_run
 
 #: The bound ids of the paper, in the order of the paper (CONTRIBUTING.md fixes them).
@@ -70,32 +73,71 @@ def display(tex: str) -> str:
     return f"\n$$\n{tex}\n$$\n"
 
 
+#: Example parameter values per bound for the "try it" command of each page.  The first
+#: four reuse the tour's cascade instance (``docs/examples``), whose exact coefficients
+#: ``offcmab coefficients cascade mu=... k=3 data=uniform`` prints.
+EXAMPLES: dict[str, str] = {
+    "thm1-inf": "alpha=1 B1=1 K2bar=2.316 C_inf=3.247 m=8 n=10000 delta=0.05 p_star=0.3032",
+    "thm1-one": "alpha=1 B1=1 Kbar=1.88 C_one=6.136 m=8 n=10000 delta=0.05 p_star=0.3032",
+    "thm2-lower": "k=3 C_inf=4 n=10000",
+    "cor1-cascade": "k=3 C_one=6.136 m=8 n=10000 delta=0.05 p_star=0.3032",
+    "lem-llm-std": "m=100 n=100000 delta=0.05 nu_inv_sum=60",
+    "thm3-llm": "m=100 n=100000 delta=0.05 nu_inv_sum=60",
+    "thm-llm-online": "m=100 T=100000 delta=0.05",
+    "thm4-im": "V=100 d_max=5 sigma_star=10 eta=0.5 gamma=0.2 E=300 n=1000000 delta=0.05",
+}
+
+
+def _parameters(text: str) -> dict[str, float]:
+    return {name: float(value) for name, value in
+            (item.split("=") for item in text.split())}
+
+
 def _formula_section(bound: Any) -> str:
     parts = ["## The bound as a formula\n"]
-    texts = {variant: latex(bound.expression(variant)) for variant in VARIANTS}
-    if texts["stated"] == texts["proved"]:
+    if bound.latex("stated") == bound.latex("proved"):
         parts.append("The `stated` variant (as printed in the paper) and the `proved` "
                      "variant (what the proof's chain of inequalities yields) are the "
                      "same expression:\n")
-        parts.append(display(texts["stated"]))
+        parts.append(display(bound.latex("stated")))
     else:
         for variant in VARIANTS:
             what = ("as printed in the paper" if variant == "stated"
                     else "what the proof's chain of inequalities yields")
             parts.append(f"**`{variant}`** ({what}):\n")
-            parts.append(display(texts[variant]))
-    parts.append("\n## Preconditions\n")
+            parts.append(display(bound.latex(variant)))
+    parts.append("\n## Preconditions and failure probability\n")
+    parts.append("| variant | precondition | holds with probability at least |\n|---|---|---|")
     for variant in VARIANTS:
-        condition = bound.precondition(variant)
-        tex = "no precondition" if condition is None else None
-        parts.append(f"**`{variant}`**: " + (tex if tex else "") + "\n")
-        if condition is not None:
-            parts.append(display(latex(condition)))
+        condition = bound.precondition_latex(variant)
+        shown = "none" if condition is None else f"${condition}$"
+        failure = latex(bound.failure_probability[variant])
+        parts.append(f"| `{variant}` | {shown} | $1 - {failure}$ |")
+    kind = {"upper": "an upper bound on the suboptimality gap, with high probability",
+            "lower": "a minimax lower bound on the expected gap",
+            "regret": "an upper bound on the cumulative regret over T rounds"}
+    parts.append(f"\nKind: {kind.get(bound.kind, bound.kind)}.\n")
+    optional = ", ".join(f"`{name}`" for name in bound.optional_parameters)
     parameters = ", ".join(f"`{name}`" for name in bound.parameters)
-    parts.append(f"\n## Parameters\n\n{parameters}\n\n"
-                 f"Evaluate it: `offcmab bound {bound.id} NAME=VALUE ... "
-                 "[--variant stated|proved] [--json]`; `offcmab bound --list` shows every "
-                 "id with its parameters.\n")
+    parts.append(f"\n## Parameters and a worked example\n\nParameters: {parameters}"
+                 + (f"; optional (precondition or alternative forms): {optional}" if optional
+                    else "") + ".\n")
+    example = EXAMPLES.get(bound.id)
+    if example:
+        values = _parameters(example)
+        stated = bound.evaluate("stated", **values)
+        proved = bound.evaluate("proved", **values)
+        parts.append(f"\n{{{{ run(\"offcmab bound {bound.id} {example}\") }}}}\n")
+        parts.append(f"At these values the `stated` bound is {stated:.6g} and the `proved` "
+                     f"bound is {proved:.6g} (`--variant proved`). `--solve-n eps=EPS` "
+                     "returns the smallest n for which the bound is at most EPS and the "
+                     "precondition holds.\n")
+    if bound.derivation:
+        body = headings_to_bold(convert(bound.derivation)).strip()
+        indented = "\n".join(f"    {line}" if line else "" for line in body.splitlines())
+        parts.append('\n??? abstract "How the `proved` variant follows from the proof '
+                     '(from the docstring of its module in `bounds.theorems`)"\n'
+                     f"{indented}\n")
     return "\n".join(parts)
 
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 import io
 import json
 import math
+import shlex
+import subprocess
+import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
@@ -119,10 +122,14 @@ def quick(root: Path) -> Report | None:
     report = None
     if (root / "validation" / "commands" / "validate.py").is_file():
         with tempfile.TemporaryDirectory(prefix="offcmab-docs-") as tmp:
-            code, output = commands.run(root, f"{COMMAND} --out {tmp}", timeout=300)
+            # A separate process: the run may start worker processes of its own.
+            done = subprocess.run(
+                [sys.executable, "-m", "validation", *shlex.split(COMMAND)[1:], "--out", tmp],
+                cwd=root, capture_output=True, text=True, timeout=300, check=False)
             path = Path(tmp) / "report.json"
-            if code not in (0, 1) or not path.is_file():
-                raise commands.CommandError(f"{COMMAND} exited {code}:\n{output}")
-            report = Report(json.loads(path.read_text(encoding="utf-8")), code)
+            if done.returncode not in (0, 1) or not path.is_file():
+                raise commands.CommandError(
+                    f"{COMMAND} exited {done.returncode}:\n{done.stdout}{done.stderr}")
+            report = Report(json.loads(path.read_text(encoding="utf-8")), done.returncode)
     _CACHE[root] = report
     return report
