@@ -194,11 +194,11 @@ def side_by_side(root: Path, path: str, qualname: str, *helpers: str,
         source = docstring
     else:
         source = module_docstring(root, path)
-    heading, pseudo = parse_pseudo_code(source)
+    heading, pseudo_lines = parse_pseudo_code(source)
     code: list[CodeLine] = []
     for name in (qualname, *helpers):
         code.extend(source_lines(root, definition(root, path, name)))
-    pseudo_labels = {label for line in pseudo for label in line.labels}
+    pseudo_labels = {label for line in pseudo_lines for label in line.labels}
     code_labels = {label for line in code for label in line.labels}
     if missing := sorted(pseudo_labels - code_labels):
         raise DocsSourceError(f"{path}::{qualname}: no code carries {', '.join(missing)}")
@@ -206,7 +206,7 @@ def side_by_side(root: Path, path: str, qualname: str, *helpers: str,
         raise DocsSourceError(
             f"{path}::{qualname}: code cites {', '.join(extra)}, absent from the pseudo-code")
     rows = []
-    for line in pseudo:
+    for line in pseudo_lines:
         matched = [c for c in code if set(c.labels) & set(line.labels)]
         label = "<br>".join(html.escape(label) for label in line.labels)
         cells = _code_html(matched) if matched else '<td class="lineno"></td><td></td>'
