@@ -23,6 +23,7 @@ field and, for JSON Lines, the line.
 from __future__ import annotations
 
 import json
+import struct
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -210,6 +211,45 @@ def write_jsonl(dataset: OfflineDataset, path: str | Path) -> None:
             handle.write(json.dumps(record) + "\n")
 
 
+def _read_stored_arrays(path: Path) -> dict[str, np.ndarray] | None:
+    """Read every member of an uncompressed archive with one ``np.fromfile`` each.
+
+    ``np.load`` copies stored members through ``zipfile`` in small chunks; an
+    uncompressed member is a plain ``.npy`` at a known offset, so reading it
+    straight into its array is several times faster on large logs.  Returns None
+    (the caller then uses ``np.load``) for compressed members, object dtypes
+    (pickles, which are never loaded), ``.npy`` versions other than 1.0/2.0, or
+    anything unexpected.  Like ``np.load`` on an ``.npy`` file, this does not
+    check the member's CRC; a truncated member is detected by its size.
+    """
+    arrays: dict[str, np.ndarray] = {}
+    with path.open("rb") as handle, zipfile.ZipFile(handle) as archive:
+        for info in archive.infolist():
+            if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy"):
+                return None
+            handle.seek(info.header_offset)
+            local = handle.read(30)
+            if len(local) != 30 or local[:4] != b"PK\x03\x04":
+                return None
+            name_length, extra_length = struct.unpack("<HH", local[26:30])
+            handle.seek(info.header_offset + 30 + name_length + extra_length)
+            version = np.lib.format.read_magic(handle)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
+            elif version == (2, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
+            else:
+                return None
+            if dtype.hasobject:
+                return None
+            count = int(np.prod(shape, dtype=np.int64))
+            data = np.fromfile(handle, dtype=dtype, count=count)
+            if data.size != count:
+                return None
+            arrays[info.filename[:-4]] = data.reshape(shape, order="F" if fortran else "C")
+    return arrays
+
+
 def read_npz(path: str | Path) -> OfflineDataset:
     """Read a ``.npz`` dataset (never unpickling anything); see the module docstring."""
     path = Path(path)
@@ -226,7 +266,7 @@ def read_npz(path: str | Path) -> OfflineDataset:
         if missing:
             raise InputError(missing[0], f"array missing from {path.name}")
         try:
-            arrays = {key: archive[key] for key in archive.files}
+            arrays = _read_stored_arrays(path) or {key: archive[key] for key in archive.files}
         except ValueError:
             raise InputError("data", "archive holds pickled objects, which are never loaded") \
                 from None

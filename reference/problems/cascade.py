@@ -146,7 +146,10 @@ def cascade_feedback(
     return _log_from_clicks(int(mu.size), lists, clicks)
 
 
-def uniform_ranked_lists(n: int, m: int, k: int, rng: np.random.Generator) -> IntArray:
+def uniform_ranked_lists(
+    n: int, m: int, k: int, rng: np.random.Generator,
+    method: Literal["auto", "keys", "rejection"] = "auto",
+) -> IntArray:
     r"""``n`` ordered ``k``-lists of distinct items, each uniform over all :math:`m!/(m-k)!` lists.
 
     Small ``m``: the ``k`` smallest of ``m`` i.i.d. uniform keys, ordered by key
@@ -154,8 +157,9 @@ def uniform_ranked_lists(n: int, m: int, k: int, rng: np.random.Generator) -> In
     uniform draws with replacement, rows with a repeated item redrawn until none
     remain (exact rejection sampling; a row is accepted with probability at
     least :math:`\prod_{j<k}(1-j/m) \ge 2^{-k}`, each round is vectorized).
+    ``method`` forces one of the two ("auto" picks as described).
     """
-    if n * m <= 20_000_000 or 2 * k > m:
+    if method == "keys" or (method == "auto" and (n * m <= 20_000_000 or 2 * k > m)):
         keys = rng.random((n, m))
         chosen = np.argpartition(keys, k - 1, axis=1)[:, :k] if k < m else \
             np.tile(np.arange(m), (n, 1))
@@ -235,13 +239,23 @@ class UniformListsLaw:
     def data_trigger_probabilities(self) -> FloatArray:
         r"""Exact :math:`p_i^{\mathbb{D}_{\text{arm}},\mathbb{D}_{\mathcal S}}` (formula above)."""
         m, k = self.problem.m, self.problem.k
-        e = leave_one_out_elementary(1.0 - self.problem.mu, k - 1)
-        weights = np.array([1.0 / math.comb(m - 1, j) for j in range(k)])
-        return np.asarray(weights @ e / m, dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            e = leave_one_out_elementary(1.0 - self.problem.mu, k - 1)
+            weights = np.array([math.exp(-_log_comb(m - 1, j)) for j in range(k)])
+            p = np.asarray(weights @ e / m, dtype=np.float64)
+        if not np.all(np.isfinite(p)):
+            raise InputError("k", f"k={k} is too large for the exact formula with m={m} "
+                             "(floating-point overflow)")
+        return p
 
     def position_matrix(self) -> FloatArray:
         r""":math:`q_{ij} = 1/m` for every item and position."""
         return np.full((self.problem.m, self.problem.k), 1.0 / self.problem.m)
+
+
+def _log_comb(n: int, j: int) -> float:
+    r""":math:`\log \binom{n}{j}` without forming the (possibly huge) integer."""
+    return math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
 
 
 def _check_size(n: int) -> int:
@@ -319,6 +333,12 @@ class ListMixtureLaw:
         sum above :math:`\lambda - \theta`, and records the list with weight
         :math:`\theta`.  Each step zeroes an entry or makes a row tight, so there
         are at most :math:`mk + m` steps.
+
+        ``q`` does not determine :math:`p_i^{\mathbb{D}_{\text{arm}},\mathbb{D}_{\mathcal S}}`
+        (which depends on which items share a list), so the returned mixture is
+        one law with position matrix ``q``, and its probabilities are exact for
+        that law.  Every such law satisfies the paper's lower bound
+        :math:`p_i \ge \sum_j q_{ij}(1-\mu_1)^{j-1}` (``apdx_eq:ranking_p_S``).
         """
         matrix = _check_position_matrix(q, problem.m, problem.k, tol)
         lists, weights = _peel_position_matrix(matrix, tol)

@@ -253,6 +253,17 @@ class LowerBoundFamily:
         r"""The proof's claimed bound :math:`20 n \Delta^2 / C_\infty^*`."""
         return 20.0 * n * self.gap_parameter**2 / self.C_inf
 
+    def certified_lower_bound(self, n: int) -> float:
+        r"""Le Cam's certified bound for this pair, :math:`\frac{k\Delta}{8} e^{-\mathrm{KL}_n}`.
+
+        For every algorithm, :math:`\max_{\ell} \mathbb{E}_{\mathcal P_\ell}[g] \ge
+        \frac12 \sum_\ell \mathbb{E}_{\mathcal P_\ell}[g] \ge \frac{k\Delta}{8}
+        e^{-\mathrm{KL}}` (``apdx_lem:hard_test``, with :math:`g_1 + g_2 \ge k\Delta`),
+        evaluated with the exact KL of :meth:`kl_divergence` and the exact
+        :meth:`min_gap_sum` in place of :math:`k\Delta`.
+        """
+        return self.min_gap_sum() / 8.0 * math.exp(-self.kl_divergence(n))
+
     def coverages(self) -> tuple[float, float]:
         r""":math:`C_\infty^*` of :math:`\mathcal P_1` and of :math:`\mathcal P_2`."""
         return self.first.coverage_inf(), self.second.coverage_inf()

@@ -1,0 +1,69 @@
+"""``offcmab solve kpath`` and ``offcmab bench`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reference.dataset import OfflineDataset
+from reference.dataset_io import write_dataset
+from reference.problems.kpath import lower_bound_family
+from tests.test_cli_solve import run_cli
+from validation.cli import main
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    path = tmp_path / "paths.npz"
+    family = lower_bound_family(6, 3, 4.0, 0.25, "proved")
+    write_dataset(family.second.sample(400, np.random.default_rng(0)), path)
+    return path
+
+
+def test_solve_kpath_json(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "kpath", "--data", str(log), "--k", "3", "--delta", "0.1",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"action", "path", "lcb", "mean", "counts"}
+    assert out["action"] == [3 * out["path"] + j for j in range(3)]
+    assert out["counts"][6:] == [] and len(out["lcb"]) == 6
+    assert out["lcb"][0] is not None
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--k", "4", "--delta", "0.1"], "k: must divide the number of arms m=6"),
+        (["--k", "7", "--delta", "0.1"], "k: must not exceed the number of arms m=6"),
+        (["--k", "3", "--delta", "0"], "argument --delta: must lie strictly between 0 and 1"),
+        (["--k", "x", "--delta", "0.1"], "argument --k: must be a positive integer"),
+    ],
+)
+def test_solve_kpath_bad_input(
+    log: Path, extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["solve", "kpath", "--data", str(log), *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_solve_kpath_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"m": 4}\n{"triggered": [0, 9], "outcomes": [0, 1]}\n')
+    assert run_cli(["solve", "kpath", "--data", str(bad), "--k", "2", "--delta", "0.1"]) == 2
+    err = capsys.readouterr().err
+    assert "line 2: triggered" in err and len(err.strip().splitlines()) == 1
+    path = tmp_path / "ok.jsonl"
+    write_dataset(OfflineDataset.from_records(4, [[0, 1]], [[1.0, 1.0]]), path)
+    assert run_cli(["solve", "kpath", "--data", str(path), "--k", "2", "--delta", "0.1"]) == 0
+
+
+def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--json", "--only", "clcb-statistics"]) == 0
+    out = json.loads(capsys.readouterr().out)["clcb-statistics"]
+    for key in ("solve_process_s", "floor_process_s", "ratio_process", "speedup_vs_loop"):
+        assert out[key] > 0
+    assert out["n"] == 20_000
