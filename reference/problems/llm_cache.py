@@ -28,6 +28,12 @@ Two CMAB-T views feed the theory checker (:mod:`bounds.coefficients`):
 :math:`\nu(q) = \Pr_{\mathcal M \sim D_S}[q \notin \mathcal M]` is exact for every
 cache law here.
 
+Arrival laws: Zipf (:func:`zipf_probabilities`) and the "power-law" request sampler of
+Zhu et al.'s released code (:func:`sample_power_queries`, exact law
+:func:`power_probabilities`).  The paper's Figure 3 ("a power-law frequency distribution
+(alpha = 0.9) as in Zhu et al.") means the latter, which is close to uniform (largest over
+smallest probability 1.76 for m = 100), not a Zipf law (ratio 100^0.9 = 63 for m = 100).
+
 References
 ----------
 ``app:LLM_cache``, ``apdx_sec:app_LLM_cache_std``, ``thm:LLM_cache_main``;
@@ -38,7 +44,7 @@ released code ``inferband/trace.py`` (the power-law request sampler).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import ClassVar, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -225,6 +231,10 @@ class LLMCacheProblem:
         cost_arms = self.p * ~_cache_mask(cache, self.m)
         return np.concatenate([cost_arms, np.ones(self.m if view == "standard" else 1)])
 
+    def optimal_trigger_probabilities(self, view: View = "standard") -> FloatArray:
+        r""":math:`p^{D_{arm},S^*}` of the optimal super arm (complement of the optimal cache)."""
+        return self.trigger_probabilities(self.optimal_cache(), view)
+
     def data_trigger_probabilities(self, law: CacheLaw, view: View = "standard") -> FloatArray:
         r""":math:`p^{D_{arm},D_S}`: :math:`p(q)\nu(q)` for cost arms, 1 for arrival arm(s)."""
         cost_arms = self.p * law.nu()
@@ -248,6 +258,9 @@ class LLMCacheProblem:
 class CacheLaw(Protocol):
     r"""A data-collecting distribution :math:`D_S` over caches (exact :math:`\nu`)."""
 
+    #: True: ``nu`` is exact (every law in this module).
+    exact: ClassVar[bool]
+
     @property
     def m(self) -> int:
         """Number of queries."""
@@ -266,6 +279,8 @@ class CacheLaw(Protocol):
 class EmptyCaches:
     r"""Every logged cache is empty, so :math:`\nu \equiv 1` (Zhu et al.'s offline setting)."""
 
+    exact: ClassVar[bool] = True
+
     m: int
 
     def nu(self) -> FloatArray:
@@ -278,6 +293,8 @@ class EmptyCaches:
 @dataclass(frozen=True)
 class UniformRandomCaches:
     r"""Caches drawn uniformly among the subsets of a fixed ``size``: :math:`\nu = 1 - s/m`."""
+
+    exact: ClassVar[bool] = True
 
     m: int
     size: int
@@ -302,6 +319,8 @@ class ExplicitCacheLaw:
 
     :math:`\nu(q) = 1 - \sum_j \Pr[\mathcal M_j]\, 1\{q \in \mathcal M_j\}`, exactly.
     """
+
+    exact: ClassVar[bool] = True
 
     m: int
     caches: tuple[tuple[int, ...], ...]

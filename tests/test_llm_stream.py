@@ -1,0 +1,82 @@
+"""CUCB-LLM-S as printed, its corrected variant, and the stream-oracle lemma."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reference.cucb_llm_stream import THEORY, cucb_llm_stream
+from reference.errors import InputError
+from reference.problems.llm_cache import LLMCacheProblem, zipf_probabilities
+
+#: Counterexample to apdx_lem:stream_oracle for the printed algorithm (found by search over
+#: seeds): m = 3 queries, k = 1, all mean costs 1, p = Dirichlet(1,1,1) draw of seed 529,
+#: stream drawn with default_rng(529).  In round 119 query 0 misses; the printed algorithm
+#: recomputes every LCB with log(119) > log(118), the cached and the uncached query of
+#: {1, 2} swap order, and only q_t = 0 is compared with the cache.
+COUNTEREXAMPLE_SEED, COUNTEREXAMPLE_ROUND = 529, 119
+
+
+def counterexample() -> LLMCacheProblem:
+    p = np.random.default_rng(COUNTEREXAMPLE_SEED).dirichlet(np.ones(3))
+    return LLMCacheProblem(p, np.ones(3), 1)
+
+
+def test_printed_algorithm_runs_and_first_rounds_follow_the_pseudo_code() -> None:
+    problem = LLMCacheProblem(np.array([0.5, 0.3, 0.2]), np.array([1.0, 1.0, 0.0]), 1)
+    run = cucb_llm_stream(problem, 4, np.random.default_rng(0), queries=[1, 1, 0, 0],
+                          costs=[1.0, 1.0, 1.0, 1.0])
+    # t=1: miss, cache empty -> add q=1 (apdx_line:stream_proc_start); t=2: hit.
+    # t=3: q=0 misses; LCBs are max(1 - sqrt(6 log 3 / 1), 0) = 0 for both observed
+    # queries, so 0 <= 0 and q=0 replaces q=1 (apdx_line:replace); t=4: hit.
+    assert run.hits.tolist() == [False, True, False, True]
+    assert run.final_cache.tolist() == [0]
+    # Regret of the empty cache in round 1: c(empty) - c(M*) = 0.5.
+    assert run.regret[0] == pytest.approx(0.5)
+    assert run.regret[1] == pytest.approx(0.5 - 0.3)
+    assert np.all(run.equals_reference)
+
+
+def test_printed_algorithm_violates_the_stream_oracle_lemma() -> None:
+    run = cucb_llm_stream(counterexample(), COUNTEREXAMPLE_ROUND,
+                          np.random.default_rng(COUNTEREXAMPLE_SEED), "printed")
+    assert run.first_violation == COUNTEREXAMPLE_ROUND
+    assert run.cache_value_gap[-1] > 1e-5
+    assert not run.same_set_as_topk[-1]
+
+
+def test_fixed_log_variant_keeps_the_lemma_on_the_same_stream() -> None:
+    printed = cucb_llm_stream(counterexample(), COUNTEREXAMPLE_ROUND,
+                              np.random.default_rng(COUNTEREXAMPLE_SEED), "printed")
+    fixed = cucb_llm_stream(counterexample(), COUNTEREXAMPLE_ROUND, np.random.default_rng(0),
+                            "fixed-log", queries=printed.queries, costs=printed.costs)
+    assert fixed.first_violation is None
+
+
+@pytest.mark.slow
+def test_fixed_log_and_global_topk_never_violate_on_random_instances() -> None:
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        problem = LLMCacheProblem(rng.dirichlet(np.ones(4)), rng.uniform(0.5, 1, 4), 2)
+        for variant in ("fixed-log", "global-topk"):
+            run = cucb_llm_stream(problem, 300, np.random.default_rng(seed), variant,
+                                  noise="uniform")
+            assert run.first_violation is None, (seed, variant)
+
+
+def test_regret_accounting_matches_expected_costs() -> None:
+    problem = LLMCacheProblem(zipf_probabilities(6, 1.0), np.linspace(0.1, 1, 6), 2)
+    run = cucb_llm_stream(problem, 50, np.random.default_rng(3))
+    assert np.all(run.regret >= -1e-12)
+    assert run.cumulative_regret[-1] == pytest.approx(run.regret.sum())
+    assert THEORY == ("thm-llm-online",)
+
+
+def test_bad_stream_input() -> None:
+    problem = LLMCacheProblem(np.array([0.5, 0.5]), np.array([1.0, 1.0]), 1)
+    with pytest.raises(InputError, match="variant"):
+        cucb_llm_stream(problem, 5, np.random.default_rng(0), "other")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="T: must be a positive integer"):
+        cucb_llm_stream(problem, 0, np.random.default_rng(0))
+    with pytest.raises(InputError, match="queries"):
+        cucb_llm_stream(problem, 2, np.random.default_rng(0), queries=[0, 2], costs=[1, 1])
