@@ -86,3 +86,33 @@ def reachable_nodes(graph: ICGraph, seeds: npt.ArrayLike) -> npt.NDArray[np.bool
         if reach[spread_to].all():
             return reach
         reach[spread_to] = True
+
+
+def product_law_activation_probabilities(graph: ICGraph, q: npt.ArrayLike) -> FloatArray:
+    r"""Exact :math:`\Pr[v \in \Phi(S_0)]` when :math:`S_0` follows the product law :math:`q`.
+
+    In a live-edge world :math:`L`, :math:`v` is active unless no node that reaches it is a
+    seed: :math:`1 - \prod_{w \leadsto_L v}(1-q_w)`; averaging over the :math:`2^E` worlds gives
+    the exact value.  The source's probability is the data triggering probability
+    :math:`p^{\mathbb D_{\text{arm}},\mathbb D_{\mathcal S}}_{uv}` of edge :math:`(u,v)`.
+    """
+    from reference.im.one_step import check_seed_probabilities
+
+    q = check_seed_probabilities(q, graph.nodes)
+    live, weight = _live_edge_worlds(graph)
+    worlds, V = live.shape[0], graph.nodes
+    # reach[w, a, b]: a reaches b in world w (transitive closure by repeated relaxation)
+    reach = np.broadcast_to(np.eye(V, dtype=bool), (worlds, V, V)).copy()
+    for _ in range(V):
+        before = reach.copy()
+        for e in range(graph.edges):
+            u, v = graph.sources[e], graph.targets[e]
+            reach[:, :, v] |= reach[:, :, u] & live[:, e : e + 1]
+        if np.array_equal(before, reach):
+            break
+    reach_f = reach.astype(np.float64)
+    sure = q >= 1.0  # a sure seed makes every node it reaches active
+    log_miss = np.log1p(-np.where(sure, 0.0, q))
+    miss = np.exp(np.einsum("wab,a->wb", reach_f, log_miss))
+    miss[np.einsum("wab,a->wb", reach_f, sure.astype(np.float64)) > 0] = 0.0
+    return np.asarray(weight @ (1.0 - miss), dtype=np.float64)
