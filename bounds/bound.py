@@ -63,6 +63,9 @@ class Bound:
         bound in expectation) or ``"regret"`` (cumulative regret over ``T`` rounds).
     derivation
         Plain-text account of how ``proved`` follows from the proof, step by step.
+    constraints
+        Relations between parameters (e.g. :math:`\mu_k \le \mu_1`), each with the
+        parameter an error names; checked whenever all their symbols are given.
     """
 
     id: str
@@ -76,6 +79,7 @@ class Bound:
     alternatives: Mapping[str, sp.Expr] = field(default_factory=dict)
     kind: Literal["upper", "lower", "regret"] = "upper"
     derivation: str = ""
+    constraints: tuple[tuple[sp.Basic, str], ...] = ()
     _compiled: dict[tuple[str, str], Callable[..., Any]] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -104,7 +108,9 @@ class Bound:
         names = tuple(sorted(str(symbol) for symbol in expr.free_symbols))
         if key not in self._compiled:
             symbols = [SYMBOLS[name] for name in names]
-            self._compiled[key] = sp.lambdify(symbols, expr, modules="numpy")
+            # log(2mn/delta) -> log 2 + log m + log n - log delta: no overflow for tiny delta
+            numeric = expr.replace(sp.log, lambda arg: sp.expand_log(sp.log(arg), force=True))
+            self._compiled[key] = sp.lambdify(symbols, numeric, modules="numpy")
         return self._compiled[key], names
 
     def _resolve(self, names: tuple[str, ...], params: Mapping[str, Any],
@@ -116,6 +122,7 @@ class Bound:
                 raise InputError(name, f"is not a parameter of {self.id} "
                                  f"(parameters: {', '.join(sorted(allowed))})")
         values = {name: check_parameter(name, value) for name, value in params.items()}
+        self._check_constraints(values)
         resolved: dict[str, npt.NDArray[np.float64]] = {}
         for name in names:
             if name in values:
@@ -133,6 +140,15 @@ class Bound:
                 raise InputError(name, f"missing (needed by {self.id})")
             return None
         return resolved
+
+    def _check_constraints(self, values: Mapping[str, npt.NDArray[np.float64]]) -> None:
+        for index, (relation, field_name) in enumerate(self.constraints):
+            names = tuple(sorted(str(symbol) for symbol in relation.free_symbols))
+            if not all(name in values for name in names):
+                continue
+            function, _ = self._function(("constraint", str(index)), relation)
+            if not np.all(function(*(values[name] for name in names))):
+                raise InputError(field_name, f"violates {relation} (required by {self.id})")
 
     def evaluate(self, variant: str = "stated", **params: Any) -> Number:
         r"""Value of the bound, broadcasting numpy arrays (compiled once, then cached)."""

@@ -63,6 +63,7 @@ COR1_CASCADE = Bound(
         "p_star": (1 - (1 - mu1) ** k) / (m * mu1),
     },
     derivation=__doc__ or "",
+    constraints=((sp.LessThan(muk, mu1), "muk"),),
 )
 
 BOUNDS_HERE: tuple[Bound, ...] = (COR1_CASCADE,)

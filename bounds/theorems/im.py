@@ -62,6 +62,7 @@ THM4_IM = Bound(
     },
     failure_probability={"stated": delta, "proved": (2 * n + 7) * delta / (12 * n)},
     derivation=__doc__ or "",
+    constraints=((sp.LessThan(sigma_star, V), "sigma_star"),),
 )
 
 BOUNDS_HERE: tuple[Bound, ...] = (THM4_IM,)
