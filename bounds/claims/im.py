@@ -1,0 +1,5 @@
+"""Placeholder."""
+
+from bounds.claims.record import Claim
+
+CLAIMS: tuple[Claim, ...] = ()

@@ -1,0 +1,34 @@
+r"""``offcmab claims [--json] [--slow] [--strict]``: every claim of the paper and its check."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+HELP = "list every encoded claim of the paper with the status its machine check gave"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("--slow", action="store_true",
+                        help="also run the statistical (simulation) checks")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when any claim is a counterexample")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bounds.claims import check_all, count_statuses
+    from validation.output import jsonable
+
+    results = check_all(include_slow=args.slow)
+    counts = count_statuses(results)
+    if args.json:
+        payload = {"claims": [result.as_dict() for result in results], "counts": counts}
+        print(json.dumps(jsonable(payload)))
+    else:
+        width = max(len(result.claim.id) for result in results)
+        for result in results:
+            print(f"{result.claim.id:<{width}}  {result.outcome.status:<20}  "
+                  f"{result.outcome.method}")
+        print("counts: " + ", ".join(f"{status} {number}" for status, number in counts.items()))
+    return 1 if args.strict and counts["counterexample"] else 0

@@ -1,0 +1,33 @@
+r"""``offcmab errata [--json] [--slow]``: the claims that failed, with evidence and correction."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+HELP = "list the paper's errata: failed claims with counterexample, correction and impact"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("--slow", action="store_true",
+                        help="also run the statistical (simulation) checks")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bounds.errata import errata
+    from validation.output import jsonable
+
+    found = errata(include_slow=args.slow)
+    if args.json:
+        print(json.dumps(jsonable({"errata": [item.as_dict() for item in found]})))
+        return 0
+    for item in found:
+        print(f"{item.id}  [{item.paper_ref}]")
+        print(f"  claim:      {item.claim}")
+        print(f"  finding:    {item.finding}")
+        print(f"  evidence:   {json.dumps(jsonable(item.evidence))}")
+        print(f"  correction: {item.correction}")
+        print(f"  impact:     {item.impact}\n")
+    print(f"{len(found)} errata")
+    return 0
