@@ -64,7 +64,8 @@ def markdown(report: dict[str, Any]) -> str:
         f"seed {report['seed']}, bound scale {report['bound_scale']:g}, "
         f"commit `{report.get('git_commit') or 'unknown'}`.",
         "",
-        f"**{summary['pass']} pass, {summary['FAIL']} fail, {summary['n/a']} n/a.**",
+        f"**{summary['pass']} pass, {summary['FAIL']} fail, {summary['n/a']} n/a, "
+        f"{summary['note']} note.**",
         "",
         "False alarms: a correct bound is flagged with probability at most "
         f"{report['false_alarm_budget']:g} over the whole run. The budget is split equally "
@@ -73,7 +74,8 @@ def markdown(report: dict[str, Any]) -> str:
         f"below {report['row_level']:.3g}; a lower-bound row fails when Hoeffding's tail "
         "for an algorithm's mean risk below the bound does. `tightness` is the empirical "
         "(1 - delta)-quantile of the gap over the bound; `min_scale` the smallest "
-        "`--bound-scale` that would still pass.",
+        "`--bound-scale` that would still pass. A `note` row falls short of a statement "
+        "that the measurement cannot refute (a stated lower bound on one pair of instances).",
         "",
     ]
     failing = [row for row in rows if row["verdict"] == "FAIL"]

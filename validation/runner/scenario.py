@@ -54,11 +54,15 @@ class BoundValue:
         missing piece, in words.
     parameters
         The exact parameters the bound was evaluated at (coefficients, m, n, delta).
+    failure
+        The probability with which the bound may fail, as its variant promises it
+        (``None``: the instance's ``delta``).
     """
 
     value: float | None
     reason: str = ""
     parameters: dict[str, float] = field(default_factory=dict)
+    failure: float | None = None
 
     @classmethod
     def not_applicable(cls, reason: str, **parameters: float) -> BoundValue:

@@ -40,7 +40,7 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    "quick": Profile("quick", trials=10, generated=1),
+    "quick": Profile("quick", trials=10, generated=2),
     "default": Profile("default", trials=20, generated=3),
     "full": Profile("full", trials=20, generated=6),
 }

@@ -191,7 +191,7 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
 
 def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
     """Count rows by verdict."""
-    counts = {analysis.PASS: 0, analysis.FAIL: 0, analysis.NA: 0}
+    counts = {analysis.PASS: 0, analysis.FAIL: 0, analysis.NA: 0, analysis.NOTE: 0}
     for row in rows:
         counts[row["verdict"]] += 1
     return counts

@@ -1,0 +1,145 @@
+r"""CMAB-T instances as plain data: cascade and k-path problems with their data laws.
+
+An instance's ``params`` name a problem family and a data law; :func:`build` turns
+them into the reference objects of :mod:`reference.problems` (cached per parameter
+set, so a worker builds each instance once).  The laws:
+
+``uniform``
+    Cascade lists drawn uniformly (the paper's Figure 1(a) data).
+``mixture``
+    An explicit mixture of ranked lists (``lists``, ``weights``).
+``ood``
+    An out-of-distribution mixture: every list leaves out one item of the optimal
+    list and puts the best other item in its place, so the data never play an
+    optimal action, yet every optimal item is observed.
+``paths``
+    k-path data drawing path ``j`` with probability ``weights[j]``.
+
+:func:`coverage` asks :mod:`bounds.coefficients` for the exact coefficients.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from reference.problems.base import CMABTProblem
+from reference.problems.cascade import (
+    CascadeProblem,
+    ListMixtureLaw,
+    UniformListsLaw,
+)
+from reference.problems.kpath import KPathProblem, PathLaw
+from validation.scenarios.common import rounded
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A problem and its data law, built from an instance's parameters."""
+
+    problem: CMABTProblem
+    law: Any  # a DataLaw (frozen laws declare ``exact`` read-only, which the protocol's
+    #           plain attribute does not accept under mypy)
+
+
+_CACHE: dict[str, Setup] = {}
+
+
+def ood_lists(mu: np.ndarray, k: int) -> list[list[int]]:
+    """Lists that each replace one optimal item by the best other item (never optimal)."""
+    order = np.argsort(-mu, kind="stable")
+    best, filler = [int(i) for i in order[:k]], int(order[k])
+    lists = []
+    for j in range(k):
+        items = best[:j] + best[j + 1 :]
+        lists.append([*items[j:], filler, *items[:j]])  # the filler moves through positions
+    return lists
+
+
+def build(params: Mapping[str, Any]) -> Setup:
+    """The problem and data law an instance describes (cached)."""
+    key = json.dumps(params, sort_keys=True)
+    if key not in _CACHE:
+        _CACHE[key] = _build(params)
+    return _CACHE[key]
+
+
+def _build(params: Mapping[str, Any]) -> Setup:
+    law = params["law"]
+    if params["family"] == "kpath":
+        path_problem = KPathProblem(np.asarray(params["path_means"], dtype=float), params["k"])
+        return Setup(path_problem, PathLaw(path_problem, np.asarray(law["weights"], dtype=float)))
+    problem = CascadeProblem(np.asarray(params["mu"], dtype=float), params["k"])
+    if law["kind"] == "uniform":
+        return Setup(problem, UniformListsLaw(problem))
+    if law["kind"] == "ood":
+        lists = ood_lists(problem.mu, problem.k)
+        weights = np.full(len(lists), 1.0 / len(lists))
+        return Setup(problem, ListMixtureLaw(problem, np.asarray(lists), weights))
+    return Setup(problem, ListMixtureLaw(problem, np.asarray(law["lists"]),
+                                         np.asarray(law["weights"], dtype=float)))
+
+
+def coverage(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Exact coefficients (``C_inf``, ``C_one``, ``Kbar``, ``K2bar``, ``p_star``, ``B1``,
+    ``alpha``) of an instance, from :func:`bounds.coefficients.problem_coverage`."""
+    from bounds.coefficients import problem_coverage
+
+    setup = build(params)
+    return problem_coverage(setup.problem, setup.law)
+
+
+def gap(setup: Setup, action: np.ndarray) -> float:
+    r"""Exact :math:`\alpha r(S^*;\mu) - r(\hat S;\mu)` (closed-form rewards)."""
+    problem = setup.problem
+    best = problem.reward(problem.optimal_action())
+    return float(problem.oracle().alpha * best - problem.reward(action))
+
+
+# -- hypothesis strategies of generated instances -----------------------------------------
+
+def cascade_params() -> Any:
+    """Cascade instances: 3-12 items, lists of 1-4, means on a 1/1000 grid, any law kind."""
+    from hypothesis import strategies as st
+
+    probability = st.integers(0, 1000).map(lambda x: x / 1000)
+
+    @st.composite
+    def draw_cascade(draw: Any) -> dict[str, Any]:
+        m = draw(st.integers(3, 12))
+        k = draw(st.integers(1, min(4, m - 1)))
+        mu = draw(st.lists(probability, min_size=m, max_size=m))
+        kind = draw(st.sampled_from(["uniform", "ood", "mixture"]))
+        law: dict[str, Any] = {"kind": kind}
+        if kind == "mixture":
+            rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+            count = draw(st.integers(1, 6))
+            weights = rounded(rng.dirichlet(np.ones(count)), 12)
+            law["lists"] = [rng.permutation(m)[:k].tolist() for _ in range(count)]
+            law["weights"] = [*weights[:-1], 1.0 - sum(weights[:-1])]
+        return {"family": "cascade", "mu": mu, "k": k, "law": law}
+
+    return draw_cascade()
+
+
+def kpath_params() -> Any:
+    """k-path instances: 2-6 paths of 1-4 arms, path weights from integers (zeros allowed)."""
+    from hypothesis import strategies as st
+
+    probability = st.integers(0, 1000).map(lambda x: x / 1000)
+
+    @st.composite
+    def draw_kpath(draw: Any) -> dict[str, Any]:
+        paths = draw(st.integers(2, 6))
+        k = draw(st.integers(1, 4))
+        means = draw(st.lists(probability, min_size=paths, max_size=paths))
+        raw = draw(st.lists(st.integers(0, 10), min_size=paths, max_size=paths)
+                   .filter(lambda w: sum(w) > 0))
+        return {"family": "kpath", "path_means": means, "k": k,
+                "law": {"kind": "paths", "weights": [w / sum(raw) for w in raw]}}
+
+    return draw_kpath()

@@ -1,0 +1,71 @@
+r"""Pieces every scenario shares: evaluating a registered bound, grids, generated instances.
+
+:func:`bound_value` is the only place where a scenario meets :mod:`bounds`: it checks
+the variant's precondition with ``precondition_holds`` and evaluates the bound with
+``evaluate`` at exact coefficients, or says why the row is ``n/a`` (a failed
+precondition, a coverage coefficient that is infinite because the data never
+observe an arm the optimal action triggers).  The bound's failure probability for
+that variant (``Bound.failure``; some proofs deliver more than ``delta``) is carried
+along, so verdicts compare violations with what the variant actually promises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from validation.runner.generate import draw
+from validation.runner.scenario import BoundValue
+from validation.runner.spec import Instance, Profile
+
+
+def bound_value(bound_id: str, variant: str, params: Mapping[str, float]) -> BoundValue:
+    """Evaluate a registered bound at ``params``, or explain why it does not apply."""
+    from bounds.registry import BOUNDS
+
+    bound = BOUNDS[bound_id]
+    values = {name: float(value) for name, value in params.items()}
+    infinite = sorted(name for name, value in values.items() if not math.isfinite(value))
+    if infinite:
+        return BoundValue.not_applicable(
+            f"{', '.join(infinite)} infinite: the data never observe an arm the optimal "
+            "action can trigger", **values)
+    holds = bound.precondition_holds(variant, **values)
+    if holds is None:
+        return BoundValue.not_applicable("precondition needs a parameter not computed here",
+                                         **values)
+    if not holds:
+        return BoundValue.not_applicable(
+            f"precondition {bound.precondition(variant)} fails", **values)
+    value = float(bound.evaluate(variant, **values))
+    failure = float(bound.failure(variant, **values))
+    return BoundValue(value, parameters=values, failure=failure)
+
+
+def scenario_seed(run_seed: int, bound_id: str) -> int:
+    """The seed of a scenario's generated instances: run seed and bound id, hashed."""
+    digest = hashlib.sha256(f"{run_seed}\x1f{bound_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def generated(strategy: Any, profile: Profile, run_seed: int, bound_id: str) -> list[Any]:
+    """``profile.generated`` hypothesis examples of ``strategy`` for this bound id."""
+    return draw(strategy, profile.generated, scenario_seed(run_seed, bound_id))
+
+
+def generated_instances(strategy: Any, profile: Profile, run_seed: int, bound_id: str,
+                        grid: tuple[int, ...], skip: int = 0) -> list[Instance]:
+    """Instances ``generated-0, ...`` from hypothesis examples ``(params, delta)``.
+
+    ``skip`` drops the first examples (hypothesis starts from the simplest one).
+    """
+    drawn = generated(strategy, profile, run_seed, bound_id)[skip:]
+    return [Instance(f"generated-{j}", params, delta, grid, "generated")
+            for j, (params, delta) in enumerate(drawn)]
+
+
+def rounded(values: Any, digits: int = 4) -> list[float]:
+    """Plain floats rounded for readable, JSON-stable instance parameters."""
+    return [round(float(v), digits) for v in values]

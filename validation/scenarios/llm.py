@@ -1,0 +1,70 @@
+r"""LLM cache, offline (``lem-llm-std``, ``thm3-llm``): CLCB-LLM-C in its two variants.
+
+Each trial draws a log :math:`(\mathcal M_t, q_t, C_t)_{t\le n}` with
+:func:`reference.problems.llm_cache.sample_log`, runs
+:func:`reference.clcb_llm.clcb_llm` (``variant="standard"`` for the lemma,
+``"improved"`` for Theorem 3; the module's ``THEORY_BY_VARIANT`` maps them) and
+measures the exact gap :math:`c(\hat{\mathcal M}) - c(\mathcal M^*)`.  Bounds take the
+exact :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*` (see
+:mod:`validation.scenarios.llm_instances`).
+
+Instances: Figure 3(a)'s setting (whose printed grid, n up to 2048, lies below the
+theorems' sample-size condition, so those rows are ``n/a``; larger n are added), a
+Zipf instance with random logged caches, an out-of-distribution log that never holds
+the optimal cache, and generated ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from validation.runner.scenario import BoundValue, Kind, TrialOutcome
+from validation.runner.spec import Instance, Profile
+from validation.scenarios import llm_instances as cases
+from validation.scenarios.common import bound_value, generated_instances
+
+PAPER_GRID = tuple(2**i for i in range(1, 12))
+GRIDS: dict[str, tuple[int, ...]] = {
+    "quick": (1000, 8000),
+    "default": (500, 2000, 8000, 32000),
+    "full": (500, 2000, 8000, 32000, 128000),
+}
+VARIANT: dict[str, Literal["standard", "improved"]] = {
+    "lem-llm-std": "standard", "thm3-llm": "improved"}
+
+
+@dataclass(frozen=True)
+class CacheScenario:
+    """One of the two offline LLM cache bounds and the CLCB-LLM-C variant it covers."""
+
+    bound_id: str
+    kind: Kind = "upper"
+    algorithm: str = "reference.clcb_llm"
+
+    def instances(self, profile: Profile, seed: int) -> list[Instance]:
+        grid = GRIDS[profile.name]
+        paper = {"quick": None, "default": (2048, 8192),
+                 "full": (*PAPER_GRID, 8192, 32768)}[profile.name]
+        instances = cases.named(grid, paper)
+        return instances + generated_instances(cases.strategy(), profile, seed,
+                                               self.bound_id, grid)
+
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
+        from reference.clcb_llm import clcb_llm
+        from reference.problems.llm_cache import sample_log
+
+        setup = cases.build(instance.params)
+        log = sample_log(setup.problem, setup.law, n, rng, instance.params["noise"])
+        cache = clcb_llm(log, setup.problem.k, instance.delta, VARIANT[self.bound_id]).cache
+        return TrialOutcome(setup.problem.gap(cache))
+
+    def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
+        params = cases.coefficients(instance.params) | {
+            "m": len(instance.params["p"]), "n": n, "delta": instance.delta}
+        return bound_value(self.bound_id, variant, params)
+
+
+SCENARIOS = {bound_id: CacheScenario(bound_id) for bound_id in VARIANT}

@@ -1,0 +1,146 @@
+r"""LLM cache instances as plain data, shared by the offline and online scenarios.
+
+``params``: arrival law ``p``, mean costs ``c``, cache size ``k``, cost ``noise``
+(``bernoulli`` or ``uniform``: bounded in [0, 1], as the proofs' Hoeffding steps need)
+and a cache-collecting ``law``:
+
+``empty``
+    Every logged cache is empty (:math:`\nu \equiv 1`, Zhu et al.'s offline data).
+``random``
+    Uniform caches of ``size`` queries (:math:`\nu = 1 - \text{size}/m`).
+``ood``
+    The empty cache and, for each query of the optimal cache, the optimal cache with
+    that query swapped for another one (a different one each time), equally likely: the
+    log never shows an optimal cache, yet every query is sometimes outside the cache.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from reference.problems.llm_cache import (
+    CacheLaw,
+    EmptyCaches,
+    ExplicitCacheLaw,
+    LLMCacheProblem,
+    UniformRandomCaches,
+)
+from validation.runner.spec import Instance
+from validation.scenarios.common import rounded
+
+
+@dataclass(frozen=True)
+class CacheSetup:
+    """The problem and the cache-collecting law of an instance."""
+
+    problem: LLMCacheProblem
+    law: CacheLaw
+
+
+_CACHE: dict[str, CacheSetup] = {}
+
+
+def build(params: Mapping[str, Any]) -> CacheSetup:
+    """Problem and law of an instance (cached)."""
+    key = json.dumps(params, sort_keys=True)
+    if key not in _CACHE:
+        problem = LLMCacheProblem(np.asarray(params["p"], dtype=float),
+                                  np.asarray(params["c"], dtype=float), params["k"])
+        _CACHE[key] = CacheSetup(problem, _law(problem, params["law"]))
+    return _CACHE[key]
+
+
+def _law(problem: LLMCacheProblem, law: Mapping[str, Any]) -> CacheLaw:
+    m = problem.m
+    if law["kind"] == "empty":
+        return EmptyCaches(m)
+    if law["kind"] == "random":
+        return UniformRandomCaches(m, law["size"])
+    best = problem.optimal_cache().tolist()
+    others = [q for q in np.argsort(-(problem.p * problem.c), kind="stable").tolist()
+              if q not in best]
+    swapped = [best[:j] + best[j + 1 :] + [others[j % len(others)]] for j in range(len(best))]
+    caches = ((), *(tuple(cache) for cache in swapped))
+    return ExplicitCacheLaw(m, caches, np.full(len(caches), 1.0 / len(caches)))
+
+
+def coefficients(params: Mapping[str, Any]) -> dict[str, float]:
+    r"""Exact :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*` of an instance.
+
+    From :func:`bounds.coefficients.llm_coefficients` for the empty and random laws; the
+    out-of-distribution law is not among its named laws, so its :math:`\nu` is taken from
+    the law itself (exact) through the problem's ``nu_inv_sum`` and ``min_data_probability``.
+    """
+    law = params["law"]
+    if law["kind"] in ("empty", "random"):
+        from bounds.coefficients import llm_coefficients
+
+        named = "empty" if law["kind"] == "empty" else "random"
+        found = llm_coefficients(params["p"], params["c"], params["k"], named, law.get("size"))
+        return {"nu_inv_sum": found["nu_inv_sum"], "p_star": found["p_star"]}
+    setup = build(params)
+    return {"nu_inv_sum": setup.problem.nu_inv_sum(setup.law),
+            "p_star": setup.problem.min_data_probability(setup.law)}
+
+
+def paper_fig3a() -> dict[str, Any]:
+    """Figure 3(a): 100 queries, cache 40, power-law arrivals (0.9), Bernoulli(0.5) costs."""
+    from reference.problems.llm_cache import power_probabilities
+
+    p = power_probabilities(100, 0.9)
+    c = np.random.default_rng(2025).binomial(1, 0.5, 100).astype(float)
+    return {"p": p.tolist(), "c": c.tolist(), "k": 40, "noise": "bernoulli",
+            "law": {"kind": "empty"}}
+
+
+def zipf_random() -> dict[str, Any]:
+    """Twenty queries with Zipf(1) arrivals, graded costs, uniform random caches of 5."""
+    from reference.problems.llm_cache import zipf_probabilities
+
+    return {"p": zipf_probabilities(20, 1.0).tolist(),
+            "c": rounded(np.linspace(0.9, 0.1, 20)), "k": 5, "noise": "uniform",
+            "law": {"kind": "random", "size": 5}}
+
+
+def small_ood() -> dict[str, Any]:
+    """Eight queries, cache 3, logged caches that are never optimal."""
+    p = np.array([0.25, 0.2, 0.15, 0.12, 0.1, 0.08, 0.06, 0.04])
+    return {"p": p.tolist(), "c": [0.3, 0.6, 0.5, 0.9, 0.4, 0.8, 0.2, 0.7], "k": 3,
+            "noise": "bernoulli", "law": {"kind": "ood"}}
+
+
+def named(grid: tuple[int, ...], paper_grid: tuple[int, ...] | None = None) -> list[Instance]:
+    """The hand-picked instances, and Figure 3(a)'s when ``paper_grid`` is given."""
+    instances = [Instance("ood-small", small_ood(), 0.05, grid),
+                 Instance("zipf-random", zipf_random(), 0.05, grid)]
+    if paper_grid is not None:
+        instances.append(Instance("paper-fig3a", paper_fig3a(), 0.05, paper_grid, "paper"))
+    return instances
+
+
+def strategy() -> Any:
+    """Generated instances: 3-15 queries, random arrivals and costs, any law, delta."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw_instance(draw: Any) -> dict[str, Any]:
+        m = draw(st.integers(3, 15))
+        k = draw(st.integers(1, m - 1))
+        raw = draw(st.lists(st.integers(0, 100), min_size=m, max_size=m)
+                   .filter(lambda w: sum(w) > 0))
+        p = [w / sum(raw) for w in raw]
+        c = draw(st.lists(st.integers(0, 1000).map(lambda x: x / 1000), min_size=m,
+                          max_size=m))
+        kind = draw(st.sampled_from(["empty", "random", "ood"]))
+        law: dict[str, Any] = {"kind": kind}
+        if kind == "random":
+            law["size"] = draw(st.integers(0, m - 1))
+        noise = draw(st.sampled_from(["bernoulli", "uniform"]))
+        return {"p": p, "c": c, "k": k, "noise": noise, "law": law}
+
+    return st.tuples(draw_instance(), st.sampled_from((0.01, 0.05, 0.1, 0.2)))
