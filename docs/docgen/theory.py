@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,39 +140,107 @@ def _formula_section(bound: Any) -> str:
     return "\n".join(parts)
 
 
-def claims_for(bound_id: str) -> list[dict[str, Any]] | None:
-    """The claims registry rows about one bound, or None while the registry is missing."""
-    rows = all_claims()
-    if rows is None:
-        return None
-    return [row for row in rows if row.get("bound") == bound_id]
+#: Which bound pages show the claims of each module of ``bounds.claims`` (the registry
+#: groups claims by area; the proof steps of one area belong to its bounds).
+CLAIM_AREAS: dict[str, tuple[str, ...]] = {
+    "general": ("thm1-inf", "thm1-one"),
+    "lower_bound": ("thm2-lower",),
+    "cascade": ("cor1-cascade",),
+    "llm": ("lem-llm-std", "thm3-llm"),
+    "online": ("thm-llm-online",),
+    "im": ("thm4-im",),
+    "table": (),
+}
+#: Claims whose label ties them to one bound of a shared area.
+CLAIM_LABELS: dict[str, tuple[str, ...]] = {
+    "eq:cauchy_here": ("thm1-inf",),
+    "apdx_eq:general_1_norm_end": ("thm1-one",),
+    "apdx_sec:app_LLM_cache_std": ("lem-llm-std",),
+    "eq:app_llm_std_gap": ("lem-llm-std",),
+    "alg:CLCB-LLM_std": ("lem-llm-std",),
+    "apdx_eq:LLM_cache_TPM_smooth": ("lem-llm-std",),
+    "thm:LLM_cache_main": ("thm3-llm",),
+    "apdx_eq:LLM_first_term": ("thm3-llm",),
+    "apdx_eq:LLM_reduce_to_prev": ("thm3-llm",),
+    "apdx_lem:vec_concen": ("thm3-llm",),
+    "eq:app_llm_improve_gap_2": ("thm3-llm",),
+    "alg:CLCB-LLM": ("thm3-llm",),
+}
+_CLAIMS_CACHE: dict[str, Any] = {}
+
+
+def claim_results() -> list[Any] | None:
+    """``bounds.claims.check_all()`` once per build (fast checks), or None if missing."""
+    if "results" not in _CLAIMS_CACHE:
+        module = _import("bounds.claims")
+        _CLAIMS_CACHE["results"] = None if module is None else module.check_all()
+    return _CLAIMS_CACHE["results"]
+
+
+def _area(claim: Any) -> str:
+    for area in CLAIM_AREAS:
+        module = _import(f"bounds.claims.{area}")
+        if module is not None and claim in getattr(module, "CLAIMS", ()):
+            return area
+    return "table"
+
+
+def bounds_of(claim: Any) -> tuple[str, ...]:
+    """The bound pages a claim is listed on."""
+    return CLAIM_LABELS.get(claim.label, CLAIM_AREAS[_area(claim)])
 
 
 def all_claims() -> list[dict[str, Any]] | None:
-    """Every claim as a JSON-ready dict (what ``offcmab claims --json`` prints)."""
-    module = _import("bounds.claims")
-    if module is None or not hasattr(module, "claims_json"):
+    """Every claim as ``offcmab claims --json`` prints it, plus the bound pages it is on."""
+    results = claim_results()
+    if results is None:
         return None
-    return list(module.claims_json())
+    return [{**result.as_dict(), "bounds": bounds_of(result.claim)} for result in results]
+
+
+def claims_for(bound_id: str) -> list[dict[str, Any]] | None:
+    """The claims registry rows about one bound, or None while the registry is missing."""
+    rows = all_claims()
+    return None if rows is None else [row for row in rows if bound_id in row["bounds"]]
 
 
 def all_errata() -> list[dict[str, Any]] | None:
-    """Every erratum as a JSON-ready dict (what ``offcmab errata --json`` prints)."""
-    module = _import("bounds.claims")
-    if module is None or not hasattr(module, "errata_json"):
+    """Every erratum as ``offcmab errata --json`` prints it."""
+    results = claim_results()
+    module = _import("bounds.errata")
+    if results is None or module is None:
         return None
-    return list(module.errata_json())
+    return [erratum.as_dict() for erratum in module.errata_from(results)]
+
+
+def _escape(text: Any) -> str:
+    """Plain text safe inside a Markdown table cell (no emphasis, math or HTML)."""
+    text = str(text).replace("\\", "\\\\")
+    for char in "|*_$`[]":
+        text = text.replace(char, "\\" + char)
+    return text.replace("<", "&lt;").replace("\n", " ")
+
+
+def _code(value: Any) -> str:
+    """Text for an inline code span inside a table cell."""
+    return str(value).replace("|", r"\|").replace("`", "'").replace("\n", " ")
 
 
 def _claims_table(rows: Iterable[dict[str, Any]]) -> str:
-    lines = ["| claim | what it says | how it was checked | verdict |",
-             "|---|---|---|---|"]
+    lines = ["| claim | paper | what it says | status (method) | what the check found |",
+             "|---|---|---|---|---|"]
     for row in rows:
-        cells = [f"`{row.get('id', '')}`", str(row.get("statement", "")),
-                 str(row.get("method", "")), f"**{row.get('verdict', '')}**"]
-        lines.append("| " + " | ".join(cell.replace("|", r"\|").replace("\n", " ")
-                                       for cell in cells) + " |")
+        status = f"**{row['status']}**"
+        if row["status"] == "counterexample":
+            status = f"[**counterexample**](../errata.md#{_anchor(row['id'])})"
+        lines.append("| " + " | ".join([
+            f"`{row['id']}`", _escape(row["paper_ref"]), _escape(row["statement"]),
+            f"{status} ({row['method']})", _escape(row["detail"])]) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _anchor(claim_id: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in claim_id.lower())
 
 
 def _figure_section(bound_id: str, figures: dict[str, bytes], summary: str | None) -> str:
@@ -234,42 +301,59 @@ def bounds_index(registry: dict[str, Any] | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _registry_page(head: str, what: str, rows: list[dict[str, Any]] | None,
-                   render: Callable[[list[dict[str, Any]]], str]) -> str:
-    if rows is None:
-        return head + not_available(what, "`bounds.claims` does not exist in this build.")
-    return head + render(rows)
+SLOW_NOTE = ("Statistical (simulation) checks are skipped during the docs build and show as "
+             "`unchecked`; `offcmab claims --slow` runs them.\n\n")
 
 
 def claims_page() -> str:
     """Every encoded claim of the paper with how it was checked."""
-    head = ("# Claims\n\nEvery claim of the paper that the package encodes, how it was "
-            "checked, and the verdict, generated from the claims registry "
-            "(`offcmab claims --json` prints the same rows).\n\n")
-    return _registry_page(head, "The claims registry", all_claims(), _claims_table)
-
-
-def _errata_sections(rows: list[dict[str, Any]]) -> str:
-    if not rows:
-        return "No claim failed its check.\n"
-    parts = []
+    head = ("# Claims\n\nEvery claim of the paper that the package encodes: our restatement, "
+            "where it sits in the paper's source, and what its machine check found. "
+            "Generated from the claims registry during the build (`offcmab claims --json` "
+            "prints the same rows). " + SLOW_NOTE)
+    rows = all_claims()
+    if rows is None:
+        return head + not_available("The claims registry",
+                                    "`bounds.claims` does not exist in this build.")
+    counts: dict[str, int] = {}
     for row in rows:
-        parts.append(f"## `{row.get('id', '')}`\n")
-        for key in ("statement", "evidence", "correction", "impact"):
-            if row.get(key):
-                value = row[key]
-                if not isinstance(value, str):
-                    value = f"```json\n{json.dumps(value, indent=2)}\n```"
-                parts.append(f"**{key.capitalize()}.** {value}\n")
-    return "\n".join(parts)
+        counts[row["status"]] = counts.get(row["status"], 0) + 1
+    summary = ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
+    table = _claims_table(rows).replace("](../errata.md", "](errata.md")
+    return head + f"{len(rows)} claims: {summary}.\n\n" + table
+
+
+def _evidence_table(evidence: dict[str, Any]) -> str:
+    if not evidence:
+        return ""
+    lines = ["| evidence | value |", "|---|---|"]
+    lines += [f"| `{key}` | `{_code(value)}` |" for key, value in evidence.items()]
+    return "\n".join(lines) + "\n"
 
 
 def errata_page() -> str:
     """The failed claims with evidence, correction and impact."""
-    head = ("# Errata\n\nThe claims of the paper that failed a check, with the evidence, the "
-            "correction the package uses, and what it changes. Generated from the claims "
-            "registry (`offcmab errata --json` prints the same data).\n\n")
-    return _registry_page(head, "The errata", all_errata(), _errata_sections)
+    head = ("# Errata\n\nThe claims of the paper whose check found a counterexample: what the "
+            "paper says, what we found with the exact numbers that show it, the smallest "
+            "correction, and what it changes downstream. Generated from the claims registry "
+            "during the build (`offcmab errata --json` prints the same data); the "
+            "[Claims](claims.md) page lists every claim, including those that hold. "
+            + SLOW_NOTE)
+    rows = all_errata()
+    if rows is None:
+        return head + not_available("The errata", "`bounds.errata` does not exist in this build.")
+    if not rows:
+        return head + "No claim failed its check.\n"
+    parts = [head, f"{len(rows)} errata.\n"]
+    for row in rows:
+        parts.append(f"## `{row['id']}` {{ #{_anchor(row['id'])} }}\n")
+        parts.append(f"Paper: {row['paper_ref']}. Check: {row['method']}.\n")
+        parts.append(f"**The claim.** {_escape(row['claim'])}\n")
+        parts.append(f"**What we found.** {_escape(row['finding'])}\n")
+        parts.append(_evidence_table(row.get("evidence", {})))
+        parts.append(f"**Correction.** {_escape(row['correction'])}\n")
+        parts.append(f"**Impact.** {_escape(row['impact'])}\n")
+    return "\n".join(parts)
 
 
 def theory_links(root: Path, path: str) -> str:
