@@ -17,7 +17,9 @@ network.  What the hooks do:
       the command and its real output, captured during the build (an optional second
       argument is the expected exit code, 0 by default);
   ``{{ theory("reference/clcb.py") }}``
-      links to the bound pages named by the module's ``THEORY`` tuple.
+      links to the bound pages named by the module's ``THEORY`` tuple;
+  ``{{ reproduction_table() }}`` and ``{{ reproduction_figures("fig1a", ...) }}``
+      our reproductions against the paper's numbers, from ``docs/assets/reproductions``.
 
 Any failure (a missing file, a pseudo-code label without code, a command with the wrong
 exit code) stops the build with a message naming the page.
@@ -40,11 +42,12 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(DOCS))
 sys.path.insert(0, str(ROOT))
 
-from docgen import commands, sources, theory  # noqa: E402
+from docgen import commands, reproductions, sources, theory  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.offcmab")
 
-DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(side_by_side|listing|run|theory)\((.*?)\)\s*\}\}", re.S)
+NAMES = "side_by_side|listing|run|theory|reproduction_table|reproduction_figures"
+DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(" + NAMES + r")\((.*?)\)\s*\}\}", re.S)
 KATEX = DOCS / "assets" / "katex" / "katex.min.js"
 
 
@@ -81,6 +84,10 @@ def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
         return sources.listing(ROOT, *args, **kwargs)
     if name == "run":
         return commands.run_block(ROOT, *args, **kwargs)
+    if name == "reproduction_table":
+        return reproductions.table(ROOT)
+    if name == "reproduction_figures":
+        return reproductions.figures(ROOT, *args)
     return theory.theory_links(ROOT, *args, **kwargs)
 
 

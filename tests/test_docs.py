@@ -162,7 +162,8 @@ def test_no_directive_is_left_unexpanded(site: Path) -> None:
         parser = VisibleText()  # the Extending page shows a directive as inline code
         parser.feed(path.read_text(encoding="utf-8"))
         prose = "".join(parser.chunks)
-        assert not re.search(r"\{\{\s*(side_by_side|listing|run|theory)\(", prose), path
+        directive = r"\{\{\s*(side_by_side|listing|run|theory|reproduction_\w+)\("
+        assert not re.search(directive, prose), path
 
 
 # --- a real browser -----------------------------------------------------------------------
