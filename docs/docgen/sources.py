@@ -59,23 +59,26 @@ class Definition:
     docstring: str | None
 
 
-def _find(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.ClassDef:
+def _defines(node: ast.stmt, name: str) -> bool:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name == name
+    if isinstance(node, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    if isinstance(node, ast.AnnAssign):
+        return isinstance(node.target, ast.Name) and node.target.id == name
+    return False
+
+
+def _find(tree: ast.Module, qualname: str) -> ast.stmt:
+    """The function, class or assignment named ``qualname`` (dotted for class members)."""
     scope: list[ast.stmt] = list(tree.body)
-    node: ast.AST | None = None
+    node: ast.stmt | None = None
     for part in qualname.split("."):
-        node = next(
-            (
-                child
-                for child in scope
-                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                and child.name == part
-            ),
-            None,
-        )
+        node = next((child for child in scope if _defines(child, part)), None)
         if node is None:
             raise DocsSourceError(f"{qualname}: no definition named {part!r}")
-        scope = list(node.body)
-    assert isinstance(node, ast.FunctionDef | ast.ClassDef)
+        scope = list(getattr(node, "body", []))
+    assert node is not None
     return node
 
 
@@ -94,10 +97,13 @@ def definition(root: Path, path: str, qualname: str) -> Definition:
         raise DocsSourceError(f"{path}: no such source file")
     tree = ast.parse(file.read_text(encoding="utf-8"))
     node = _find(tree, qualname)
-    decorators = [d.lineno for d in node.decorator_list]
+    decorators = [d.lineno for d in getattr(node, "decorator_list", [])]
     first = min([node.lineno, *decorators])
+    docstring = (ast.get_docstring(node, clean=True)
+                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                 else None)
     return Definition(path, qualname, first, node.end_lineno or node.lineno,
-                      _docstring_span(node), ast.get_docstring(node, clean=True))
+                      _docstring_span(node), docstring)
 
 
 def _simple_statement_spans(source: str) -> list[tuple[int, int]]:

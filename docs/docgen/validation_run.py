@@ -57,14 +57,17 @@ class Report:
 
     def summary(self, bound_id: str) -> str:
         meta = []
-        for key in ("seed", "git_commit", "commit", "created", "date", "false_alarm"):
+        for key in ("seed", "profile", "git_commit", "false_alarm_budget"):
             if key in self.data:
                 meta.append(f"{key} `{self.data[key]}`")
         head = (f"Rows of `{COMMAND}` run during this docs build"
                 + (f" ({', '.join(meta)})" if meta else "") + ". A verdict compares the number "
-                "of trials above the bound with an exact binomial tail at level delta.\n\n")
-        columns = ["instance", "n", "trials", "delta", "violations", "bound", "gap_max",
-                   "tightness", "verdict"]
+                "of trials above the bound with an exact binomial tail; "
+                "`allowed_violations` is the largest count the test accepts. `tightness` is "
+                "the upper quantile of the gap over the bound. `n/a` rows say why the bound "
+                "does not apply.\n\n")
+        columns = ["instance", "variant", "n", "trials", "check", "violations",
+                   "allowed_violations", "bound", "gap_max", "tightness", "verdict", "reason"]
         lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
         for row in self.rows_for(bound_id):
             lines.append("| " + " | ".join(_cell(row.get(c)) for c in columns) + " |")
@@ -84,7 +87,13 @@ def _cell(value: Any) -> str:
 
 
 def plot(bound_id: str, rows: list[dict[str, Any]]) -> bytes:
-    """Log-log PNG: largest measured gap (markers) and the bound (line) against n."""
+    """Log-log PNG: largest measured gap (markers) and the bound (lines) against n.
+
+    Solid lines are the ``stated`` variant, dashed lines the ``proved`` one, dotted lines
+    any other check of the same rows (for the lower bound: CLCB's upper bound).  A largest
+    gap of exactly 0 cannot sit on a log axis: it is drawn as a hollow marker on the
+    bottom edge.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -93,21 +102,37 @@ def plot(bound_id: str, rows: list[dict[str, Any]]) -> bytes:
     by_instance: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         by_instance[str(row.get("instance", "?"))].append(row)
-    figure, axes = plt.subplots(figsize=(6.4, 3.8), dpi=110)
+    positive = [row["gap_max"] for row in rows if row["gap_max"] > 0]
+    floor = min([*positive, *(row["bound"] for row in rows if row["bound"] > 0)]) / 10
+    figure, axes = plt.subplots(figsize=(7.5, 4.0), dpi=110)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for index, (instance, group) in enumerate(sorted(by_instance.items())[:8]):
-        group.sort(key=lambda row: row["n"])
-        n = [row["n"] for row in group]
+    for index, (instance, group) in enumerate(sorted(by_instance.items())[:10]):
         color = colors[index % len(colors)]
-        axes.plot(n, [row["bound"] for row in group], "-", color=color, label=f"{instance}: bound")
-        axes.plot(n, [max(row["gap_max"], 1e-6) for row in group], "o", color=color,
+        variants = sorted({str(r.get("variant", "stated")) for r in group},
+                          key=lambda v: (v != "stated", v != "proved", v))
+        for variant in variants:
+            style = {"stated": "-", "proved": "--"}.get(variant, ":")
+            line = sorted((r for r in group if r.get("variant", "stated") == variant),
+                          key=lambda row: row["n"])
+            if line:
+                axes.plot([r["n"] for r in line], [r["bound"] for r in line], style,
+                          color=color, label=f"{instance}: bound ({variant})")
+        gaps = {row["n"]: row["gap_max"] for row in group}
+        n = sorted(gaps)
+        hit = [x for x in n if gaps[x] > 0]
+        zero = [x for x in n if gaps[x] <= 0]
+        axes.plot(hit, [gaps[x] for x in hit], "o", color=color,
                   label=f"{instance}: largest gap")
+        if zero:
+            axes.plot(zero, [floor] * len(zero), "o", mfc="none", color=color,
+                      label=f"{instance}: largest gap 0")
     axes.set_xscale("log")
     axes.set_yscale("log")
+    axes.set_ylim(bottom=floor / 1.5)
     axes.set_xlabel("n (offline samples)")
     axes.set_ylabel("suboptimality gap")
-    axes.set_title(f"{bound_id}: measured gaps against the bound")
-    axes.legend(fontsize=6, ncol=2)
+    axes.set_title(f"{bound_id}: largest measured gap against the bound")
+    axes.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.01, 0.5))
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", metadata={"Software": None})
