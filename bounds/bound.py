@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from bounds.symbols import LATEX_NAMES, SYMBOLS, check_parameter
+from bounds.symbols import DOMAINS, LATEX_NAMES, SYMBOLS, Domain, check_parameter
 from reference.errors import InputError
 
 Variant = Literal["stated", "proved"]
@@ -54,7 +54,8 @@ class Bound:
         Variant -> sympy relational the proof needs (``None`` when there is none).
     failure_probability
         Variant -> the probability with which the statement may fail, as the variant
-        claims it (``stated``) or as the proof's union bounds deliver it (``proved``).
+        claims it (``stated``) or as the proof's union bounds deliver it (``proved``);
+        0 for the lower bound, a statement in expectation.
     alternatives
         Parameter -> expression in other parameters used when that parameter is not
         given (e.g. the uniform-list form ``C_one = m mu1 / muk`` of Corollary 1).
@@ -188,6 +189,25 @@ class Bound:
         assert values is not None
         result = np.asarray(function(*(values[name] for name in names)), dtype=np.float64)
         return float(result) if result.ndim == 0 else result
+
+    def compare(self, **params: Any) -> dict[str, Any]:
+        """Both variants side by side: values, ratio proved/stated, preconditions, failures."""
+        stated = self.evaluate("stated", **params)
+        proved = self.evaluate("proved", **params)
+        return {
+            "stated": stated,
+            "proved": proved,
+            "ratio": np.asarray(proved) / np.asarray(stated),
+            "precondition_stated": self.precondition_holds("stated", **params),
+            "precondition_proved": self.precondition_holds("proved", **params),
+            "failure_stated": self.failure("stated", **params),
+            "failure_proved": self.failure("proved", **params),
+        }
+
+    @property
+    def domains(self) -> dict[str, Domain]:
+        """Numeric domain of every parameter (required and optional)."""
+        return {name: DOMAINS[name] for name in self.all_parameters}
 
     @property
     def all_parameters(self) -> tuple[str, ...]:

@@ -217,3 +217,10 @@ def test_missing_parameter_and_bad_variant_and_id() -> None:
         BOUNDS["thm1-inf"].expression("printed")
     with pytest.raises(InputError, match="unknown bound"):
         get_bound("thm9")
+
+
+def test_compare_reports_both_variants() -> None:
+    result = BOUNDS["cor1-cascade"].compare(k=4, C_one=14, m=10, n=1000, delta=0.1, p_star=0.05)
+    assert result["ratio"] == pytest.approx(2**-0.5)
+    assert result["failure_proved"] == pytest.approx(0.1 + 0.1 / 2000)
+    assert result["precondition_stated"] is result["precondition_proved"] is False  # n < 1953

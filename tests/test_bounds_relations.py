@@ -146,3 +146,16 @@ def test_thm2_kl_step_constant() -> None:
     chi2 = (2 * d) ** 2 / (sp.Rational(1, 4) - d**2)
     assert sp.simplify(chi2.subs(d, sp.Rational(1, 4)) / sp.Rational(1, 16)) == sp.Rational(64, 3)
     assert sp.solve(sp.Eq(chi2, 20 * d**2), d) == [1 / sp.sqrt(20)]
+
+
+def test_thm2_kl_of_the_printed_construction_exceeds_the_proofs_bound() -> None:
+    """Exact KL of the printed pair (reference.problems.kpath) against 20 n Delta^2 / C."""
+    from reference.problems.kpath import lower_bound_family, lower_bound_gap_parameter
+
+    C, n_samples = 10.0, 1000
+    gap = lower_bound_gap_parameter(C, n_samples)
+    printed = lower_bound_family(4, 2, C, gap, "printed")
+    repaired = lower_bound_family(4, 2, C, gap, "proved")
+    assert printed.proof_kl_bound(n_samples) == pytest.approx(1.0)
+    assert printed.kl_divergence(n_samples) > 3.5  # n (1 - 1/C) kl(1/2 - D, 1/2 + D)
+    assert repaired.kl_divergence(n_samples) <= repaired.proof_kl_bound(n_samples)

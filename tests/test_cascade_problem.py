@@ -248,3 +248,19 @@ def test_uniform_exact_probability_overflow_is_a_clear_error() -> None:
     problem = CascadeProblem(np.full(3000, 0.001), 200)
     with pytest.raises(InputError, match="k: k=200 is too large"):
         UniformListsLaw(problem).data_trigger_probabilities()
+
+
+def test_mixture_law_rejects_bad_lists_and_weights() -> None:
+    problem = CascadeProblem(np.array([0.1, 0.2, 0.3]), 2)
+    good = np.array([[0, 1], [2, 0]])
+    for lists, weights, message in [
+        (good, np.array([0.5, 0.6]), "weights: must be non-negative and sum to 1"),
+        (good, np.array([1.0]), "weights: must be 2 finite numbers"),
+        (np.array([[0, 0], [1, 2]]), np.array([0.5, 0.5]), "lists: lists an arm more than once"),
+        (np.array([[0, 1, 2]]), np.array([1.0]), "lists: must be a non-empty"),
+        (np.array([[0, 3]]), np.array([1.0]), "lists: arm ids must lie"),
+    ]:
+        with pytest.raises(InputError, match=message):
+            ListMixtureLaw(problem, lists, weights)
+    with pytest.raises(InputError, match="n: must be a positive integer"):
+        UniformListsLaw(problem).sample(0, np.random.default_rng(0))

@@ -67,3 +67,12 @@ def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     for key in ("solve_process_s", "floor_process_s", "ratio_process", "speedup_vs_loop"):
         assert out[key] > 0
     assert out["n"] == 20_000
+
+
+def test_bench_table_prints_nested_blocks(capsys: pytest.CaptureFixture[str]) -> None:
+    from validation.commands.bench import _print_rows
+
+    _print_rows({"ratio": 1.23456, "case": {"first_s": 0.5}}, 2)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["ratio", "1.235"]
+    assert lines[1].strip() == "case" and lines[2].split() == ["first_s", "0.5"]

@@ -125,3 +125,15 @@ def test_certified_lower_bound_reaches_the_proof_value_only_when_proved(C_inf: f
     assert proved.certified_lower_bound(n) >= proof_value
     if C_inf >= 10:  # printed: KL ~ 0.4 (C_inf - 1), so exp(-KL) falls far below 1/e
         assert printed.certified_lower_bound(n) < proof_value / 10
+
+
+def test_path_law_rejects_bad_probabilities() -> None:
+    problem = KPathProblem(np.array([0.2, 0.5]), 2)
+    with pytest.raises(InputError, match="path_probabilities: must be non-negative"):
+        PathLaw(problem, np.array([0.7, 0.7]))
+    with pytest.raises(InputError, match="path_probabilities: must be 2 finite"):
+        PathLaw(problem, np.array([1.0]))
+    with pytest.raises(InputError, match="n: must be a positive integer"):
+        PathLaw(problem, np.array([0.5, 0.5])).sample(-1, np.random.default_rng(0))
+    uncovered = PathLaw(problem, np.array([1.0, 0.0]))
+    assert uncovered.coverage_inf() == math.inf  # the best path (1) is never logged

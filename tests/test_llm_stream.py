@@ -80,3 +80,24 @@ def test_bad_stream_input() -> None:
         cucb_llm_stream(problem, 0, np.random.default_rng(0))
     with pytest.raises(InputError, match="queries"):
         cucb_llm_stream(problem, 2, np.random.default_rng(0), queries=[0, 2], costs=[1, 1])
+
+
+#: The shortest violating stream found by random search (m = 3, k = 1, every cost 1, so
+#: the algorithm is deterministic): apdx_lem:stream_oracle fails in its last round, 116.
+#: Far shorter streams cannot fail: an LCB is positive only once N_c > 6 log t.
+SHORTEST_STREAM = (
+    "10011100110000111001110101020110111102111111010110111101110110111011110010101000"
+    "110011011202111111101001120101010102"
+)
+
+
+def test_explicit_shortest_counterexample() -> None:
+    queries = np.array([int(x) for x in SHORTEST_STREAM])
+    problem = LLMCacheProblem(np.full(3, 1 / 3), np.ones(3), 1)
+    rng = np.random.default_rng(0)  # unused: the stream and its costs are given
+    printed = cucb_llm_stream(problem, queries.size, rng, queries=queries,
+                              costs=np.ones(queries.size))
+    assert printed.first_violation == queries.size == 116
+    fixed = cucb_llm_stream(problem, queries.size, rng, "fixed-log", queries=queries,
+                            costs=np.ones(queries.size))
+    assert fixed.first_violation is None

@@ -17,6 +17,9 @@ proof of Theorem 1 (:math:`B_1 = \alpha = 1`, :math:`\bar K^* \le m+1`,
 3. :math:`N \ge np^D/2` and Cauchy-Schwarz:
    :math:`(2\sqrt{\log(4mn/\delta)}+\sqrt{\log(8mn/\delta)})\sqrt{(m+1)(\nu_{\text{inv}}+m)/n}`.
 4. Counter event at :math:`\delta/2` over :math:`2m` arms: :math:`n\ge 8\log(4m/\delta)/p^*`.
+5. The smoothness step ``apdx_eq:LLM_cache_TPM_smooth`` bounds
+   :math:`\sum_q \bar c(q)|\bar p(q)-p(q)|` by :math:`\sum_q|\bar p(q)-p(q)|`, which needs
+   :math:`\bar c\le 1`: the formula assumes UCBs clipped at 1 (see Theorem 3 below).
 
 Since :math:`2+\sqrt{\log(8x)/\log(4x)} > 2\sqrt2`, proved > stated everywhere: the
 printed lemma is smaller than what its proof yields for the printed algorithm (finding).

@@ -26,7 +26,6 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Literal
@@ -556,12 +555,15 @@ def ranked_lists(problem: CascadeProblem) -> list[tuple[int, ...]]:
     return list(permutations(range(problem.m), problem.k))
 
 
-__all__: Sequence[str] = [
+__all__ = [
     "AdaptiveListsLaw",
     "CascadeProblem",
     "ListMixtureLaw",
     "UniformListsLaw",
     "cascade_feedback",
+    "check_means",
+    "check_ranked_list",
     "leave_one_out_elementary",
+    "ranked_lists",
     "uniform_ranked_lists",
 ]

@@ -10,4 +10,5 @@ BENCHMARKS: dict[str, str] = {
     "clcb-statistics": "validation.benchmarks.clcb_statistics",
     "ic-simulation": "validation.benchmarks.ic_simulation",
     "im-oracle": "validation.benchmarks.im_oracle",
+    "bounds-eval": "validation.benchmarks.bounds_eval",
 }

@@ -35,8 +35,16 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for name, numbers in results.items():
         print(f"{name}: {numbers['title']}")
-        for key, value in numbers.items():
-            if key != "title":
-                shown = f"{value:.4g}" if isinstance(value, float) else str(value)
-                print(f"  {key:<34} {shown}")
+        _print_rows({key: value for key, value in numbers.items() if key != "title"}, 2)
     return 0
+
+
+def _print_rows(numbers: dict[str, object], indent: int) -> None:
+    """Aligned ``key value`` rows; a nested mapping becomes an indented block."""
+    for key, value in numbers.items():
+        if isinstance(value, dict):
+            print(f"{' ' * indent}{key}")
+            _print_rows(value, indent + 2)
+            continue
+        shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+        print(f"{' ' * indent}{key:<{36 - indent}} {shown}")

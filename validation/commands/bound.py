@@ -66,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         emit({bound.id: {"title": bound.title, "paper_ref": bound.paper_ref,
                          "parameters": list(bound.parameters),
-                         "optional": list(bound.optional_parameters)}
+                         "optional": list(bound.optional_parameters),
+                         "domains": {name: domain.describe()
+                                     for name, domain in bound.domains.items()}}
               for bound in BOUNDS.values()}, args.json)
         return 0
     if args.id is None:
