@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -38,24 +40,35 @@ def test_plug_in_estimate_is_consistent() -> None:
     assert errors[2] < 0.02
 
 
-@pytest.mark.slow
-def test_lcbs_below_truth_at_the_promised_rate() -> None:
-    """Pr[some edge has p̲_uv > p_uv] <= delta (events E_arm of apdx_lem:aux_IM).
-
-    Over T independent datasets the number of violating datasets is stochastically below
-    Binomial(T, delta); we fail only if it exceeds c with P[Binomial(T, delta) > c] < 1e-6.
-    """
-    graph = tiny_graph()
-    delta, trials = 0.2, 200
+def assert_lcb_failure_rate(lcb_of: Callable[[np.random.Generator], np.ndarray],
+                            truth: np.ndarray, delta: float, trials: int) -> None:
+    """Pr[some edge has LCB > p_uv] <= delta: over ``trials`` independent datasets the number of
+    violating datasets is stochastically below Binomial(trials, delta); we fail only if it
+    exceeds c with P[Binomial(trials, delta) > c] < 1e-6 (the false-alarm probability)."""
     c = int(stats.binom.isf(1e-6, trials, delta)) + 1
     assert stats.binom.sf(c, trials, delta) < 1e-6
-    seeds = np.random.SeedSequence(42).spawn(trials)
-    violations = 0
-    for seq in seeds:
-        cascades = sample_node_cascades(graph, Q, 2000, np.random.default_rng(seq))
-        lcb = edge_lcbs(graph, cascades, delta).lcb
-        violations += bool(np.any(lcb > graph.p + 1e-12))
+    violations = sum(bool(np.any(lcb_of(np.random.default_rng(seq)) > truth + 1e-12))
+                     for seq in np.random.SeedSequence(42).spawn(trials))
     assert violations <= c
+
+
+@pytest.mark.slow
+def test_node_lcbs_below_truth_at_the_promised_rate() -> None:
+    """Events E_arm of apdx_lem:aux_IM make every p̲_uv <= p_uv with probability >= 1 - delta."""
+    graph = tiny_graph()
+    assert_lcb_failure_rate(
+        lambda rng: edge_lcbs(graph, sample_node_cascades(graph, Q, 2000, rng), 0.2).lcb,
+        graph.p, delta=0.2, trials=200)
+
+
+@pytest.mark.slow
+def test_edge_lcbs_below_truth_at_the_promised_rate() -> None:
+    """Edge-level CLCB: Hoeffding LCBs (event E_arm, apdx_lem:arm_concen) at level delta."""
+    graph = tiny_graph()
+    oracle = IMMOracle(graph, 1, eps=0.3)
+    assert_lcb_failure_rate(
+        lambda rng: clcb_im_edge(sample_edge_feedback(graph, Q, 300, rng), oracle, 0.2).lcb,
+        graph.p, delta=0.2, trials=200)
 
 
 def test_lcb_is_never_above_plug_in_and_in_unit_interval() -> None:

@@ -84,6 +84,7 @@ BAD_GRAPHS = [
     ("source,target,p\n0,1\n", "line 2: row"),
     ("source,target,p\n-1,1,0.5\n", "line 2: source"),
     ("source,target\n", "graph: has no edges"),
+    ("source,target\n0,99999999999\n", "line 2: target: node id 99999999999 is too large"),
 ]
 
 
@@ -100,6 +101,8 @@ def test_bad_graph_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], tex
 BAD_CASCADES = [
     ('{"nodes": 5}\n', "data: no cascades"),
     ('{"nodes": 4}\n{"active": [[0]]}\n', "line 1: nodes"),
+    ('{"nodes": 10000000000}\n{"active": [[0]]}\n', "line 1: nodes: at most"),
+    ('{"nodes": 6}\n{"active": [[6]]}\n', "line 2: active: node id 6"),
     ('{"nodes": 5}\n{"active": [[0], [1]]}\n', "line 2: active: sets must be cumulative"),
     ('{"nodes": 5}\n{"active": [[7]]}\n', "line 2: active: node id 7"),
     ('{"nodes": 5}\n{"active": []}\n', "line 2: active"),
@@ -165,3 +168,35 @@ def test_social_graphs_are_symmetric_and_weighted() -> None:
     assert (karate.nodes, karate.edges) == (34, 156)
     with pytest.raises(ValueError, match="graph"):
         social_graph("nope")
+
+
+def test_im_real_quick_writes_figure_and_table(tmp_path: Path) -> None:
+    from validation.reproduce import im_real
+
+    summary = im_real.run(tmp_path, seed=1, quick=True)
+    for suffix in ("png", "pdf", "csv"):
+        assert (tmp_path / f"im-real.{suffix}").stat().st_size > 0
+    rows = (tmp_path / "im-real.csv").read_text().splitlines()
+    assert rows[0].startswith("graph,n,method,seeds,spread,stderr")
+    assert len(rows) == 1 + 2 * 2 * 2  # graphs x n x methods (one trial each)
+    assert set(summary) >= {"mean_gap_CLCB-IM-N", "mean_gap_plug-in"}
+
+
+@pytest.mark.slow
+def test_simulation_benchmark_agrees_with_cynetdiff() -> None:
+    """Numbers only, no timing assertion; each spread agreement is a z-test whose two-sided
+    false-alarm probability is 1e-6."""
+    from validation.benchmarks import ic_simulation
+
+    result = ic_simulation.run(quick=True)
+    for prefix in ("wc_", "tri_"):  # two z-tests: false alarm <= 2e-6 in total
+        assert result[prefix + "agreement_p_value"] > 1e-6
+        assert result[prefix + "ours_spread"] >= result[prefix + "seeds"]
+
+
+def test_isolated_nodes_come_from_the_data_header(files: dict[str, Path],
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    files["cascades"].write_text('{"nodes": 6}\n{"active": [[5]]}\n{"active": [[0], [0, 1]]}\n')
+    assert main(["solve", "im-node", "--graph", str(files["structure"]), "--data",
+                 str(files["cascades"]), "--k", "6", "--delta", "0.1", "--json"]) == 0
+    assert sorted(json.loads(capsys.readouterr().out)["seeds"]) == [0, 1, 2, 3, 4, 5]

@@ -11,6 +11,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 
 from reference.im.data import sample_edge_feedback, sample_node_cascades
@@ -200,3 +202,14 @@ def test_edge_level_problem_and_data_law() -> None:
     assert star.tolist() == [0, 3]
     assert params["gamma"] == pytest.approx(0.2) and params["eta"] == 0.0
     assert not instance.assumption().holds
+
+
+@given(seed=st.integers(0, 10**6), q_low=st.floats(0.01, 0.5), q_high=st.floats(0.5, 0.99))
+def test_identity_eq_puv_holds_for_random_instances(seed: int, q_low: float,
+                                                    q_high: float) -> None:
+    """eq:puv with cumulative S_1, exactly (closed form), for random graphs and seed laws."""
+    graph = random_graph(seed % 1000, nodes=7, edges=15)
+    q = np.random.default_rng(seed).uniform(q_low, q_high, size=graph.nodes)
+    exact = one_step_probabilities(graph, q)
+    assert np.all(exact.p_not[graph.targets] <= exact.p_not_given_not + 1e-15)  # steps (d), (g)
+    np.testing.assert_allclose(edge_probability_identity(exact, graph), graph.p, atol=1e-9)

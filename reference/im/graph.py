@@ -20,6 +20,9 @@ import numpy.typing as npt
 from reference.dataset import FloatArray, IntArray
 from reference.errors import InputError
 
+#: Largest number of nodes accepted (guards against a stray huge id allocating gigabytes).
+MAX_NODES = 50_000_000
+
 
 def _check_node_ids(ids: IntArray, nodes: int, field: str) -> None:
     if ids.size and (ids.min() < 0 or ids.max() >= nodes):
@@ -58,6 +61,8 @@ class ICGraph:
         if isinstance(nodes, bool) or int(nodes) != nodes or int(nodes) < 1:
             raise InputError("nodes", f"must be a positive integer, got {nodes!r}")
         nodes = int(nodes)
+        if nodes > MAX_NODES:
+            raise InputError("nodes", f"at most {MAX_NODES} nodes are supported, got {nodes}")
         src = np.asarray(sources, dtype=np.int64).reshape(-1)
         dst = np.asarray(targets, dtype=np.int64).reshape(-1)
         if src.size != dst.size:

@@ -2,7 +2,8 @@ r"""Files of the IM commands: graph CSV, node-level cascades and edge-level feed
 
 **Graph CSV.**  Header ``source,target,p`` (or ``source,target`` when only the structure is
 known, then ``p = 0``), one directed edge per row, integer node ids ``0..V-1`` (``V`` is the
-largest id plus one), ``p`` in [0, 1].  Self-loops and repeated edges are rejected.
+largest id plus one, or the data file's ``nodes`` when larger, so that isolated nodes exist),
+``p`` in [0, 1].  Self-loops and repeated edges are rejected.
 
 **Node-level cascades** (``offcmab solve im-node``).  First line ``{"nodes": V}``, then one
 object per cascade ``{"active": [S_0, S_1, ...]}`` with *cumulative* sets
@@ -30,7 +31,7 @@ from reference.dataset import OfflineDataset, offsets_from_lengths
 from reference.dataset_io import parse_json_line, read_header
 from reference.errors import InputError
 from reference.im.data import EdgeFeedback, NodeCascades
-from reference.im.graph import ICGraph
+from reference.im.graph import MAX_NODES, ICGraph
 
 
 def _read_lines(path: str | Path) -> list[str]:
@@ -49,6 +50,9 @@ def _node_id(text: str, field: str, line: int) -> int:
         raise InputError(field, f"must be an integer node id, got {text!r}", line) from None
     if value < 0:
         raise InputError(field, f"node id {value} is negative", line)
+    if value >= MAX_NODES:
+        raise InputError(field, f"node id {value} is too large (ids are 0..V-1, V <= {MAX_NODES})",
+                         line)
     return value
 
 
@@ -119,13 +123,25 @@ def _id_list(value: Any, field: str, nodes: int, line: int) -> list[int]:
 
 def _header(lines: list[str], nodes: int | None) -> int:
     _, size = read_header(lines, "nodes")
-    if nodes is not None and size != nodes:
+    if size > MAX_NODES:
+        raise InputError("nodes", f"at most {MAX_NODES} nodes are supported, got {size}", 1)
+    if nodes is not None and size < nodes:
         raise InputError("nodes", f"header says {size} but the graph has {nodes} nodes", 1)
     return size
 
 
+def with_nodes(graph: ICGraph, nodes: int) -> ICGraph:
+    """``graph`` on ``nodes >= V`` nodes (the extra ids are isolated: a CSV cannot list them)."""
+    if nodes == graph.nodes:
+        return graph
+    return ICGraph.from_edges(nodes, graph.sources, graph.targets, graph.p)
+
+
 def read_node_cascades(path: str | Path, nodes: int | None = None) -> NodeCascades:
-    """Read node-level cascades (see the module docstring); checks the sets are cumulative."""
+    """Read node-level cascades (see the module docstring); checks the sets are cumulative.
+
+    ``nodes``, when given, is a lower bound on the header's ``nodes`` (the graph's size).
+    """
     lines = _read_lines(path)
     V = _header(lines, nodes)
     record, active, steps = [], [], []
@@ -166,7 +182,11 @@ def write_node_cascades(cascades: NodeCascades, path: str | Path) -> None:
 
 
 def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
-    """Read edge-level feedback for the edges of ``graph`` (see the module docstring)."""
+    """Read edge-level feedback for the edges of ``graph`` (see the module docstring).
+
+    The header's ``nodes`` may exceed the graph's (isolated nodes); the feedback then has that
+    many nodes and :func:`with_nodes` extends the graph to match.
+    """
     lines = _read_lines(path)
     V = _header(lines, graph.nodes)
     seed_lengths, seeds, edge_lengths, edge_ids, fired = [], [], [], [], []

@@ -20,12 +20,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def solve(args: argparse.Namespace) -> dict[str, Any]:
     from reference.errors import check_cardinality
     from reference.im.clcb_im_edge import clcb_im_edge
-    from reference.im.graph_io import read_edge_feedback, read_graph_csv
+    from reference.im.graph_io import read_edge_feedback, read_graph_csv, with_nodes
     from reference.im.oracles import IMMOracle
 
     graph = read_graph_csv(args.graph)
-    k = check_cardinality(args.k, graph.nodes)
     feedback = read_edge_feedback(args.data, graph)
+    graph = with_nodes(graph, feedback.nodes)
+    k = check_cardinality(args.k, graph.nodes)
     oracle = IMMOracle(graph, k, args.eps, 1.0 / max(graph.nodes, 2), args.seed)
     result = clcb_im_edge(feedback, oracle, args.delta, args.radius)
     return {"seeds": result.action,

@@ -34,12 +34,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def solve(args: argparse.Namespace) -> dict[str, Any]:
     from reference.errors import check_cardinality
     from reference.im.clcb_im_node import clcb_im_node
-    from reference.im.graph_io import read_graph_csv, read_node_cascades
+    from reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
     from reference.im.oracles import IMMOracle
 
     graph = read_graph_csv(args.graph)
-    k = check_cardinality(args.k, graph.nodes)
     cascades = read_node_cascades(args.data, graph.nodes)
+    graph = with_nodes(graph, cascades.nodes)
+    k = check_cardinality(args.k, graph.nodes)
     oracle = IMMOracle(graph, k, args.eps, 1.0 / max(graph.nodes, 2), args.seed)
     result = clcb_im_node(graph, cascades, oracle, args.delta, args.estimator)
     return {"seeds": result.seeds,
