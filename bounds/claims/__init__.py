@@ -14,12 +14,14 @@ The whole paper: ``thm:upper_bound``, ``thm:lower_bound``, ``thm:app_ranking``,
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from bounds.claims import cascade, general, im, llm, lower_bound, online, table
 from bounds.claims.record import STATUSES, Claim, ClaimResult, Outcome, Status
 from reference.errors import InputError
 
 __all__ = [
+    "CHECK_RAISED",
     "CLAIMS",
     "STATUSES",
     "Claim",
@@ -47,6 +49,7 @@ _BY_ID: dict[str, Claim] = {claim.id: claim for claim in CLAIMS}
 if len(_BY_ID) != len(CLAIMS):  # pragma: no cover - guards against a duplicated id
     raise RuntimeError("duplicate claim id in the registry")
 
+CHECK_RAISED = "the check itself raised an error:"
 SKIPPED_SLOW = "statistical check not run (pass include_slow=True, or --slow on the CLI)"
 
 
@@ -62,12 +65,25 @@ def check_claim(claim: Claim, include_slow: bool = False) -> ClaimResult:
     """Run one claim's check (a slow one only when ``include_slow``)."""
     if claim.slow and not include_slow:
         return ClaimResult(claim, Outcome("unchecked", "none", SKIPPED_SLOW))
-    return ClaimResult(claim, claim.check())
+    try:
+        outcome = claim.check()
+    except Exception as error:  # a broken check must not hide the other claims
+        outcome = Outcome("unchecked", "none", f"{CHECK_RAISED} {error!r}")
+    return ClaimResult(claim, outcome)
 
 
 def check_all(include_slow: bool = False) -> list[ClaimResult]:
-    """Run every check of the registry, in order."""
-    return [check_claim(claim, include_slow) for claim in CLAIMS]
+    """Run every check of the registry, in order.
+
+    The checks are deterministic (fixed seeds, exact arithmetic), so one process computes
+    them once and later calls return the same results.
+    """
+    return list(_all_results(include_slow))
+
+
+@lru_cache(maxsize=2)
+def _all_results(include_slow: bool) -> tuple[ClaimResult, ...]:
+    return tuple(check_claim(claim, include_slow) for claim in CLAIMS)
 
 
 def count_statuses(results: list[ClaimResult]) -> dict[Status, int]:

@@ -11,6 +11,7 @@ import sympy as sp
 
 from bounds.claims._tools import decide, is_zero, refuted, verified
 from bounds.claims.record import Claim, Outcome
+from bounds.claims.theorems import CASCADE
 
 
 def _regression() -> Outcome:
@@ -240,6 +241,7 @@ def check_budget() -> Outcome:
 
 
 CLAIMS: tuple[Claim, ...] = (
+    CASCADE,
     Claim("thm:app_ranking/smoothness", "apdx_sec:app_ranking", (1012, 1012),
           "Cascade reward 1 - prod(1 - mu_i) is monotone and satisfies cond:TPM with B1 = 1 and "
           "p_i^S = prod_{j<i}(1 - mu_j).", "condition", check_smoothness),
@@ -268,8 +270,8 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("thm:app_ranking/precondition", "thm:app_ranking", (616, 616),
           "The corollary's precondition implies Theorem 1's.", "proof-step", check_precondition),
     Claim("thm:app_ranking/confidence-budget", "alg:CLCB_cascade", (1007, 1007),
-          "With line:LCB_cascade's radius log(2mn/delta), E_arm and E_counter hold together "
-          "with probability >= 1 - delta.", "radius", check_budget,
+          "With line:LCB_cascade's radius log(2mn/delta), the proof's union bound over E_arm "
+          "and E_counter gives failure probability <= delta.", "radius", check_budget,
           correction="Print line:LCB_cascade with log(4mn/delta) as Algorithm 1 does (E_arm and "
                      "E_counter at delta/2 each), or state probability 1 - 2 delta.",
           impact="The corollary holds with log(4mn/delta) in the radius and the bound, or with "

@@ -9,6 +9,7 @@ import sympy as sp
 
 from bounds.claims._tools import decide, is_zero, refuted, unchecked, verified
 from bounds.claims.record import Claim, Outcome
+from bounds.claims.theorems import ONLINE
 
 SEEDS, HORIZON = 40, 600
 
@@ -162,6 +163,7 @@ def check_budget() -> Outcome:
 
 
 CLAIMS: tuple[Claim, ...] = (
+    ONLINE,
     Claim("apdx_lem:stream_oracle", "apdx_lem:stream_oracle", (1250, 1276),
           "The streaming cache M_t of alg:CUCB-LLM_stream maximizes sum_{q in M} "
           "p_hat_{t-1}(q) lcb_{t-1}(q) over |M| <= k in every round.", "algorithmic-lemma",
@@ -179,14 +181,14 @@ CLAIMS: tuple[Claim, ...] = (
           correction="Compute lcb_t(q) = max(c_hat_t(q) - sqrt(log(3mT/delta)/(2 N_c,t(q))), 0).",
           impact="With that radius steps (c) and (f) hold as written and the regret bound's "
                  "order is unchanged."),
-    Claim("apdx_sec:app_LLM_cache_online/step-d", "apdx_sec:app_LLM_cache_online", (1298, 1298),
+    Claim("apdx_sec:app_LLM_cache_online/step-d", "apdx_sec:app_LLM_cache_online", (1301, 1301),
           "(d) ||p_hat_{t-1} - p||_1 <= sqrt(2m log(2T/delta)/t) on E_arv.", "proof-step",
           check_step_d_index,
           correction="Use t - 1 samples: sqrt(2m log(2T/delta)/(t-1)) for t >= 2, and "
                      "||p_hat_0 - p||_1 = 1 at t = 1.",
           impact="The sum becomes 2 + 4 sqrt(2m(T-1) log(2T/delta)): an additive constant."),
     Claim("apdx_sec:app_LLM_cache_online/sum-step", "apdx_sec:app_LLM_cache_online",
-          (1303, 1304), "sum_{t=1}^T 2 sqrt(2m L/t) <= 4 sqrt(2mTL).", "proof-step",
+          (1304, 1304), "sum_{t=1}^T 2 sqrt(2m L/t) <= 4 sqrt(2mTL).", "proof-step",
           check_sum_step),
     Claim("apdx_sec:app_LLM_cache_online/step-g", "apdx_sec:app_LLM_cache_online", (1305, 1305),
           "(g) sum_t sum_{S_t} p(q) sqrt(2L/N_{c,t-1}(q)) <= 14 sqrt(2m Kbar* T L) + 2m.",
@@ -197,8 +199,10 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("apdx_sec:app_LLM_cache_online/final", "apdx_sec:app_LLM_cache_online", (1306, 1308),
           "14 sqrt(2m Kbar* T L3) + 2m + 4 sqrt(2mT L2) <= 18 sqrt(2mT L3) + 2m.", "proof-step",
           check_final_step),
-    Claim("apdx_sec:app_LLM_cache_online/union", "apdx_sec:app_LLM_cache_online", (1288, 1291),
-          "E_arv and E_arm hold together with probability >= 1 - delta.", "event", check_budget,
+    Claim("apdx_sec:app_LLM_cache_online/union", "apdx_sec:app_LLM_cache_online", (1288, 1292),
+          "The failure budgets the proof's lemmas give E_arv and E_arm add up to at most delta "
+          "(so both hold with probability >= 1 - delta by the union bound).", "event",
+          check_budget,
           correction="Run E_arv at delta/(3T) (radius sqrt(2m log(6T/delta)/t)) so the budget "
                      "is 2 delta/3 + delta/3 = delta.",
           impact="Only the constant inside a logarithm changes."),

@@ -23,6 +23,7 @@ Method = Literal[
     "statistical",
     "simulation-vs-brute-force",
     "text-check",
+    "argument",
     "none",
 ]
 STATUSES: tuple[Status, ...] = (
@@ -50,7 +51,9 @@ class Outcome:
         ``counterexample`` (a reproduced violation) or ``unchecked`` (with the reason in
         ``detail``).
     method
-        The strongest check that decided the status.
+        The strongest check that decided the status (``argument``: a short logical argument
+        recorded in ``detail``, with nothing to compute; ``text-check``: a comparison of
+        symbols or references transcribed from the paper).
     detail
         One or two sentences: what was computed and what it showed.
     evidence

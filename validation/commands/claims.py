@@ -1,4 +1,5 @@
-r"""``offcmab claims [--json] [--slow] [--strict]``: every claim of the paper and its check."""
+r"""``offcmab claims [--json] [--slow] [--strict] [--id ID ...]``: every claim of the paper
+and the status its machine check gave."""
 
 from __future__ import annotations
 
@@ -14,13 +15,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also run the statistical (simulation) checks")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when any claim is a counterexample")
+    parser.add_argument("--id", action="append", dest="ids", metavar="ID",
+                        help="check only this claim (repeatable)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from bounds.claims import check_all, count_statuses
+    from bounds.claims import check_all, check_claim, count_statuses, get_claim
     from validation.output import jsonable
 
-    results = check_all(include_slow=args.slow)
+    if args.ids:
+        results = [check_claim(get_claim(claim_id), args.slow) for claim_id in args.ids]
+    else:
+        results = check_all(include_slow=args.slow)
     counts = count_statuses(results)
     if args.json:
         payload = {"claims": [result.as_dict() for result in results], "counts": counts}
