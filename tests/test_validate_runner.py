@@ -39,7 +39,10 @@ def test_seed_depends_on_key_only() -> None:
 
 def test_binomial_tail_matches_scipy_and_allowed_count() -> None:
     assert verdict.binomial_tail(0, 20, 0.05) == 1.0
-    assert verdict.binomial_tail(3, 20, 0.05) == pytest.approx(stats.binom.sf(2, 20, 0.05))
+    for v, t, d in [(3, 20, 0.05), (9, 20, 0.05), (1, 10, 0.2), (20, 20, 0.01), (7, 50, 0.1)]:
+        assert verdict.binomial_tail(v, t, d) == pytest.approx(stats.binom.sf(v - 1, t, d),
+                                                               rel=1e-12)
+    assert verdict.normal_two_sided_quantile(1e-6) == pytest.approx(stats.norm.isf(5e-7))
     allowed = verdict.allowed_violations(20, 0.05, 1e-8)
     assert verdict.binomial_tail(allowed, 20, 0.05) >= 1e-8
     assert verdict.binomial_tail(allowed + 1, 20, 0.05) < 1e-8

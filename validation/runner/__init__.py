@@ -6,6 +6,8 @@ Modules, in the order a run uses them:
     Profiles (``quick``, ``default``, ``full``), instances and trial keys: pure data.
 ``scenario``
     The protocol every scenario (one per bound id) implements.
+``generate``
+    Generated instances: hypothesis examples determined by the run seed.
 ``seeding``
     One ``numpy.random.SeedSequence`` per trial, derived from the run seed and the
     trial key, so rows never depend on how trials are split across workers.
@@ -14,9 +16,11 @@ Modules, in the order a run uses them:
 ``backends``
     Serial, process-pool and dask.distributed execution of trials.
 ``verdict``
-    Exact binomial tails, the run-level false-alarm budget, tightness, slopes.
+    Exact binomial tails, Hoeffding tails, tightness, smallest passing scale, slopes.
+``analysis``
+    Trial records to report rows under the run-level false-alarm budget.
 ``sweep``
-    Plans the trials, runs the missing ones, turns trial records into rows.
+    Plans the trials, runs the missing ones, builds the report.
 ``report`` and ``figures``
     ``report.json``, ``report.md`` and ``figures/*.png``.
 """

@@ -1,8 +1,9 @@
 r"""``figures/<id>.png``: the gap against ``n`` with the bound, on log-log axes.
 
 One figure per bound id, one colour per instance: the mean gap (dots), the
-largest gap (triangles) and the bound (line).  matplotlib is imported here only,
-with the non-interactive Agg backend.
+largest gap (triangles) and the bound (solid: stated, dashed: proved).  Zero gaps
+cannot sit on a log axis and are left out (the report's tables list them).
+matplotlib is imported here only, with the non-interactive Agg backend.
 """
 
 from __future__ import annotations
@@ -23,27 +24,32 @@ def write_figures(rows: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
     written: list[Path] = []
     for bound_id in dict.fromkeys(row["id"] for row in rows):
         mine = [r for r in rows if r["id"] == bound_id and isinstance(r.get("n"), int)
-                and r.get("variant") in ("stated", None)]
+                and r.get("variant") == "stated"]
+        proved = [r for r in rows if r["id"] == bound_id and r.get("variant") == "proved"]
         if not mine:
             continue
         figure, axes = plt.subplots(figsize=(6.4, 4.4))
         for colour, instance in enumerate(dict.fromkeys(r["instance"] for r in mine)):
             points = sorted((r for r in mine if r["instance"] == instance), key=lambda r: r["n"])
-            ns = [r["n"] for r in points]
             shade = f"C{colour % 10}"
-            axes.plot(ns, [max(r["gap_mean"], 1e-12) for r in points], "o", color=shade,
-                      label=f"{instance} mean gap")
-            axes.plot(ns, [max(r["gap_max"], 1e-12) for r in points], "^", color=shade,
-                      alpha=0.5)
-            bounded = [(r["n"], r["bound"]) for r in points if r.get("bound") is not None]
-            if bounded:
-                axes.plot(*zip(*bounded, strict=True), "-", color=shade)
+            for key, marker, alpha in (("gap_mean", "o", 1.0), ("gap_max", "^", 0.5)):
+                positive = [(r["n"], r[key]) for r in points if r[key] > 0]
+                if positive:
+                    axes.plot(*zip(*positive, strict=True), marker, color=shade, alpha=alpha,
+                              label=f"{instance}" if marker == "o" else None)
+            for variant_rows, style in ((points, "-"), (proved, "--")):
+                bounded = sorted((r["n"], r["bound"]) for r in variant_rows
+                                 if r["instance"] == instance and r.get("bound") is not None)
+                if bounded:
+                    axes.plot(*zip(*bounded, strict=True), style, color=shade)
         axes.set_xscale("log")
         axes.set_yscale("log")
         axes.set_xlabel("n (samples)")
         axes.set_ylabel("suboptimality gap")
-        axes.set_title(f"{bound_id}: gap (dots mean, triangles max) and bound (lines)")
-        axes.legend(fontsize=6, loc="best")
+        axes.set_title(f"{bound_id}: gap (dots mean, triangles max), bound "
+                       "(solid stated, dashed proved)", fontsize=9)
+        if axes.get_legend_handles_labels()[0]:
+            axes.legend(fontsize=6, loc="best")
         figure.tight_layout()
         path = folder / f"{bound_id}.png"
         figure.savefig(path, dpi=110)

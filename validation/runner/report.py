@@ -53,6 +53,17 @@ def _table(rows: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _per_id(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """One line per bound id: its rows by verdict and the algorithm checked."""
+    lines = ["| id | algorithm | pass | FAIL | n/a | note |", "|---|---|---|---|---|---|"]
+    for bound_id in dict.fromkeys(row["id"] for row in rows):
+        mine = [row for row in rows if row["id"] == bound_id]
+        counts = [sum(row["verdict"] == v for row in mine) for v in ("pass", "FAIL", "n/a", "note")]
+        algorithm = mine[0].get("algorithm") or "—"
+        lines.append(f"| {bound_id} | `{algorithm}` | " + " | ".join(map(str, counts)) + " |")
+    return lines
+
+
 def markdown(report: dict[str, Any]) -> str:
     """The human summary."""
     rows = report["rows"]
@@ -75,7 +86,12 @@ def markdown(report: dict[str, Any]) -> str:
         "for an algorithm's mean risk below the bound does. `tightness` is the empirical "
         "(1 - delta)-quantile of the gap over the bound; `min_scale` the smallest "
         "`--bound-scale` that would still pass. A `note` row falls short of a statement "
-        "that the measurement cannot refute (a stated lower bound on one pair of instances).",
+        "that the measurement cannot refute (a stated lower bound on one pair of instances). "
+        "A `slope` row fits the log-log slope of CLCB's risk on the lower-bound pair and "
+        "accepts -1/2 within z standard errors (normal approximation, z at the row level) "
+        "plus 1e-9 for rounding.",
+        "",
+        *_per_id(rows),
         "",
     ]
     failing = [row for row in rows if row["verdict"] == "FAIL"]

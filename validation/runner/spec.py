@@ -72,6 +72,11 @@ class Instance:
     origin: str = "named"
     note: str = field(default="", compare=False)
 
+    def __post_init__(self) -> None:
+        if len(set(self.n_grid)) != len(self.n_grid) or not self.n_grid:
+            raise ValueError(f"n_grid of {self.name}: must list distinct sizes, "
+                             f"got {self.n_grid}")
+
 
 @dataclass(frozen=True, order=True)
 class TrialKey:

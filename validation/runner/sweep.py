@@ -132,16 +132,18 @@ def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], scale:
     rows: list[dict[str, Any]] = []
     for bound_id, groups in cells.items():
         scenario = plan.scenarios[bound_id]
+        mine: list[dict[str, Any]] = []
         for group in groups:
             if scenario.kind == "lower":
                 lower = cast(analysis.LowerScenario, scenario)
                 for cell in group:
-                    rows.extend(analysis.lower_rows(cell, lower, scale, level))
-                rows.append(analysis.slope_row(group, level))
+                    mine.extend(analysis.lower_rows(cell, lower, scale, level))
+                mine.append(analysis.slope_row(group, level))
                 continue
             for cell in group:
                 for variant, value in analysis.planned_upper(cell, scenario.bound):
-                    rows.append(analysis.upper_row(cell, variant, value, scale, level))
+                    mine.append(analysis.upper_row(cell, variant, value, scale, level))
+        rows.extend(row | {"algorithm": scenario.algorithm} for row in mine)
     for bound_id, reason in plan.unavailable.items():
         rows.append({"id": bound_id, "instance": None, "n": None, "variant": None,
                      "trials": 0, "delta": None, "violations": None, "bound": None,

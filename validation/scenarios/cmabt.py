@@ -14,6 +14,14 @@ set, so a worker builds each instance once).  The laws:
     optimal action, yet every optimal item is observed.
 ``paths``
     k-path data drawing path ``j`` with probability ``weights[j]``.
+``seeds``
+    Influence maximization with edge-level feedback (family ``im-edge``): seeds from a
+    product law ``q``, every edge out of an active node observed
+    (:class:`reference.im.problem.EdgeLevelIM`, :class:`~reference.im.problem.ProductSeedLaw`).
+
+Every setup carries the oracle the algorithm uses: the problem's own exact oracle, and
+for ``im-edge`` an exact brute-force one (:math:`\alpha = 1`; the problem's IMM oracle
+is only :math:`(1-1/e-\varepsilon)`-approximate with a failure probability of its own).
 
 :func:`coverage` asks :mod:`bounds.coefficients` for the exact coefficients.
 """
@@ -42,11 +50,13 @@ class Setup:
     """A problem and its data law, built from an instance's parameters."""
 
     problem: CMABTProblem
+    oracle: Any  # an Oracle
     law: Any  # a DataLaw (frozen laws declare ``exact`` read-only, which the protocol's
     #           plain attribute does not accept under mypy)
 
 
 _CACHE: dict[str, Setup] = {}
+_COVERAGE: dict[str, dict[str, Any]] = {}
 
 
 def ood_lists(mu: np.ndarray, k: int) -> list[list[int]]:
@@ -70,18 +80,28 @@ def build(params: Mapping[str, Any]) -> Setup:
 
 def _build(params: Mapping[str, Any]) -> Setup:
     law = params["law"]
+    if params["family"] == "im-edge":
+        from reference.im.problem import EdgeLevelIM, ProductSeedLaw
+        from validation.scenarios.im import exact_oracle, ic_graph
+
+        graph = ic_graph(params["graph"])
+        return Setup(EdgeLevelIM(graph, params["k"]), exact_oracle(graph, params["k"]),
+                     ProductSeedLaw(graph, np.asarray(law["q"], dtype=float)))
     if params["family"] == "kpath":
         path_problem = KPathProblem(np.asarray(params["path_means"], dtype=float), params["k"])
-        return Setup(path_problem, PathLaw(path_problem, np.asarray(law["weights"], dtype=float)))
+        return Setup(path_problem, path_problem.oracle(),
+                     PathLaw(path_problem, np.asarray(law["weights"], dtype=float)))
     problem = CascadeProblem(np.asarray(params["mu"], dtype=float), params["k"])
     if law["kind"] == "uniform":
-        return Setup(problem, UniformListsLaw(problem))
+        return Setup(problem, problem.oracle(), UniformListsLaw(problem))
     if law["kind"] == "ood":
         lists = ood_lists(problem.mu, problem.k)
         weights = np.full(len(lists), 1.0 / len(lists))
-        return Setup(problem, ListMixtureLaw(problem, np.asarray(lists), weights))
-    return Setup(problem, ListMixtureLaw(problem, np.asarray(law["lists"]),
-                                         np.asarray(law["weights"], dtype=float)))
+        return Setup(problem, problem.oracle(),
+                     ListMixtureLaw(problem, np.asarray(lists), weights))
+    return Setup(problem, problem.oracle(),
+                 ListMixtureLaw(problem, np.asarray(law["lists"]),
+                                np.asarray(law["weights"], dtype=float)))
 
 
 def coverage(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -89,15 +109,19 @@ def coverage(params: Mapping[str, Any]) -> dict[str, Any]:
     ``alpha``) of an instance, from :func:`bounds.coefficients.problem_coverage`."""
     from bounds.coefficients import problem_coverage
 
-    setup = build(params)
-    return problem_coverage(setup.problem, setup.law)
+    key = json.dumps(params, sort_keys=True)
+    if key not in _COVERAGE:
+        setup = build(params)
+        found = problem_coverage(setup.problem, setup.law)
+        _COVERAGE[key] = found | {"alpha": float(setup.oracle.alpha)}  # the oracle CLCB uses
+    return _COVERAGE[key]
 
 
 def gap(setup: Setup, action: np.ndarray) -> float:
     r"""Exact :math:`\alpha r(S^*;\mu) - r(\hat S;\mu)` (closed-form rewards)."""
     problem = setup.problem
     best = problem.reward(problem.optimal_action())
-    return float(problem.oracle().alpha * best - problem.reward(action))
+    return float(setup.oracle.alpha * best - problem.reward(action))
 
 
 # -- hypothesis strategies of generated instances -----------------------------------------

@@ -32,16 +32,34 @@ def bound_value(bound_id: str, variant: str, params: Mapping[str, float]) -> Bou
         return BoundValue.not_applicable(
             f"{', '.join(infinite)} infinite: the data never observe an arm the optimal "
             "action can trigger", **values)
+    if values.get("p_star", 1.0) <= 0.0:
+        return BoundValue.not_applicable(
+            "p_star = 0: the sample-size precondition cannot hold for any n", **values)
     holds = bound.precondition_holds(variant, **values)
     if holds is None:
         return BoundValue.not_applicable("precondition needs a parameter not computed here",
                                          **values)
     if not holds:
         return BoundValue.not_applicable(
-            f"precondition {bound.precondition(variant)} fails", **values)
+            f"precondition {bound.precondition(variant)} fails{_needed(bound, variant, values)}",
+            **values)
     value = float(bound.evaluate(variant, **values))
     failure = float(bound.failure(variant, **values))
     return BoundValue(value, parameters=values, failure=failure)
+
+
+def _needed(bound: Any, variant: str, values: Mapping[str, float]) -> str:
+    """`` (right-hand side = X here)`` for a precondition ``lhs >= rhs``, else ``""``."""
+    import sympy as sp
+
+    condition = bound.precondition(variant)
+    if not isinstance(condition, sp.GreaterThan):
+        return ""
+    from bounds.symbols import SYMBOLS
+
+    known = {SYMBOLS[name]: value for name, value in values.items() if name in SYMBOLS}
+    rhs = condition.rhs.subs(known)
+    return f" (right-hand side {float(rhs):.4g} here)" if rhs.is_number else ""
 
 
 def scenario_seed(run_seed: int, bound_id: str) -> int:
@@ -56,12 +74,9 @@ def generated(strategy: Any, profile: Profile, run_seed: int, bound_id: str) -> 
 
 
 def generated_instances(strategy: Any, profile: Profile, run_seed: int, bound_id: str,
-                        grid: tuple[int, ...], skip: int = 0) -> list[Instance]:
-    """Instances ``generated-0, ...`` from hypothesis examples ``(params, delta)``.
-
-    ``skip`` drops the first examples (hypothesis starts from the simplest one).
-    """
-    drawn = generated(strategy, profile, run_seed, bound_id)[skip:]
+                        grid: tuple[int, ...]) -> list[Instance]:
+    """Instances ``generated-0, ...`` from hypothesis examples ``(params, delta)``."""
+    drawn = generated(strategy, profile, run_seed, bound_id)
     return [Instance(f"generated-{j}", params, delta, grid, "generated")
             for j, (params, delta) in enumerate(drawn)]
 

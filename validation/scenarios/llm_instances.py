@@ -131,7 +131,7 @@ def strategy() -> Any:
     def draw_instance(draw: Any) -> dict[str, Any]:
         m = draw(st.integers(3, 15))
         k = draw(st.integers(1, m - 1))
-        raw = draw(st.lists(st.integers(0, 100), min_size=m, max_size=m)
+        raw = draw(st.lists(st.integers(1, 100), min_size=m, max_size=m)
                    .filter(lambda w: sum(w) > 0))
         p = [w / sum(raw) for w in raw]
         c = draw(st.lists(st.integers(0, 1000).map(lambda x: x / 1000), min_size=m,

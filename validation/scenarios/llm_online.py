@@ -20,8 +20,8 @@ from validation.scenarios import llm_instances as cases
 from validation.scenarios.common import bound_value, generated_instances
 
 GRIDS: dict[str, tuple[int, ...]] = {
-    "quick": (300,),
-    "default": (500, 2000),
+    "quick": (150,),
+    "default": (200, 800),
     "full": (500, 2000, 8000),
 }
 

@@ -1,8 +1,8 @@
 r"""Theorem 1 (``thm1-inf``, ``thm1-one``): CLCB (Algorithm 1) on cascade and k-path instances.
 
 Each trial draws an offline dataset from the instance's data law, runs
-:func:`reference.clcb.clcb` (whose ``THEORY`` names both ids) with the problem's
-exact oracle and Algorithm 1's radius, and measures the exact gap
+:func:`reference.clcb.clcb` (whose ``THEORY`` names both ids) with an exact oracle
+and Algorithm 1's radius, and measures the exact gap
 :math:`r(S^*;\mu) - r(\hat S;\mu)`.  The bound uses the exact coefficients of
 :mod:`bounds.coefficients` (:math:`C_\infty^*, \bar K_2^*` for ``thm1-inf``,
 :math:`C_1^*, \bar K^*` for ``thm1-one``, and :math:`p^*` for the precondition).
@@ -17,6 +17,9 @@ Named instances:
 ``kpath-close``
     Three nearly tied paths of two arms (means 0.52, 0.5, 0.48), equally likely: CLCB
     often picks a wrong path, so the gaps are small but rarely zero.
+``im-edge``
+    Influence maximization with edge-level feedback on the six-node graph of
+    :mod:`validation.scenarios.im` (:math:`B_1 = V`), with an exact oracle.
 ``pessimism``
     One good path (mean 0.6) played half the time and 2000 poor paths (mean 0.3)
     sharing the other half: each poor path is seen about once or twice, so an
@@ -40,6 +43,7 @@ from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import cmabt
 from validation.scenarios.common import bound_value, generated_instances, rounded
+from validation.scenarios.im import star_and_chain
 
 PAPER_GRID = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -72,7 +76,7 @@ def named(profile: Profile) -> list[Instance]:
                  "law": {"kind": "paths", "weights": [0.5] + [0.5 / poor] * poor}}
     instances = [
         Instance("cascade-ood", ood, 0.05, grid, "named"),
-        Instance("kpath-close", close, 0.05, (300, *grid), "named",
+        Instance("kpath-close", close, 0.05, tuple(sorted({300, *grid})), "named",
                  "three nearly tied paths: CLCB often errs, by little"),
         Instance("pessimism", pessimism, 0.05, (5000,), "named",
                  "one good path, 2000 rarely seen poor paths"),
@@ -80,6 +84,11 @@ def named(profile: Profile) -> list[Instance]:
     if profile.name != "quick":
         paper_grid = PAPER_GRID if profile.name == "full" else (1000, 5000, 10000)
         instances.append(Instance("paper-fig1a", paper_fig1a(), 0.05, paper_grid, "paper"))
+        im_edge = {"family": "im-edge", "graph": {k: v for k, v in star_and_chain().items()
+                                                  if k in ("nodes", "sources", "targets", "p")},
+                   "k": 2, "law": {"kind": "seeds", "q": [0.5] * 6}}
+        instances.append(Instance("im-edge", im_edge, 0.05, grid, "named",
+                                  "influence maximization with edge-level feedback"))
     return instances
 
 
@@ -108,7 +117,7 @@ class CLCBScenario:
 
         setup = cmabt.build(instance.params)
         data = setup.law.sample(n, rng)
-        action = clcb(data, setup.problem.oracle(), instance.delta).action
+        action = clcb(data, setup.oracle, instance.delta).action
         return TrialOutcome(cmabt.gap(setup, action))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:

@@ -65,7 +65,7 @@ class LowerBoundScenario:
 
     bound_id: str = "thm2-lower"
     kind: Kind = "lower"
-    algorithm: str = "reference.clcb"
+    algorithm: str = "reference.clcb + reference.baselines"
     algorithms: tuple[str, ...] = ALGORITHMS
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
