@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import html.parser
+import json
 import os
 import re
 import shutil
@@ -27,8 +28,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs"))
 
-from docgen import sources  # noqa: E402
-from docgen.theory import BOUND_IDS  # noqa: E402
+from docgen import reproductions, sources  # noqa: E402
+from docgen.theory import BOUND_IDS, theory_links  # noqa: E402
 
 THEOREM_PAGE = "bounds/thm1-inf/index.html"
 CHROMIUM_FLAGS = (
@@ -98,6 +99,50 @@ def test_listing_keeps_file_line_numbers(tmp_path: Path) -> None:
 def test_missing_definition_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(sources.DocsSourceError, match="no definition named 'nope'"):
         sources.listing(write(tmp_path, ALGORITHM), "toy.py", "nope")
+
+
+def test_theory_links_read_the_module_theory_tuple(tmp_path: Path) -> None:
+    (tmp_path / "alg.py").write_text('THEORY = ("thm1-inf", "thm1-one")\n', encoding="utf-8")
+    assert theory_links(tmp_path, "alg.py") == (
+        "[`thm1-inf`](../bounds/thm1-inf.md), [`thm1-one`](../bounds/thm1-one.md)")
+
+
+# --- the comparison with the paper's numbers ----------------------------------------------
+
+
+def write_artifact(root: Path, figure: str, summary: dict[str, object]) -> None:
+    folder = root / reproductions.ARTIFACTS
+    folder.mkdir(parents=True, exist_ok=True)
+    record = {"figure": figure, "title": figure, "paper": "p", "command": "c", "seed": 1,
+              "date": "d", "git_commit": "0" * 40, "summary": summary}
+    (folder / f"{figure}.json").write_text(json.dumps(record), encoding="utf-8")
+
+
+def test_comparison_table_says_not_reproduced_unless_every_reading_agrees(
+    tmp_path: Path,
+) -> None:
+    write_artifact(tmp_path, "fig1a", {
+        "reduction_vs_CUCB-Offline": 0.5, "pooled_reduction_vs_CUCB-Offline": 0.4,
+        "reduction_vs_EMP": -0.9, "pooled_reduction_vs_EMP": 0.1})
+    write_artifact(tmp_path, "fig3a", {
+        "query-bernoulli: CLCB-LLM-C vs LFU": {"ratio_of_means": 1.0, "mean_of_ratios": 1.0},
+        "query-bernoulli: CLCB-LLM-C vs LEC": {"ratio_of_means": 0.5, "mean_of_ratios": 0.4}})
+    rows = reproductions.table(tmp_path).splitlines()[2:]
+    assert "50.0% (mean over n); 40.0% (pooled) | **CLCB better**" in rows[0]
+    assert "**mixed: not reproduced**" in rows[1]
+    assert "**no difference: not reproduced**" in rows[2]
+    assert "**CLCB worse: not reproduced**" in rows[3]
+    assert all("not yet available" in row for row in rows[4:])  # no llm-real artifact
+
+
+def test_committed_artifacts_carry_their_provenance() -> None:
+    folder = ROOT / reproductions.ARTIFACTS
+    records = [json.loads(path.read_text(encoding="utf-8")) for path in folder.glob("*.json")]
+    assert records, "docs/assets/reproductions holds no artifact"
+    for record in records:
+        assert {"figure", "paper", "command", "seed", "date", "git_commit", "summary"} <= set(
+            record)
+        assert (folder / f"{record['figure']}.png").is_file()
 
 
 # --- numpydoc math to Markdown math -------------------------------------------------------
