@@ -11,7 +11,7 @@ if [ -f "$dest/VERSION" ] && [ "$(cat "$dest/VERSION")" = "$KATEX_VERSION" ]; th
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && npm pack --silent "katex@$KATEX_VERSION" >/dev/null 2>&1 && tar -xzf katex-*.tgz)
+(cd "$work" && npm pack --silent "katex@$KATEX_VERSION" >/dev/null && tar -xzf katex-*.tgz)
 rm -rf "$dest"
 mkdir -p "$dest/fonts" "$dest/contrib"
 cp "$work/package/dist/katex.min.js" "$work/package/dist/katex.min.css" "$dest/"
