@@ -287,6 +287,9 @@ def test_theorem_page_math_is_rendered_in_chromium(site: Path, tmp_path: Path) -
     prose = "".join(parser.chunks)
     for delimiter in ("$", "\\(", "\\)", "\\[", "\\]"):
         assert delimiter not in prose, f"raw {delimiter!r} left on the page"
+    # The flags really cut the network: a public site does not load.
+    outside = chromium(binary, tmp_path / "profile-outside", "--dump-dom", "https://pypi.org/")
+    assert "Python Package Index" not in outside
     # The screenshot exists and is not a blank page.
     from matplotlib import image
 
