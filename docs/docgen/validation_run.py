@@ -83,7 +83,10 @@ def _cell(value: Any) -> str:
         return "n/a"
     if isinstance(value, float):
         return f"{value:.4g}"
-    return str(value).replace("|", r"\|")
+    text = str(value)
+    for char in "\\|*_$`[]":
+        text = text.replace(char, "\\" + char)
+    return text.replace("<", "&lt;")
 
 
 def plot(bound_id: str, rows: list[dict[str, Any]]) -> bytes:
