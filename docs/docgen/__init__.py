@@ -1,0 +1,1 @@
+"""Build-time generators for the docs site (used by ``docs/hooks.py`` and the docs tests)."""
