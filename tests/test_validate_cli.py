@@ -135,6 +135,15 @@ def test_bad_usage_exits_2_with_one_line(argv: list[str], tmp_path: Path,
     assert error and "\n" not in error and "Traceback" not in error
 
 
+def test_out_that_is_a_file_is_named(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "report.txt"
+    target.write_text("not a folder", encoding="utf-8")
+    assert run_cli(["validate", "--quick", "--out", str(target)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"offcmab validate: error: out: {target} exists and is not a folder")
+
+
 def test_resume_refuses_another_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["validate", "--quick", "--only", "thm2-lower", "--out", str(tmp_path),
             "--no-figures"]

@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from validation.runner.spec import PROFILES
     from validation.runner.sweep import RunConfig, RunInterrupted, package_versions, run_validation
 
+    if args.out.exists() and not args.out.is_dir():
+        raise ValueError(f"out: {args.out} exists and is not a folder")
     if args.scheduler is not None and args.backend not in (None, "dask"):
         raise ValueError("scheduler: only used with --backend dask")
     backend = args.backend or ("dask" if args.scheduler else
