@@ -47,11 +47,8 @@ def regenerate(name: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         summary = module.run(Path(tmp), SEED, False)
         OUT.mkdir(parents=True, exist_ok=True)
-        # The registry's contract names the file <figure>.png; some modules write
-        # <figure with underscores>.png instead.
-        written = [Path(tmp) / f"{stem}.png" for stem in (name, name.replace("-", "_"))]
-        png = next((path for path in written if path.is_file()), None)
-        if png is None:
+        png = Path(tmp) / f"{name}.png"
+        if not png.is_file():
             raise SystemExit(f"{name}: the reproduction wrote no {name}.png")
         shutil.copyfile(png, OUT / f"{name}.png")
     record = {

