@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -53,7 +53,7 @@ def write_cache_log(log: CacheLog, path: str | Path) -> None:
         write_cache_jsonl(log, path)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -67,10 +67,9 @@ def _parse_round(record: dict[str, Any], m: int, line: int,
         raise InputError("cache", f"query id outside [0, {m})", line)
     if len(set(cache)) != len(cache):
         raise InputError("cache", "lists a query more than once", line)
-    raw_query = record.get("query")
-    if not isinstance(raw_query, int) or isinstance(raw_query, bool):
+    query = record.get("query")
+    if not _is_int(query):
         raise InputError("query", "missing or not an integer", line)
-    query = raw_query
     if not 0 <= query < m:
         raise InputError("query", f"id {query} is outside [0, {m})", line)
     if "cost" not in record:
