@@ -33,6 +33,9 @@ Zhu et al.'s released code (:func:`sample_power_queries`, exact law
 :func:`power_probabilities`).  The paper's Figure 3 ("a power-law frequency distribution
 (alpha = 0.9) as in Zhu et al.") means the latter, which is close to uniform (largest over
 smallest probability 1.76 for m = 100), not a Zipf law (ratio 100^0.9 = 63 for m = 100).
+Both list the queries from the commonest down unless given ``labels``
+(:func:`relabel`): the reproductions renumber the queries at random in every trial, so
+that tie-breaking toward smaller ids cannot pick popular queries for free (issue 13).
 
 References
 ----------
@@ -95,37 +98,71 @@ def _cache_mask(cache: npt.ArrayLike, m: int) -> npt.NDArray[np.bool_]:
 # --------------------------------------------------------------------------- arrival laws
 
 
-def zipf_probabilities(m: int, alpha: float) -> FloatArray:
-    r"""Zipf law :math:`p(q_i) \propto i^{-\alpha}`, :math:`i = 1..m` (query 0 commonest)."""
+def check_labels(labels: npt.ArrayLike, m: int, field: str = "labels") -> IntArray:
+    """Return ``labels`` as ``int64`` ids, rejecting anything but a permutation of ``0..m-1``."""
+    ids = _as_int_array(np.asarray(labels).reshape(-1), field)
+    if ids.size != m or not np.array_equal(np.sort(ids), np.arange(m)):
+        raise InputError(field, f"must be a permutation of 0..{m - 1}")
+    return ids
+
+
+def relabel(ranked: FloatArray, labels: npt.ArrayLike | None) -> FloatArray:
+    r"""Give the ``i``-th entry of ``ranked`` the id ``labels[i]`` (``None``: keep the order).
+
+    The generators below list their queries from the commonest down, so query 0 is the
+    most popular, and an algorithm that breaks ties toward smaller ids picks popular
+    queries without any data.  Pass ``labels=rng.permutation(m)``, drawn from the trial's
+    seed, to present the same law under a uniformly random numbering, so that ids carry no
+    information.  A relabelling changes no coverage coefficient and no bound.
+    """
+    if labels is None:
+        return ranked
+    out = np.empty_like(ranked)
+    out[check_labels(labels, ranked.size)] = ranked
+    return out
+
+
+def zipf_probabilities(m: int, alpha: float, labels: npt.ArrayLike | None = None
+                       ) -> FloatArray:
+    r"""Zipf law :math:`p(q_i) \propto i^{-\alpha}`, :math:`i = 1..m`.
+
+    Query 0 is the commonest unless ``labels`` renumbers the queries (:func:`relabel`).
+    """
     if not np.isfinite(alpha) or alpha < 0:
         raise InputError("alpha", f"must be a finite number >= 0, got {alpha!r}")
     weights = np.arange(1, check_cardinality(m, m, "m") + 1, dtype=np.float64) ** -alpha
-    return weights / weights.sum()
+    return relabel(weights / weights.sum(), labels)
 
 
-def power_probabilities(m: int, alpha: float) -> FloatArray:
+def power_probabilities(m: int, alpha: float, labels: npt.ArrayLike | None = None
+                        ) -> FloatArray:
     r"""Exact query law of Zhu et al.'s "power-law" sampler ``floor(m * power(alpha))``.
 
     ``numpy``'s power distribution has CDF :math:`x^\alpha` on :math:`[0, 1]`, so query
     :math:`i` has probability :math:`((i+1)/m)^\alpha - (i/m)^\alpha`.  For
     :math:`\alpha < 1` query 0 is the commonest, but the law is close to uniform: for
     :math:`m = 100, \alpha = 0.9` the ratio of largest to smallest probability is
-    :math:`0.01^{0.9} / (1 - 0.99^{0.9}) \approx 1.76`.
+    :math:`0.01^{0.9} / (1 - 0.99^{0.9}) \approx 1.76`.  ``labels`` renumbers the
+    queries (:func:`relabel`); pass the same ``labels`` to :func:`sample_power_queries`.
     """
     if not np.isfinite(alpha) or alpha <= 0:
         raise InputError("alpha", f"must be a finite number > 0, got {alpha!r}")
     edges = (np.arange(check_cardinality(m, m, "m") + 1, dtype=np.float64) / m) ** alpha
-    return np.diff(edges)
+    return relabel(np.diff(edges), labels)
 
 
-def sample_power_queries(m: int, alpha: float, n: int, rng: np.random.Generator) -> IntArray:
+def sample_power_queries(m: int, alpha: float, n: int, rng: np.random.Generator,
+                         labels: npt.ArrayLike | None = None) -> IntArray:
     r"""Zhu et al.'s request sampler with a ``Generator``: ``floor(m * rng.power(alpha, n))``.
 
     Their code (``inferband/trace.py``) computes ``(np.random.power(alpha, n) *
     num_query).astype(int)``; the draw 1.0 (probability zero) is mapped to ``m - 1``.
+    With ``labels`` the query of popularity rank ``i`` is reported as ``labels[i]``, so the
+    draws follow ``power_probabilities(m, alpha, labels)``.
     """
     draws = rng.power(alpha, size=n)
-    return np.minimum((draws * m).astype(np.int64), m - 1)
+    ranks = np.minimum((draws * m).astype(np.int64), m - 1)
+    return ranks if labels is None else check_labels(labels, m)[ranks]
 
 
 def sample_queries(p: FloatArray, n: int, rng: np.random.Generator) -> IntArray:

@@ -11,6 +11,7 @@ FIGURES: dict[str, str] = {
     "fig1a": "validation.reproduce.fig1a",
     "fig2": "validation.reproduce.fig2",
     "fig3a": "validation.reproduce.fig3a",
+    "width-sweep": "validation.reproduce.width_sweep",
     "online-cache": "validation.reproduce.online_cache",
     "llm-real": "validation.reproduce.llm_real",
     "im-real": "validation.reproduce.im_real",

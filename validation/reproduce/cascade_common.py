@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from reference.baselines import cucb_offline, emp
 from reference.clcb_cascade import clcb_cascade
+from reference.confidence import arm_statistics, hoeffding_radius
 from reference.dataset import IntArray, OfflineDataset
 from reference.oracles import TopK
 
@@ -30,3 +33,16 @@ ALGORITHMS: dict[str, Algorithm] = {
     "EMP": lambda data, k: emp(data, TopK(k)).action,
     "EMP-optimistic": lambda data, k: emp(data, TopK(k), unobserved=float("inf")).action,
 }
+
+
+def clcb_scaled(data: OfflineDataset, k: int, scale: float) -> IntArray:
+    r"""CLCB-Cascade with its radius multiplied by ``scale`` (the width sweep of issue 13).
+
+    ``scale = 1`` is :func:`reference.clcb_cascade.clcb_cascade`; a scale below 1 is not an
+    algorithm of the paper (see :mod:`validation.reproduce.width_sweep` for what it does to
+    the guarantee).
+    """
+    stats = arm_statistics(data)  # line:counter_cascade, line:empirical_mean_cascade
+    radius = scale * hoeffding_radius(stats.counts, data.n, data.m, DELTA, "cascade")
+    lcb = np.where(stats.counts > 0, stats.means - radius, -np.inf)  # line:LCB_cascade
+    return TopK(k)(lcb)  # cascade_line:oracle

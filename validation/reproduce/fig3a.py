@@ -17,16 +17,27 @@ both run:
   fresh :math:`\mathrm{Bernoulli}(0.5)`; then every cache of the top-k arrival
   probabilities is optimal.
 
+Query ids (issue 13).  Zhu et al.'s sampler numbers the queries from the commonest down,
+and every algorithm here breaks ties toward smaller ids, so at small :math:`n` (most
+queries unseen, hence tied) the algorithms fill the cache with the truly commonest
+queries for free.  The headline run (``fig3a.png``, the top-level summary keys) therefore
+renumbers the queries by a permutation drawn from each trial's seed
+(``labels=rng.permutation(m)``); the run with the paper's numbering is kept as the
+"before" (``fig3a-ordered.png``, summary key ``"ordered ids"``).
+
 The paper does not state the data-collecting caches or :math:`\delta`; we log with empty
 caches (:math:`\nu \equiv 1`, Zhu et al.'s offline setting) and use :math:`\delta = 0.1`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+
+from validation.reproduce.llm_common import Algorithms, Scenario
 
 TITLE = "LLM cache, synthetic (Fig. 3a): CLCB-LLM-C vs LFU vs LEC"
 PAPER = "CLCB-LLM-C achieves an average improvement of 1.32x over LFU and LEC"
@@ -34,37 +45,73 @@ PAPER = "CLCB-LLM-C achieves an average improvement of 1.32x over LFU and LEC"
 M, K, ALPHA, DELTA, TRIALS = 100, 40, 0.9, 0.1, 20
 GRID = [2**i for i in range(1, 12)]
 READINGS = ("query-bernoulli", "round-bernoulli")
+Ids = Literal["random", "ordered"]
+#: Summary key of each id order.
+ID_KEYS: dict[str, str] = {"random": "random ids", "ordered": "ordered ids"}
+#: Extra figures this module writes, file stem -> caption (shown on the docs page).
+EXTRA_FIGURES = {"fig3a-ordered": "Before issue 13: query ids ordered by popularity "
+                                  "(Zhu et al.'s numbering, the paper's setting)"}
 
 
-def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
+def scenario_maker(reading: str, ids: Ids) -> Callable[[np.random.Generator], Scenario]:
+    """The per-trial scenario of a cost reading, with random or popularity-ordered ids."""
     from reference.problems.llm_cache import (
         EmptyCaches,
         LLMCacheProblem,
         power_probabilities,
         sample_power_queries,
     )
-    from validation.reproduce.llm_common import Scenario, summarize, sweep, write_outputs
+
+    def make(rng: np.random.Generator) -> Scenario:
+        labels = rng.permutation(M) if ids == "random" else None  # drawn from the trial's seed
+        p = power_probabilities(M, ALPHA, labels)
+        c = rng.binomial(1, 0.5, M).astype(np.float64) if reading == "query-bernoulli" \
+            else np.full(M, 0.5)
+
+        def queries(n: int, stream: np.random.Generator) -> np.ndarray:
+            return sample_power_queries(M, ALPHA, n, stream, labels)
+
+        return Scenario(reading, LLMCacheProblem(p, c, K), EmptyCaches(M), "bernoulli", queries)
+
+    return make
+
+
+def rows_for(ids: Ids, grid: list[int], trials: int, seed: int,
+             algorithms: Algorithms | None = None) -> list[dict[str, Any]]:
+    """Every trial's gaps for both readings (seeds ``seed`` and ``seed + 1`` as before)."""
+    from validation.reproduce.llm_common import sweep
+
+    return [row for offset, reading in enumerate(READINGS)
+            for row in sweep(scenario_maker(reading, ids), grid, trials, DELTA, seed + offset,
+                             algorithms)]
+
+
+def gap_table(rows: list[dict[str, Any]], grid: list[int]) -> dict[str, dict[str, list[float]]]:
+    """Mean gap per reading, algorithm and grid point."""
+    from validation.reproduce.llm_common import ALGORITHMS, mean_gaps
+
+    return {reading: {name: mean_gaps(rows, reading, name, grid)[0].tolist()
+                      for name in ALGORITHMS} for reading in READINGS}
+
+
+def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
+    from validation.reproduce.llm_common import summarize, write_outputs
 
     grid = GRID[::3] if quick else GRID
     trials = 3 if quick else TRIALS
-    p = power_probabilities(M, ALPHA)
-
-    def queries(n: int, rng: np.random.Generator) -> np.ndarray:
-        return sample_power_queries(M, ALPHA, n, rng)
-
-    def per_query(rng: np.random.Generator) -> Scenario:
-        c = rng.binomial(1, 0.5, M).astype(np.float64)
-        return Scenario("query-bernoulli", LLMCacheProblem(p, c, K), EmptyCaches(M),
-                        "bernoulli", queries)
-
-    def per_round(rng: np.random.Generator) -> Scenario:
-        return Scenario("round-bernoulli", LLMCacheProblem(p, np.full(M, 0.5), K),
-                        EmptyCaches(M), "bernoulli", queries)
-
-    rows = sweep(per_query, grid, trials, DELTA, seed) \
-        + sweep(per_round, grid, trials, DELTA, seed + 1)
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_outputs(out_dir, "fig3a", rows, READINGS, grid,
-                  f"m={M}, k={K}, power law alpha={ALPHA}, empty logging caches, "
-                  f"delta={DELTA}, {trials} trials")
-    return {"grid": grid, "trials": trials, **summarize(rows, READINGS, grid)}
+    summary: dict[str, Any] = {"grid": grid, "trials": trials}
+    gaps: dict[str, Any] = {}
+    for ids, stem in (("ordered", "fig3a-ordered"), ("random", "fig3a")):
+        rows = rows_for(ids, grid, trials, seed)  # type: ignore[arg-type]
+        write_outputs(out_dir, stem, rows, READINGS, grid,
+                      f"m={M}, k={K}, power law alpha={ALPHA}, {ID_KEYS[ids]}, empty logging "
+                      f"caches, delta={DELTA}, {trials} trials")
+        found = summarize(rows, READINGS, grid)
+        if ids == "random":
+            summary.update(found)
+        else:
+            summary[ID_KEYS[ids]] = found
+        gaps[ID_KEYS[ids]] = gap_table(rows, grid)
+    summary["mean_gap"] = gaps
+    return summary

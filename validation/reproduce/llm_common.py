@@ -27,8 +27,11 @@ from reference.dataset import IntArray
 from reference.llm_baselines import lec, lfu
 from reference.problems.llm_cache import CacheLaw, CacheLog, CostNoise, LLMCacheProblem, sample_log
 
+#: An algorithm maps (log, k, delta) to a cache.
+Algorithms = dict[str, Callable[[CacheLog, int, float], IntArray]]
+
 #: Algorithms compared, name -> (log, k, delta) -> cache.
-ALGORITHMS: dict[str, Callable[[CacheLog, int, float], IntArray]] = {
+ALGORITHMS: Algorithms = {
     "CLCB-LLM-C": lambda log, k, delta: clcb_llm(log, k, delta).cache,
     "CLCB-LLM-C (no clip)": lambda log, k, delta: clcb_llm(log, k, delta, clip=False).cache,
     "LFU": lambda log, k, delta: lfu(log, k),
@@ -48,8 +51,12 @@ class Scenario:
 
 
 def sweep(make_scenario: Callable[[np.random.Generator], Scenario], grid: Sequence[int],
-          trials: int, delta: float, seed: int) -> list[dict[str, Any]]:
-    """One row per (scenario, trial, n, algorithm) with the exact gap."""
+          trials: int, delta: float, seed: int,
+          algorithms: Algorithms | None = None) -> list[dict[str, Any]]:
+    """One row per (scenario, trial, n, algorithm) with the exact gap.
+
+    ``algorithms`` defaults to :data:`ALGORITHMS`; every algorithm sees the same logs.
+    """
     rows: list[dict[str, Any]] = []
     for trial, stream in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         rng = np.random.default_rng(stream)
@@ -58,7 +65,7 @@ def sweep(make_scenario: Callable[[np.random.Generator], Scenario], grid: Sequen
         for n in grid:
             queries = None if scenario.queries is None else scenario.queries(n, rng)
             log = sample_log(problem, scenario.law, n, rng, scenario.noise, queries=queries)
-            for name, algorithm in ALGORITHMS.items():
+            for name, algorithm in (algorithms or ALGORITHMS).items():
                 cache = algorithm(log, problem.k, delta)
                 rows.append({"scenario": scenario.name, "trial": trial, "n": n,
                              "algorithm": name, "gap": problem.gap(cache),

@@ -12,8 +12,9 @@ The paper's SciQ prompts and OpenAI prices cannot be fetched here.  Substitutes:
   so that :math:`c(q) \in (0, 1]`.  Input tokens only: there is no model to produce
   answers, so output tokens are not counted.  Costs are deterministic per prompt.
 * **Arrivals**: Zhu et al.'s power-law sampler, :math:`\alpha = 0.9`, prompts in a
-  random order per trial; logs from empty caches; cache sizes :math:`K \in \{10, 20\}`;
-  :math:`\delta = 0.1`; 20 trials (3 with ``--quick``).
+  random order per trial and query ids in another random order (so that neither the
+  costs nor the popularity ranks follow the ids, issue 13); logs from empty caches;
+  cache sizes :math:`K \in \{10, 20\}`; :math:`\delta = 0.1`; 20 trials (3 with ``--quick``).
 """
 
 from __future__ import annotations
@@ -61,18 +62,20 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
 
     costs = token_costs()
     m = costs.size
-    p = power_probabilities(m, ALPHA)
     grid = GRID[::3] if quick else GRID
     trials = 3 if quick else TRIALS
-
-    def queries(n: int, rng: np.random.Generator) -> np.ndarray:
-        return sample_power_queries(m, ALPHA, n, rng)
 
     rows: list[dict[str, Any]] = []
     for size in SIZES:
         def scenario(rng: np.random.Generator, size: int = size) -> Scenario:
-            order = rng.permutation(m)  # which prompt gets which popularity rank
-            return Scenario(f"K={size}", LLMCacheProblem(p, costs[order], size),
+            order = rng.permutation(m)  # which prompt gets which query id
+            labels = rng.permutation(m)  # which query id gets which popularity rank
+
+            def queries(n: int, stream: np.random.Generator) -> np.ndarray:
+                return sample_power_queries(m, ALPHA, n, stream, labels)
+
+            return Scenario(f"K={size}", LLMCacheProblem(power_probabilities(m, ALPHA, labels),
+                                                         costs[order], size),
                             EmptyCaches(m), "none", queries)
         rows += sweep(scenario, grid, trials, DELTA, seed + size)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,8 @@ r"""Online streaming LLM cache: cumulative regret of CUCB-LLM-S against the O(sq
 
 The paper has no figure for ``apdx_sec:app_LLM_cache_online``; this experiment checks its
 regret theorem and ``apdx_lem:stream_oracle`` empirically.  Instance: :math:`m = 20`
-queries, cache size :math:`k = 5`, Zipf arrivals (:math:`\alpha = 0.9`), mean costs
+queries, cache size :math:`k = 5`, Zipf arrivals (:math:`\alpha = 0.9`, query ids in a
+random order drawn from the seed), mean costs
 :math:`c(q) \sim U[0, 1]` drawn once (fixed seed), Bernoulli costs; horizon
 :math:`T = 20000` (2000 with ``--quick``).  Variants: ``printed``, ``fixed-log``
 (:math:`\log T` in place of :math:`\log t`) and the non-streaming ``global-topk`` reference.
@@ -39,7 +40,8 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     horizon = T_QUICK if quick else T_FULL
     trials = 2 if quick else TRIALS
     instance_rng = np.random.default_rng(seed)
-    problem = LLMCacheProblem(zipf_probabilities(M, ALPHA), instance_rng.random(M), K)
+    labels = instance_rng.permutation(M)  # ids in random order, not by popularity (issue 13)
+    problem = LLMCacheProblem(zipf_probabilities(M, ALPHA, labels), instance_rng.random(M), K)
     rounds = np.arange(1, horizon + 1)
     rate = np.sqrt(M * rounds * np.log(rounds + 1))
     curves: dict[str, np.ndarray] = {}

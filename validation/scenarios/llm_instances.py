@@ -90,20 +90,22 @@ def coefficients(params: Mapping[str, Any]) -> dict[str, float]:
 
 def paper_fig3a() -> dict[str, Any]:
     """Figure 3(a): 100 queries, cache 40, power-law arrivals (0.9), Bernoulli(0.5) costs."""
-    from reference.problems.llm_cache import power_probabilities
+    from reference.problems.llm_cache import power_probabilities, relabel
 
-    p = power_probabilities(100, 0.9)
-    c = np.random.default_rng(2025).binomial(1, 0.5, 100).astype(float)
+    labels = np.random.default_rng(13).permutation(100)  # ids not ordered by popularity
+    p = power_probabilities(100, 0.9, labels)
+    c = relabel(np.random.default_rng(2025).binomial(1, 0.5, 100).astype(float), labels)
     return {"p": p.tolist(), "c": c.tolist(), "k": 40, "noise": "bernoulli",
             "law": {"kind": "empty"}}
 
 
 def zipf_random() -> dict[str, Any]:
     """Twenty queries with Zipf(1) arrivals, graded costs, uniform random caches of 5."""
-    from reference.problems.llm_cache import zipf_probabilities
+    from reference.problems.llm_cache import relabel, zipf_probabilities
 
-    return {"p": zipf_probabilities(20, 1.0).tolist(),
-            "c": rounded(np.linspace(0.9, 0.1, 20)), "k": 5, "noise": "uniform",
+    labels = np.random.default_rng(13).permutation(20)  # ids not ordered by p or c
+    return {"p": zipf_probabilities(20, 1.0, labels).tolist(),
+            "c": rounded(relabel(np.linspace(0.9, 0.1, 20), labels)), "k": 5, "noise": "uniform",
             "law": {"kind": "random", "size": 5}}
 
 
