@@ -7,10 +7,12 @@ Usage (from the repository root)::
 
 For each figure it runs the same code as ``offcmab reproduce FIGURE --out DIR`` at the
 paper's settings (not ``--quick``) with the default seed, and keeps in
-``docs/assets/reproductions/`` the PNG and a JSON file with the headline numbers, the
-seed, the UTC date and the git commit.  Those files are committed; the docs build reads
-them (the slowest reproductions take minutes, too long for every build), and the page
-shows the date and commit each one was made at.
+``docs/assets/reproductions/`` the PNG (and the module's ``EXTRA_FIGURES``) and a JSON
+file with the headline numbers, the seed, the UTC date and the git commit.  Then it
+rewrites ``comparison.csv`` (:mod:`validation.reproduce.comparison`) from every JSON file
+there, as ``offcmab reproduce all`` does from its own run.  Those files are committed;
+the docs build reads them (the slowest reproductions take minutes, too long for every
+build), and the page shows the date and commit each one was made at.
 """
 
 from __future__ import annotations
@@ -47,10 +49,12 @@ def regenerate(name: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         summary = module.run(Path(tmp), SEED, False)
         OUT.mkdir(parents=True, exist_ok=True)
-        png = Path(tmp) / f"{name}.png"
-        if not png.is_file():
-            raise SystemExit(f"{name}: the reproduction wrote no {name}.png")
-        shutil.copyfile(png, OUT / f"{name}.png")
+        extra = getattr(module, "EXTRA_FIGURES", {})
+        for stem in (name, *extra):
+            png = Path(tmp) / f"{stem}.png"
+            if not png.is_file():
+                raise SystemExit(f"{name}: the reproduction wrote no {stem}.png")
+            shutil.copyfile(png, OUT / f"{stem}.png")
     record = {
         "figure": name,
         "title": module.TITLE,
@@ -60,6 +64,7 @@ def regenerate(name: str) -> None:
         "date": started.strftime("%Y-%m-%d %H:%M UTC"),
         "git_commit": git_commit(),
         "summary": jsonable(summary),
+        "extra_figures": dict(getattr(module, "EXTRA_FIGURES", {})),
     }
     (OUT / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     print(f"{name}: written", file=sys.stderr)
@@ -77,6 +82,21 @@ def main() -> None:
         parser.error(f"unknown figure(s): {', '.join(unknown)}")
     for name in names:
         regenerate(name)
+    write_comparison_table()
+
+
+def write_comparison_table() -> None:
+    """``comparison.csv`` from every committed artifact (a missing one reads as missing)."""
+    from validation.reproduce import FIGURES
+    from validation.reproduce.comparison import comparison_rows, write_comparison
+
+    summaries = {}
+    for name in FIGURES:
+        path = OUT / f"{name}.json"
+        summaries[name] = json.loads(path.read_text(encoding="utf-8"))["summary"] \
+            if path.is_file() else None
+    write_comparison(OUT / "comparison.csv", comparison_rows(summaries))
+    print("comparison.csv: written", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,50 +1,20 @@
 r"""The comparison of our reproductions with the paper's numbers, from committed artifacts.
 
 ``docs/regenerate_reproductions.py`` writes ``docs/assets/reproductions/<figure>.json``
-(headline numbers, seed, date, git commit) and ``<figure>.png``.  This module turns them
-into the table and the figure sections of "Reproducing the paper".  A missing artifact
-is reported as missing, never filled in.
+(headline numbers, seed, date, git commit), ``<figure>.png`` and ``comparison.csv`` (the
+rows of :mod:`validation.reproduce.comparison`).  This module turns them into the table
+and the figure sections of "Reproducing the paper".  A missing artifact is reported as
+missing, never filled in.
 """
 
 from __future__ import annotations
 
+import csv
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ARTIFACTS = Path("docs") / "assets" / "reproductions"
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """One number the paper reports and where ours is in the figure's summary."""
-
-    figure: str
-    what: str
-    paper: str
-    key: str
-    measure: str  # "reduction" (1 - ours/theirs) or "ratio" (theirs/ours, > 1: CLCB better)
-    pooled_key: str | None = None
-
-
-COMPARISONS = (
-    Comparison("fig1a", "Fig. 1a, cascade, synthetic: CLCB vs CUCB-Offline",
-               "47.75% smaller gap", "reduction_vs_CUCB-Offline", "reduction",
-               "pooled_reduction_vs_CUCB-Offline"),
-    Comparison("fig1a", "Fig. 1a, cascade, synthetic: CLCB vs EMP",
-               "20.02% smaller gap", "reduction_vs_EMP", "reduction", "pooled_reduction_vs_EMP"),
-    Comparison("fig3a", "Fig. 3a, LLM cache, synthetic: CLCB-LLM-C vs LFU",
-               "at least 1.32x better", "query-bernoulli: CLCB-LLM-C vs LFU", "ratio"),
-    Comparison("fig3a", "Fig. 3a, LLM cache, synthetic: CLCB-LLM-C vs LEC",
-               "at least 1.32x better", "query-bernoulli: CLCB-LLM-C vs LEC", "ratio"),
-    Comparison("llm-real", "LLM cache, real text, K=10: CLCB-LLM-C vs LFU "
-               "(paper: SciQ; ours: pydoc topics)", "36.01% less cost",
-               "K=10: CLCB-LLM-C vs LFU", "ratio"),
-    Comparison("llm-real", "LLM cache, real text, K=10: CLCB-LLM-C vs LEC "
-               "(paper: SciQ; ours: pydoc topics)", "20.70% less cost",
-               "K=10: CLCB-LLM-C vs LEC", "ratio"),
-)
 
 
 def load(root: Path, figure: str) -> dict[str, Any] | None:
@@ -52,46 +22,50 @@ def load(root: Path, figure: str) -> dict[str, Any] | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
-def _verdict(values: list[float], neutral: float) -> str:
-    """Whether every reading says CLCB is better (> neutral), worse, equal, or mixed."""
-    if all(abs(v - neutral) < 1e-12 for v in values):
-        return "no difference: not reproduced"
-    if all(v > neutral for v in values):
-        return "CLCB better"
-    if all(v < neutral for v in values):
-        return "CLCB worse: not reproduced"
-    return "mixed: not reproduced"
+#: Headers of the comparison table, one per column of ``comparison.csv``.
+HEADERS = {"claim": "what the paper reports", "paper": "the paper",
+           "ours_paper_settings": "ours, paper's settings",
+           "ours_random_ids": "ours, ids at random (issue 13)",
+           "width_reproducing": "width scale that would reproduce it",
+           "verdict": "verdict", "reason": "why"}
 
 
-def _ours(comparison: Comparison, summary: dict[str, Any]) -> tuple[str, str]:
-    value = summary.get(comparison.key)
-    if value is None:
-        return "missing from the artifact", "n/a"
-    if comparison.measure == "reduction":
-        readings = [value]
-        text = f"{100 * value:.1f}% (mean over n)"
-        pooled = summary.get(comparison.pooled_key or "")
-        if pooled is not None:
-            readings.append(pooled)
-            text += f"; {100 * pooled:.1f}% (pooled)"
-        return text, _verdict(readings, 0.0)
-    ratio, per_n = value["ratio_of_means"], value["mean_of_ratios"]
-    text = f"{ratio:.2f}x (ratio of mean gaps); {per_n:.2f}x (mean of per-n ratios)"
-    return text, _verdict([ratio, per_n], 1.0)
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def table(root: Path) -> str:
-    """The Markdown comparison table."""
-    lines = ["| experiment | the paper | ours | verdict |", "|---|---|---|---|"]
-    for comparison in COMPARISONS:
-        record = load(root, comparison.figure)
-        if record is None:
-            lines.append(f"| {comparison.what} | {comparison.paper} | "
-                         "not yet available | n/a |")
-            continue
-        ours, verdict = _ours(comparison, record["summary"])
-        lines.append(f"| {comparison.what} | {comparison.paper} | {ours} | **{verdict}** |")
+    """The Markdown comparison table, read from ``comparison.csv``."""
+    path = root / ARTIFACTS / "comparison.csv"
+    lines = ["| " + " | ".join(HEADERS.values()) + " |",
+             "|" + "---|" * len(HEADERS)]
+    if not path.is_file():
+        return "\n".join(lines) + "\n| not yet available |" + " |" * (len(HEADERS) - 1) + "\n"
+    with path.open(newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            cells = [_cell(row.get(column, "")) for column in HEADERS]
+            cells[-2] = f"**{cells[-2]}**"  # the verdict
+            lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def before_after(summary: dict[str, Any]) -> str:
+    """Mean gap per n with ids in the paper's order and at random (``mean_gap`` summaries)."""
+    gaps = summary.get("mean_gap", {})
+    if set(gaps) != {"ordered ids", "random ids"}:
+        return ""
+    parts = []
+    for reading, by_algorithm in gaps["random ids"].items():
+        names = [name for name in by_algorithm if "no clip" not in name]
+        header = " | ".join(f"{name} before | {name} after" for name in names)
+        rows = [f"**{reading}**: mean gap, before (ids ordered by popularity) and after "
+                "(ids at random)\n", f"| n | {header} |", "|---|" + "---|" * 2 * len(names)]
+        for i, n in enumerate(summary["grid"]):
+            cells = " | ".join(f"{gaps['ordered ids'][reading][name][i]:.4f} | "
+                               f"{by_algorithm[name][i]:.4f}" for name in names)
+            rows.append(f"| {n} | {cells} |")
+        parts.append("\n".join(rows) + "\n")
+    return "\n".join(parts)
 
 
 def figures(root: Path, *names: str) -> str:
@@ -106,6 +80,9 @@ def figures(root: Path, *names: str) -> str:
             continue
         parts.append(f"**{record['title']}.** The paper: {record['paper']}.\n")
         parts.append(f"![{record['title']}](assets/reproductions/{name}.png)\n")
+        for stem, caption in record.get("extra_figures", {}).items():
+            parts.append(f"{caption}:\n\n![{caption}](assets/reproductions/{stem}.png)\n")
+        parts.append(before_after(record["summary"]))
         parts.append(f"Made {record['date']} at commit `{record['git_commit'][:12]}` with "
                      f"seed {record['seed']}; regenerate with `{record['command']}`.\n")
         summary = json.dumps(record["summary"], indent=2)
