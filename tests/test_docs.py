@@ -9,6 +9,7 @@ when set).  It is skipped only when Chromium is not installed.
 
 from __future__ import annotations
 
+import csv
 import functools
 import html.parser
 import json
@@ -110,29 +111,27 @@ def test_theory_links_read_the_module_theory_tuple(tmp_path: Path) -> None:
 # --- the comparison with the paper's numbers ----------------------------------------------
 
 
-def write_artifact(root: Path, figure: str, summary: dict[str, object]) -> None:
-    folder = root / reproductions.ARTIFACTS
-    folder.mkdir(parents=True, exist_ok=True)
-    record = {"figure": figure, "title": figure, "paper": "p", "command": "c", "seed": 1,
-              "date": "d", "git_commit": "0" * 40, "summary": summary}
-    (folder / f"{figure}.json").write_text(json.dumps(record), encoding="utf-8")
+def test_comparison_table_is_read_from_comparison_csv(tmp_path: Path) -> None:
+    from validation.reproduce.comparison import COLUMNS, write_comparison
+
+    assert "not yet available" in reproductions.table(tmp_path)  # no CSV: said so
+    folder = tmp_path / reproductions.ARTIFACTS
+    folder.mkdir(parents=True)
+    row = dict(zip(COLUMNS, ("claim a|b", "1.32x", "1.00x", "1.00x", "s in [2^-6, 2^-2]",
+                             "not reproduced", "no difference"), strict=True))
+    write_comparison(folder / "comparison.csv", [row])
+    lines = reproductions.table(tmp_path).splitlines()
+    assert len(lines) == 3 and list(reproductions.HEADERS) == list(COLUMNS)
+    assert lines[2] == ("| claim a\\|b | 1.32x | 1.00x | 1.00x | s in [2^-6, 2^-2] | "
+                        "**not reproduced** | no difference |")
 
 
-def test_comparison_table_says_not_reproduced_unless_every_reading_agrees(
-    tmp_path: Path,
-) -> None:
-    write_artifact(tmp_path, "fig1a", {
-        "reduction_vs_CUCB-Offline": 0.5, "pooled_reduction_vs_CUCB-Offline": 0.4,
-        "reduction_vs_EMP": -0.9, "pooled_reduction_vs_EMP": 0.1})
-    write_artifact(tmp_path, "fig3a", {
-        "query-bernoulli: CLCB-LLM-C vs LFU": {"ratio_of_means": 1.0, "mean_of_ratios": 1.0},
-        "query-bernoulli: CLCB-LLM-C vs LEC": {"ratio_of_means": 0.5, "mean_of_ratios": 0.4}})
-    rows = reproductions.table(tmp_path).splitlines()[2:]
-    assert "50.0% (mean over n); 40.0% (pooled) | **CLCB better**" in rows[0]
-    assert "**mixed: not reproduced**" in rows[1]
-    assert "**no difference: not reproduced**" in rows[2]
-    assert "**CLCB worse: not reproduced**" in rows[3]
-    assert all("not yet available" in row for row in rows[4:])  # no llm-real artifact
+def test_committed_comparison_has_a_verdict_per_row() -> None:
+    path = ROOT / reproductions.ARTIFACTS / "comparison.csv"
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert rows and all(row["verdict"] in {"reproduced", "not reproduced",
+                                           "not reproducible here"} for row in rows)
 
 
 def test_committed_artifacts_carry_their_provenance() -> None:

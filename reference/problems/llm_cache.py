@@ -100,8 +100,9 @@ def _cache_mask(cache: npt.ArrayLike, m: int) -> npt.NDArray[np.bool_]:
 
 def check_labels(labels: npt.ArrayLike, m: int, field: str = "labels") -> IntArray:
     """Return ``labels`` as ``int64`` ids, rejecting anything but a permutation of ``0..m-1``."""
-    ids = _as_int_array(np.asarray(labels).reshape(-1), field)
-    if ids.size != m or not np.array_equal(np.sort(ids), np.arange(m)):
+    array = np.asarray(labels)
+    ids = _as_int_array(array.reshape(-1), field)
+    if array.ndim != 1 or ids.size != m or not np.array_equal(np.sort(ids), np.arange(m)):
         raise InputError(field, f"must be a permutation of 0..{m - 1}")
     return ids
 

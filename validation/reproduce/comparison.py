@@ -51,23 +51,35 @@ def _missing(claim: str, paper: str, figure: str) -> Row:
                 "not yet available", f"no {figure} result in this run")
 
 
-def _scales(values: list[float]) -> str:
-    return ", ".join(f"{v:g}" for v in values) if values else "none"
+def _power(value: float) -> str:
+    exponent = math.log2(value)
+    return f"2^{exponent:g}" if exponent == round(exponent) else f"{value:g}"
 
 
-def width_text(sweep: Mapping[str, Any] | None, key: str) -> str:
+def scale_set(values: list[float], grid: list[float]) -> str:
+    """A set of scales of the sweep's grid, as a range when it is one."""
+    if not values:
+        return "no scale"
+    chosen = [grid.index(v) for v in values if v in grid]
+    if len(chosen) == len(values) and chosen == list(range(chosen[0], chosen[-1] + 1)):
+        first, last = _power(values[0]), _power(values[-1])
+        return f"s = {first}" if first == last else f"s in [{first}, {last}]"
+    return "s in {" + ", ".join(_power(v) for v in values) + "}"
+
+
+def width_text(sweep: Mapping[str, Any] | None, key: str, experiment: str) -> str:
     """Which scales of CLCB's radius attain the paper's number, and with the guarantee."""
     if sweep is None:
         return "width sweep not available"
-    found = sweep["attained"][key]
-    crossing = "; ".join(
-        f"{metric.replace('_', ' ')} crosses it at "
-        + (", ".join(f"{x:.2g}" for x in points) if points else "no scale")
+    found, grid = sweep["attained"][key], list(sweep["scales"])
+    kept = [s for s, keep in zip(grid, sweep["guarantee_kept"][experiment], strict=True)
+            if keep]
+    crossing = ", ".join(
+        f"{metric.replace('_', ' ')} " + (" and ".join(f"s = {x:.2g}" for x in points)
+                                          if points else "never")
         for metric, points in found["crossings"].items())
-    grid = sweep["scales"]
-    return (f"attained under every averaging at scales {{{_scales(found['scales_attaining'])}}}"
-            f" of {{{_scales(grid)}}}; with the theorem's guarantee kept at "
-            f"{{{_scales(found['scales_attaining_with_guarantee'])}}}; {crossing}")
+    return (f"attained under every averaging for {scale_set(found['scales_attaining'], grid)}"
+            f" (guarantee kept for {scale_set(kept, grid)}); equals it at: {crossing}")
 
 
 def _quantitative(values: list[float], target: float, better: float) -> tuple[str, str]:
@@ -84,16 +96,17 @@ def _quantitative(values: list[float], target: float, better: float) -> tuple[st
 def cascade_rows(fig1a: Mapping[str, Any] | None, sweep: Mapping[str, Any] | None
                  ) -> list[Row]:
     rows = []
-    for baseline, paper in (("CUCB-Offline", 0.4775), ("EMP", 0.2002)):
+    for baseline, paper, printed in (("CUCB-Offline", 0.4775, "47.75%"),
+                                     ("EMP", 0.2002, "20.02%")):
         claim = f"Fig. 1(a), cascade, synthetic: CLCB's gap reduction vs {baseline}"
         if fig1a is None:
-            rows.append(_missing(claim, _pct(paper), "fig1a"))
+            rows.append(_missing(claim, printed, "fig1a"))
             continue
         mean = _num(fig1a[f"reduction_vs_{baseline}"])
         pooled = _num(fig1a[f"pooled_reduction_vs_{baseline}"])
         verdict, reason = _quantitative([mean, pooled], paper, 0.0)
-        rows.append(_row(claim, _pct(paper), f"{_pct(mean)} (mean over n); {_pct(pooled)} "
-                         "(pooled)", SAME_IDS, width_text(sweep, f"cascade: {baseline}"),
+        rows.append(_row(claim, printed, f"{_pct(mean)} (mean over n); {_pct(pooled)} "
+                         "(pooled)", SAME_IDS, width_text(sweep, f"cascade: {baseline}", "cascade"),
                          verdict, reason))
     return rows
 
@@ -114,9 +127,11 @@ def llm_rows(fig3a: Mapping[str, Any] | None, sweep: Mapping[str, Any] | None) -
         after = fig3a[key]
         before = fig3a.get("ordered ids", {}).get(key)
         verdict, reason = _quantitative([_num(v) for v in after.values()], 1.32, 1.0)
-        width = width_text(sweep, f"llm: {baseline}")
+        width = width_text(sweep, f"llm: {baseline}", "llm")
         if sweep is not None:
-            width += f" (ordered ids: {width_text(sweep, f'llm (ordered ids): {baseline}')})"
+            ordered = sweep["attained"][f"llm (ordered ids): {baseline}"]
+            width += (" [ordered ids: attained for "
+                      f"{scale_set(ordered['scales_attaining'], list(sweep['scales']))}]")
         rows.append(_row(claim, "1.32x", text(before) if before else "not in this artifact",
                          text(after), width, verdict, reason))
     return rows
