@@ -93,3 +93,19 @@ def test_comparison_csv_round_trips(tmp_path: Path) -> None:
     comparison.write_comparison(tmp_path / "comparison.csv", rows)
     with (tmp_path / "comparison.csv").open(newline="", encoding="utf-8") as handle:
         assert list(csv.DictReader(handle)) == rows
+
+
+def test_reproduce_all_writes_comparison_csv(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from validation import cli
+    from validation.commands import reproduce
+
+    monkeypatch.setattr(reproduce, "FIGURES", {"fig3a": "validation.reproduce.fig3a"})
+    assert cli.main(["reproduce", "all", "--out", str(tmp_path), "--quick", "--seed", "3"]) == 0
+    with (tmp_path / "comparison.csv").open(newline="", encoding="utf-8") as handle:
+        rows = {row["claim"]: row for row in csv.DictReader(handle)}
+    lfu = rows["Fig. 3(a), LLM cache, synthetic: CLCB-LLM-C's improvement over LFU"]
+    assert lfu["ours_random_ids"].startswith("1.00x")  # clipped CLCB-LLM-C is LFU
+    assert lfu["width_reproducing"] == "width sweep not available"
+    assert rows["Fig. 2, UCB-generated data: CLCB significantly better than CUCB-Offline "
+                "and EMP"]["verdict"] == "not yet available"
