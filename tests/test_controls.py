@@ -13,10 +13,10 @@ from reference.cucb_llm_stream import cucb_llm_stream
 from reference.im.clcb_im_node import clcb_im_node
 from reference.problems.llm_cache import sample_log
 from validation.controls import CONTROLS, REFERENCE, cmab, im, llm, resolve_control
+from validation.runner.spec import PROFILES
 from validation.scenarios import cmabt, llm_instances
 from validation.scenarios import im as im_scenario
 from validation.scenarios.thm1 import named
-from validation.runner.spec import PROFILES
 
 
 def test_every_bound_id_has_the_generic_controls() -> None:
