@@ -2,7 +2,8 @@ r"""Controls of CLCB-IM-N (``thm4-im``).
 
 ``line:IM_inter_LCB`` combines three intervals into the edge LCB
 :math:`\underline p_{uv} = \frac{1}{\bar q_u}
-\bigl(1 - \bar p(\bar v)/\underline p(\bar v\mid\bar u)\bigr)` with :math:`\bar q_u = \hat q_u + \rho_u`, :math:`\bar p(\bar v) = \hat p(\bar v) + \rho(\bar v)`,
+\bigl(1 - \bar p(\bar v)/\underline p(\bar v\mid\bar u)\bigr)` with
+:math:`\bar q_u = \hat q_u + \rho_u`, :math:`\bar p(\bar v) = \hat p(\bar v) + \rho(\bar v)`,
 :math:`\underline p(\bar v\mid\bar u) = \hat p(\bar v\mid\bar u) - \rho(\bar v\mid\bar u)`.
 :func:`interval_edges` recomputes it with every radius times :math:`s` (and the
 conditional one times :math:`s_c`), from the reference's own estimates and radii;
