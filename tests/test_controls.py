@@ -12,11 +12,12 @@ from reference.clcb_llm import clcb_llm
 from reference.cucb_llm_stream import cucb_llm_stream
 from reference.im.clcb_im_node import clcb_im_node
 from reference.problems.llm_cache import sample_log
-from validation.controls import CONTROLS, REFERENCE, cmab, im, llm, resolve_control
+from validation.controls import CONTROLS, REFERENCE, cmab, im, llm, resolve_control, stream
 from validation.runner.spec import PROFILES
 from validation.scenarios import cmabt, llm_instances
 from validation.scenarios import im as im_scenario
 from validation.scenarios.thm1 import named
+from validation.subjects import printed_stream, resolve
 
 
 def test_every_bound_id_has_the_generic_controls() -> None:
@@ -63,5 +64,14 @@ def test_im_intervals_at_scale_one_are_the_reference() -> None:
 def test_stream_radius_scale_one_is_the_printed_algorithm() -> None:
     problem = llm_instances.build(llm_instances.small_ood()).problem
     ref = cucb_llm_stream(problem, 300, np.random.default_rng(6))
-    mine = cucb_llm_stream(problem, 300, np.random.default_rng(6), radius_scale=1.0)
-    assert np.array_equal(ref.regret, mine.regret)
+    assert ref.caches is not None
+    mine = stream.scaled_stream(ref.queries, ref.costs, problem.m, problem.k, 1.0)
+    assert np.array_equal(ref.caches, mine)
+    assert np.array_equal(printed_stream(ref.queries, ref.costs, problem.m, problem.k, 0.05),
+                          mine)
+
+
+def test_control_specs_resolve_through_the_subject_registry() -> None:
+    for bound_id, controls in CONTROLS.items():
+        for name, control in controls.items():
+            assert resolve(f"control:{name}", bound_id) is control.function

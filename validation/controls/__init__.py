@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from validation import subjects
 from validation.controls import cmab, im, llm, stream
 
 #: The reference algorithm (module path) whose signature the controls of a bound id share.
@@ -32,7 +33,7 @@ REFERENCE: dict[str, str] = {
     "cor1-cascade": "reference.clcb_cascade.clcb_cascade",
     "lem-llm-std": "reference.clcb_llm.clcb_llm",
     "thm3-llm": "reference.clcb_llm.clcb_llm",
-    "thm-llm-online": "reference.cucb_llm_stream.cucb_llm_stream",
+    "thm-llm-online": "validation.subjects.printed_stream",
     "thm4-im": "reference.im.clcb_im_node.clcb_im_node",
 }
 
@@ -82,3 +83,6 @@ def resolve_control(name: str, bound_id: str) -> Callable[..., Any]:
         raise ValueError(f"algorithm: no control {name!r} for {bound_id}; known: "
                          f"{', '.join(known) or 'none'}")
     return known[name].function
+
+
+subjects.register_prefix(PREFIX, resolve_control)
