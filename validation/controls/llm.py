@@ -6,8 +6,9 @@ and changes one factor of the score :math:`\hat p(q)\,\bar c(q)` (improved) or
 :math:`\hat c(q) + s\,\rho(q)` with the printed radius :math:`\rho`; the arrival index
 :math:`\hat p(q) + s_p (\bar p(q) - \hat p(q))`.  Scores are clipped as the reference
 clips them (factors at most 1, :math:`0\cdot\infty = 0`).  A cost never observed counts
-as :math:`+\infty` for an upper index and as 0 otherwise (Zhu et al.'s LEC convention:
-nothing observed, nothing saved).
+as :math:`+\infty` for an upper index, :math:`-\infty` for a lower one (an infinite
+radius either way) and 0 for the empirical mean (Zhu et al.'s LEC convention: nothing
+observed, nothing saved).
 
 Pessimism for a cache means *over*-estimating costs: a query whose cost is uncertain is
 kept in the cache.  So ``no-pessimism`` is the empirical cost (LEC's score) and
@@ -34,7 +35,7 @@ def rescored(log: CacheLog, k: int, delta: float, variant: Variant, cost_scale: 
     """
     ref = clcb_llm(log, k, delta, variant)
     seen = ref.cost_counts > 0
-    c_index = np.full(log.m, np.inf if cost_scale > 0 else 0.0)
+    c_index = np.full(log.m, np.sign(cost_scale) * np.inf if cost_scale else 0.0)
     radius = ucb_radius(ref.cost_counts, log.n, log.m, delta)
     c_index[seen] = ref.c_hat[seen] + cost_scale * radius[seen]
     p_index = ref.p_hat + frequency_scale * (ref.p_ucb - ref.p_hat)
