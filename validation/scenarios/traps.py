@@ -39,7 +39,7 @@ of the bound id on them, with paired datasets (the power table of :mod:`validati
     the online controls here.
 ``imm-oracle`` (``thm4-im``)
     The six-node graph of :func:`validation.scenarios.im.star_and_chain` with the IMM
-    oracle (:math:`\alpha = 1 - 1/e - 0.1`, failure ``1e-3``) instead of brute force, so
+    oracle (:math:`\alpha = 1 - 1/e - 0.1`, failure ``0.01``) instead of brute force, so
     that validate exercises the oracle the paper uses.
 """
 
