@@ -112,6 +112,27 @@ def test_power_table_reasons() -> None:
     assert missing == {("thm1-inf", "no-pessimism")}  # ran, expected, unflagged
 
 
+def test_power_page_is_generated_from_the_run(quick_power: Path, tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "regenerate_power", Path(__file__).resolve().parents[1] / "docs" / "regenerate_power.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    record = module.build(quick_power, tmp_path)
+    text = module.page(record)
+    report = json.loads((quick_power / "report.json").read_text())
+    assert f"**{report['power']['flagged']} of {report['power']['controls']} controls " \
+           "flagged.**" in text
+    for entry in report["power"]["table"]:
+        assert f"| `{entry['control']}` | {entry['id']} |" in text
+    assert {p.name for p in tmp_path.glob("*-power.png")} == {
+        f"{bound_id}-power.png" for bound_id in record["figures"]}
+    assert "## Detectability per row" in text and "## Tightness per bound" in text
+    assert module.detectable_rate(20, 0) == pytest.approx(1 - 0.1 ** (1 / 20), rel=1e-9)
+
+
 # -- each control really changes what the reference computes, on its trap -----------------
 
 SEEN: list[tuple[str, bool]] = []
