@@ -107,7 +107,7 @@ def test_power_table_reasons() -> None:
     assert table["thm1-inf", "no-pessimism"]["reason"].startswith("not flagged")
     assert table["thm1-inf", "radius-0.1"]["reason"] == "no trap instance in this profile"
     assert table["thm4-im", "printed-estimator"]["reason"].startswith(
-        "no trap instance in this profile; thm4-im's bound")
+        "not run in this profile (--full runs it); thm4-im's bound")
     missing = {(e["id"], e["control"]) for e in power.missing(list(table.values()))}
     assert missing == {("thm1-inf", "no-pessimism")}  # ran, expected, unflagged
 

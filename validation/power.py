@@ -6,6 +6,9 @@ same datasets as the reference (the subject is not part of a trial's seed), and 
 trials go through exactly the rows the reference gets, at the same row level.  A control
 is *flagged* when at least one of its rows fails.
 
+The full profile runs every control; the quick and default profiles skip the controls
+that :data:`NO_POWER` says no row can flag (they are listed with the reason all the same).
+
 Controls never decide exit 1 (that means the real algorithm violated a bound); the
 power table only reports.  ``--require-power`` turns an unflagged control into exit 3,
 unless :data:`NO_POWER` explains why no row of that bound id can flag it: the table
@@ -65,20 +68,30 @@ def trap_instances(instances: Sequence[Instance]) -> list[Instance]:
     return [instance for instance in instances if instance.origin == TRAP]
 
 
+def runs(bound_id: str, name: str, profile: str) -> bool:
+    """Whether ``profile`` runs control ``name`` of ``bound_id``.
+
+    The full profile runs every control; the others skip those that :data:`NO_POWER`
+    says no row can flag (their trials would cost time and show nothing; the IM ones
+    alone take about 90 s of the default profile).
+    """
+    return profile == "full" or (bound_id, name) not in NO_POWER
+
+
 def plan_tasks(instances: Mapping[str, Sequence[Instance]], modules: Mapping[str, str],
-               trials: int, seed: int) -> list[Task]:
-    """One task per (bound id, control, trap instance, n, trial)."""
+               trials: int, seed: int, profile: str) -> list[Task]:
+    """One task per (bound id, control run in ``profile``, trap instance, n, trial)."""
     return [Task(modules[bound_id], instance,
                  TrialKey(bound_id, instance.name, n, trial, subject(name)), seed)
             for bound_id, mine in instances.items()
-            for name in CONTROLS.get(bound_id, {})
+            for name in CONTROLS.get(bound_id, {}) if runs(bound_id, name, profile)
             for instance in trap_instances(mine)
             for n in instance.n_grid
             for trial in range(trials)]
 
 
 def control_rows(plan: Any, records: Mapping[str, TrialRecord], trials: int, scale: float,
-                 level: float) -> list[dict[str, Any]]:
+                 level: float, profile: str) -> list[dict[str, Any]]:
     """Every control's rows on its traps, built exactly as the reference's (``subject`` set)."""
     from validation.runner.sweep import build_cells, make_rows
 
@@ -89,6 +102,8 @@ def control_rows(plan: Any, records: Mapping[str, TrialRecord], trials: int, sca
             continue
         only = replace(plan, instances={bound_id: traps}, tasks=[], unavailable={})
         for name in CONTROLS.get(bound_id, {}):
+            if not runs(bound_id, name, profile):
+                continue
             spec = subject(name)
             cells = build_cells(only, records, trials, spec)
             rows.extend(row | {"subject": spec, "control": name}
@@ -112,8 +127,9 @@ def power_table(rows: Sequence[Mapping[str, Any]],
             expected = NO_POWER.get((bound_id, name))
             reason = ""
             if not mine:
-                reason = "no trap instance in this profile" + (f"; {expected}" if expected
-                                                               else "")
+                reason = ("not run in this profile (--full runs it)" if expected
+                          else "no trap instance in this profile")
+                reason += f"; {expected}" if expected else ""
             elif not flagging:
                 reason = expected or "not flagged: a trap expected to catch it did not"
             table.append({"control": name, "id": bound_id, "broken": control.broken,
@@ -134,9 +150,9 @@ def missing(table: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 
 def power_report(plan: Any, records: Mapping[str, TrialRecord], trials: int, scale: float,
-                 level: float) -> dict[str, Any]:
+                 level: float, profile: str) -> dict[str, Any]:
     """The ``power`` section of ``report.json``: rows, table, misses, trial time."""
-    rows = control_rows(plan, records, trials, scale, level)
+    rows = control_rows(plan, records, trials, scale, level, profile)
     table = power_table(rows, list(plan.instances))
     seconds = sum(record.seconds for key, record in records.items()
                   if f"|{PREFIX}:" in key)

@@ -181,7 +181,7 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
         from validation import power as controls
 
         plan.tasks.extend(controls.plan_tasks(plan.instances, registry, config.profile.trials,
-                                              config.seed))
+                                              config.seed, config.profile.name))
     header = {"seed": config.seed, "profile": config.profile.name}
     records = run_trials(config, plan, header)
     cells = build_cells(plan, records, config.profile.trials, config.subject)
@@ -207,7 +207,7 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
     }
     if power:
         report["power"] = controls.power_report(plan, records, config.profile.trials,
-                                                config.bound_scale, level)
+                                                config.bound_scale, level, config.profile.name)
     if describe is not None:
         report |= describe()
     return report
