@@ -115,6 +115,8 @@ def _number(value: Any) -> str:
 
 def page(record: Mapping[str, Any]) -> str:
     """The markdown page from the numbers in ``record``."""
+    from validation.runner.report import headline
+
     run = record["run"]
     power = record["power"]
     lines = [
@@ -132,16 +134,18 @@ def page(record: Mapping[str, Any]) -> str:
         "traps with the same datasets as the reference and judges it with the same rows "
         "at the same level. A control never changes the exit code 1 (that is reserved "
         "for the real algorithm); `--require-power` exits 3 when a control a trap should "
-        "catch goes unflagged.",
+        "catch goes unflagged. The controls that no row can flag (listed under No power, "
+        "with the reason) run only in `--full`. Event rows (checks of the proofs' "
+        "confidence events) are not part of this table yet.",
         "",
         f"Numbers below: `{run['command']}` at commit `{run['git_commit']}` "
-        f"({run['date']}); {run['rows']} report rows, reference trials "
+        f"(page generated {run['date']}); {run['rows']} report rows, reference trials "
         f"{run['reference_seconds']:.1f} s, control trials {run['control_seconds']:.1f} s "
         f"(the cost of measuring power), wall time {run['wall_seconds']:.0f} s.",
         "",
         "## Power table",
         "",
-        f"**{power['flagged']} of {power['controls']} controls flagged.**",
+        f"**{headline(power)}**",
         "",
         "| control | bound id | what is broken | rows | flagged by | flagged |",
         "|---|---|---|---|---|---|",
@@ -229,6 +233,7 @@ def build(report_dir: Path, assets: Path = ASSETS) -> dict[str, Any]:
 
 
 def main() -> None:
+    sys.path.insert(0, str(ROOT))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from", dest="source", type=Path, default=None,
                         help="a finished run's --out folder (default: run validate now)")

@@ -158,6 +158,6 @@ def power_report(plan: Any, records: Mapping[str, TrialRecord], trials: int, sca
                   if f"|{PREFIX}:" in key)
     return {"rows": rows, "table": table,
             "flagged": sum(entry["flagged"] for entry in table),
-            "controls": len(table), "missing": [f"{e['id']} {e['control']}"
-                                                for e in missing(table)],
+            "run": sum(entry["rows"] > 0 for entry in table), "controls": len(table),
+            "missing": [f"{e['id']} {e['control']}" for e in missing(table)],
             "trial_seconds": seconds}

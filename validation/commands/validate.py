@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
                                         args.out / "figures")
     summary = result["summary"]
     power = result.get("power")
-    flagged = (f"; controls flagged {power['flagged']} of {power['controls']}"
+    flagged = (f"; controls flagged {power['flagged']} of "
+               f"{sum(entry['rows'] > 0 for entry in power['table'])} run"
                if power is not None else "")
     sys.stdout.write(f"offcmab validate: {summary['pass']} pass, {summary['FAIL']} fail, "
                      f"{summary['n/a']} n/a, {summary['note']} note{flagged}; "

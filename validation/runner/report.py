@@ -64,10 +64,21 @@ def _per_id(rows: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def headline(power: dict[str, Any]) -> str:
+    """``F of R controls run were flagged; U more ...``: the power in one sentence."""
+    ran = sum(entry["rows"] > 0 for entry in power["table"])
+    text = f"{power['flagged']} of {ran} controls run were flagged."
+    skipped = power["controls"] - ran
+    if skipped:
+        text += (f" {skipped} more have no row that could flag them in this profile "
+                 "(see No power).")
+    return text
+
+
 def power_lines(power: dict[str, Any]) -> list[str]:
     """The power table: each control, the rows that flagged it, and why some have none."""
     lines = ["## Power: negative controls", "",
-             f"**{power['flagged']} of {power['controls']} controls flagged.** Each control is "
+             f"**{headline(power)}** Each control is "
              "its bound id's reference algorithm with one expression broken, run on the trap "
              "instances with the reference's datasets and judged by the same rows at the same "
              "level; it never changes the exit code 1.", "",
