@@ -35,7 +35,7 @@ def test_ci_runs_the_commands_it_reads_from_the_readme() -> None:
     assert TEST_COMMAND not in CI_RUN and MAIN_COMMAND not in CI_RUN
     # Each stage starts from a new virtual environment.
     stages = CI_RUN.split('echo "== ')[1:]
-    assert len(stages) == 4
+    assert len(stages) == 3
     assert all("fresh_venv " in stage for stage in stages)
 
 
