@@ -137,9 +137,10 @@ def read_cache_npz(path: str | Path, bounded: bool = True) -> CacheLog:
 
 
 def write_cache_npz(log: CacheLog, path: str | Path) -> None:
-    """Write a cache log as an uncompressed ``.npz`` archive."""
+    """Write a cache log as an uncompressed ``.npz`` archive (members 64-byte aligned)."""
+    from reference.npz import write_npz_aligned
+
     arrays = {"queries_m": np.asarray(log.m, dtype=np.int64),
               "cache_offsets": log.cache_offsets, "caches": log.caches,
               "queries": log.queries, "costs": log.costs}
-    with Path(path).open("wb") as handle:
-        np.savez(handle, **arrays)  # type: ignore[arg-type]
+    write_npz_aligned(path, arrays)
