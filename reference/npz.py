@@ -24,7 +24,8 @@ import struct
 import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import IO
+from io import BufferedReader
+from typing import Literal
 
 import numpy as np
 
@@ -45,7 +46,7 @@ def _open_archive(path: Path) -> zipfile.ZipFile:
         raise InputError("data", f"{path} is not a valid .npz archive ({error})") from None
 
 
-def _read_header(handle: IO[bytes], info: zipfile.ZipInfo, key: str
+def _read_header(handle: BufferedReader, info: zipfile.ZipInfo, key: str
                  ) -> tuple[tuple[int, ...], bool, np.dtype, int]:
     """Shape, Fortran order, dtype and file offset of the data of a stored member."""
     handle.seek(info.header_offset)
@@ -116,10 +117,10 @@ def read_npz_members(path: str | Path, keys: Iterable[str], required: Iterable[s
     return {key: arrays[key] for key in wanted}
 
 
-def _read_stored(handle: IO[bytes], info: zipfile.ZipInfo, key: str,
+def _read_stored(handle: BufferedReader, info: zipfile.ZipInfo, key: str,
                  mapped: mmap_module.mmap | None) -> np.ndarray:
     shape, fortran, dtype, offset = _read_header(handle, info, key)
-    order = "F" if fortran else "C"
+    order: Literal["C", "F"] = "F" if fortran else "C"
     count = int(np.prod(shape, dtype=np.int64))
     if mapped is not None and offset % dtype.alignment == 0:
         flat = np.frombuffer(mapped, dtype=dtype, count=count, offset=offset)

@@ -70,7 +70,7 @@ def test_solvers_json(files: dict[str, Path], capsys: pytest.CaptureFixture[str]
     out = json.loads(capsys.readouterr().out)
     assert len(out["seeds"]) == 2
     assert len(out["edges"]) == 6
-    assert set(out["edges"][0]) == {"u", "v", "p_hat", "lcb"}
+    assert set(out["edges"][0]) == {"u", "v", "p_hat", "lcb", "counts"}
 
 
 BAD_GRAPHS = [

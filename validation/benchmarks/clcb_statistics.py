@@ -97,8 +97,9 @@ def _solve_in_process(path: Path, k: int) -> str:
     from validation.output import jsonable, to_json
     from validation.solvers.cascade import solve
 
-    arguments = argparse.Namespace(data=path, k=k, delta=0.05, radius="cascade")
-    return to_json(jsonable(solve(arguments)))
+    arguments = argparse.Namespace(data=path, k=k, delta=0.05, radius="cascade",
+                                   algorithm="clcb")
+    return to_json(jsonable(solve(arguments).payload()))
 
 
 def run(quick: bool) -> dict[str, Any]:
