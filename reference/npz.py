@@ -127,7 +127,7 @@ def _read_stored(handle: BufferedReader, info: zipfile.ZipInfo, key: str,
         return flat.reshape(shape, order=order)
     array = np.empty(shape, dtype=dtype, order=order)
     handle.seek(offset)
-    if handle.readinto(memoryview(array.reshape(-1, order="A")).cast("B")) != array.nbytes:
+    if handle.readinto(array.reshape(-1, order="A").data.cast("B")) != array.nbytes:
         raise InputError(key, "member is truncated")
     return array
 
