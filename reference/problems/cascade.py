@@ -145,6 +145,10 @@ def cascade_feedback(
     return _log_from_clicks(int(mu.size), lists, clicks)
 
 
+#: Samples per block when :func:`check_cascade_log` gathers the last items of large logs.
+_BLOCK = 1 << 18
+
+
 def check_cascade_log(dataset: OfflineDataset) -> OfflineDataset:
     r"""Return ``dataset`` after checking it is cascade feedback on ranked lists.
 
@@ -159,22 +163,25 @@ def check_cascade_log(dataset: OfflineDataset) -> OfflineDataset:
         Naming the field and the first offending sample (``InputError.sample``).
     """
     offsets = dataset.triggered_offsets
-    lengths = np.diff(offsets)
-    if lengths.min() == 0:
-        t = int(np.argmax(lengths == 0))
+    empty = offsets[1:] == offsets[:-1]
+    if empty.any():
         raise InputError("triggered", "is empty: the first item of a list is always examined",
-                         sample=t)
-    last = offsets[1:] - 1
-    # Clicks only on last items: as many nonzero outcomes in all as on the last items (two
-    # counting passes; the mask of early clicks is built only to name the sample).
-    if np.count_nonzero(dataset.outcomes) != np.count_nonzero(dataset.outcomes[last]):
+                         sample=int(np.argmax(empty)))
+    del empty
+    # Clicks only on last items: as many nonzero outcomes in all as on the last items.  Two
+    # counting passes, the last items gathered in blocks (small temporaries on large logs);
+    # the mask of early clicks is built only to name the sample.
+    last_clicks = sum(np.count_nonzero(dataset.outcomes[offsets[start + 1:start + _BLOCK + 1] - 1])
+                      for start in range(0, dataset.n, _BLOCK))
+    if np.count_nonzero(dataset.outcomes) != last_clicks:
         clicked_early = dataset.outcomes != 0
-        clicked_early[last] = False
+        clicked_early[offsets[1:] - 1] = False
         t = int(np.searchsorted(offsets, np.argmax(clicked_early), side="right") - 1)
         raise InputError("outcomes", "a click before the last triggered item: cascade feedback "
                          "stops at the first click", sample=t)
     if dataset.actions is None or dataset.action_offsets is None:
         return dataset
+    lengths, last = np.diff(offsets), offsets[1:] - 1
     list_lengths = np.diff(dataset.action_offsets)
     stopped_early = (lengths < list_lengths) & (dataset.outcomes[last] == 0)
     if np.any(lengths > list_lengths) or stopped_early.any():

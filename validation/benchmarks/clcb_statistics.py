@@ -10,8 +10,9 @@ it), then two child processes are timed, interleaved ``repeats`` times (5; 1 wit
   need with :func:`numpy.load`, and does the statistics, the confidence bounds and the
   oracle (``bincount`` calls, ``argpartition`` / a path argmax) with no checks at all.
 
-Peak memory is each child's own ``ru_maxrss`` (from ``os.wait4``), compared with the size
-of the arrays the floor loads.  Sizes (full run): cascade ``n = 2e6`` lists of ``k = 5``
+Peak memory is each child's own high-water mark (``VmHWM``, or ``ru_maxrss`` of
+:func:`resource.getrusage` off Linux), written by the child at exit and compared with the
+size of the arrays the floor loads.  Sizes (full run): cascade ``n = 2e6`` lists of ``k = 5``
 among ``m = 1e5`` items; k-path ``n = 8e5`` paths of ``k = 5`` arms, ``m = 1e5``;
 LLM cache ``n = 2e6`` rounds, ``m = 1e5`` queries, caches of 5.
 
@@ -115,16 +116,37 @@ def write_log(problem: str, quick: bool, path: Path) -> None:
         write_cache_npz(CacheLog(m, offsets, caches, queries, costs), path)
 
 
-def timed_child(argv: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak resident memory (bytes, the child's own ``ru_maxrss``)."""
+#: Prefix of every timed child: at exit it writes its peak resident memory to the file named
+#: by ``OFFCMAB_BENCH_PEAK``.  ``VmHWM`` is the high-water mark of this process's own memory;
+#: ``ru_maxrss`` (the fallback off Linux) also counts what the parent held before ``exec``.
+PEAK_PREFIX = """
+import atexit, os, resource
+def _peak():
+    try:
+        with open("/proc/self/status") as status:
+            peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
+    except (OSError, StopIteration):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with open(os.environ["OFFCMAB_BENCH_PEAK"], "w") as out:
+        out.write(str(peak * 1024))
+atexit.register(_peak)
+"""
+
+#: A timed ``python -m validation ...`` (``sys.argv`` set as ``-m`` would).
+SOLVE_CHILD = PEAK_PREFIX + """
+import runpy, sys
+sys.argv[0] = "validation"
+runpy.run_module("validation", run_name="__main__", alter_sys=True)
+"""
+
+
+def timed_child(argv: list[str], peak_file: Path) -> tuple[float, int]:
+    """Wall seconds and peak resident memory (bytes, measured inside the child)."""
     start = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL,
+                   env={**os.environ, "OFFCMAB_BENCH_PEAK": str(peak_file)})
     seconds = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise RuntimeError(f"{argv[:5]} exited with {child.returncode}")
-    return seconds, int(usage.ru_maxrss) * 1024
+    return seconds, int(peak_file.read_text())
 
 
 def compare(problem: str, quick: bool, folder: Path) -> dict[str, Any]:
@@ -136,13 +158,14 @@ def compare(problem: str, quick: bool, folder: Path) -> dict[str, Any]:
     with np.load(path, allow_pickle=False) as archive:
         array_bytes = sum(archive[key].nbytes for key in FLOOR_KEYS[problem])
         n = int(archive["queries" if problem == "llm-cache" else "triggered_offsets"].size)
-    solve = [sys.executable, "-m", "validation", "solve", problem, "--data", str(path),
+    solve = [sys.executable, "-c", SOLVE_CHILD, "solve", problem, "--data", str(path),
              "--k", "5", "--delta", "0.05"]
-    floor = [sys.executable, "-c", FLOORS[problem], str(path)]
+    floor = [sys.executable, "-c", PEAK_PREFIX + FLOORS[problem], str(path)]
+    peak = folder / "peak.txt"
     runs: dict[str, list[tuple[float, int]]] = {"solve": [], "floor": []}
     for _ in range(1 if quick else 5):
-        runs["floor"].append(timed_child(floor))
-        runs["solve"].append(timed_child(solve))
+        runs["floor"].append(timed_child(floor, peak))
+        runs["solve"].append(timed_child(solve, peak))
     seconds = {key: statistics.median(t for t, _ in value) for key, value in runs.items()}
     memory = {key: max(rss for _, rss in value) for key, value in runs.items()}
     return {
