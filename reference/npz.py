@@ -23,8 +23,8 @@ import mmap as mmap_module
 import struct
 import zipfile
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from io import BufferedReader
+from pathlib import Path
 from typing import Literal
 
 import numpy as np

@@ -61,6 +61,7 @@ def test_spread_and_oracle_json(files: dict[str, Path], capsys: pytest.CaptureFi
 @pytest.mark.parametrize(("problem", "data", "extra"), [
     ("im-node", "cascades", ["--estimator", "printed"]),
     ("im-node", "cascades", []),
+    ("im-node", "cascades", ["--algorithm", "plug-in"]),
     ("im-edge", "edges", []),
 ])
 def test_solvers_json(files: dict[str, Path], capsys: pytest.CaptureFixture[str],

@@ -47,6 +47,7 @@ released code ``inferband/trace.py`` (the power-law request sampler).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar, Literal, Protocol
 
 import numpy as np
@@ -457,7 +458,7 @@ class CacheLog:
         """Number of rounds."""
         return int(self.queries.size)
 
-    @property
+    @cached_property
     def hits(self) -> npt.NDArray[np.bool_]:
         r""":math:`1\{q_t \in \mathcal M_t\}` per round (vectorized over the CSR layout)."""
         return cache_hits(self.cache_offsets, self.caches, self.queries)
@@ -465,6 +466,10 @@ class CacheLog:
 
 def cache_hits(offsets: IntArray, caches: IntArray, queries: IntArray) -> npt.NDArray[np.bool_]:
     r""":math:`1\{q_t \in \mathcal M_t\}` for caches in CSR layout, without a loop over rounds."""
+    size = int(offsets[1] - offsets[0]) if offsets.size > 1 else 0
+    if caches.size == size * queries.size and np.all(np.diff(offsets) == size):
+        # caches of one size (the usual log): a rounds x size table, no index arrays
+        return (caches.reshape(queries.size, size) == queries[:, None]).any(axis=1)
     rounds = np.repeat(np.arange(queries.size), np.diff(offsets))
     hit = np.zeros(queries.size, dtype=bool)
     hit[rounds[caches == queries[rounds]]] = True

@@ -10,6 +10,7 @@ with the worst ratio of each direction and whether every goal is met.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from validation.benchmarks import BENCHMARKS
 from validation.cli import load_command
@@ -26,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    results: dict[str, dict[str, object]] = {}
+    results: dict[str, dict[str, Any]] = {}
     for name in args.only or BENCHMARKS:
         module = load_command(BENCHMARKS[name])
         if module is None:
@@ -50,10 +51,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def summary(results: dict[str, dict[str, object]]) -> dict[str, object]:
+def summary(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Every benchmark's ``figures``, the worst ratio in each direction, all goals met?"""
-    rows = [row for numbers in results.values() for row in numbers.get("figures", [])
-            if isinstance(row, dict)]  # type: ignore[attr-defined]
+    rows = [row for numbers in results.values() for row in numbers.get("figures", [])]
     lower = [row for row in rows if row["better"] == "lower"]
     higher = [row for row in rows if row["better"] == "higher"]
     return {

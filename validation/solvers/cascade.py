@@ -29,6 +29,15 @@ def add_data_arguments(parser: argparse.ArgumentParser, k_help: str, radius_defa
     parser.add_argument("--radius", choices=list(rules), default=radius_default,
                         help=", or ".join(f"{key}: {text}" for key, text in rules.items())
                         + f" (default {radius_default})")
+    add_check_argument(parser, "ranked lists (action, action_offsets)")
+
+
+def add_check_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--check-logged-actions``: also read and check what the algorithm does not use."""
+    parser.add_argument("--check-logged-actions", action="store_true",
+                        help=f"also read a .npz log's {what} and check them against the "
+                        "feedback (slower; the algorithm does not use them, so by default "
+                        "they are not read)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,8 +52,9 @@ def solve(args: argparse.Namespace) -> Solution:
     from reference.oracles import TopK
     from reference.problems.cascade import check_cascade_log
 
-    # The logged lists are not used by the algorithm: a .npz archive's are left unread.
-    dataset = check_file(args.data, check_cascade_log, read_dataset(args.data, actions=False))
+    # The logged lists are not used by the algorithm: a .npz archive's are read on request.
+    dataset = check_file(args.data, check_cascade_log,
+                         read_dataset(args.data, actions=args.check_logged_actions))
     if args.algorithm == "clcb":
         result = clcb_cascade(dataset, args.k, args.delta, radius=args.radius)
     else:

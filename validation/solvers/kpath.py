@@ -27,7 +27,7 @@ def solve(args: argparse.Namespace) -> Solution:
     from reference.dataset_io import read_dataset
     from reference.oracles import KPathOracle
 
-    dataset = read_dataset(args.data, actions=False)  # the logged paths are not used
+    dataset = read_dataset(args.data, actions=args.check_logged_actions)  # paths: unused
     oracle = KPathOracle(dataset.m, args.k)
     algorithm = {"clcb": clcb, "emp": emp, "cucb-offline": cucb_offline}[args.algorithm]
     result = algorithm(dataset, oracle, args.delta, radius=args.radius)

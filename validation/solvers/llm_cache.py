@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from validation.arguments import positive_int, probability
+from validation.solvers.cascade import add_check_argument
 from validation.solvers.summary import Solution, smallest_count
 
 HELP = "CLCB-LLM-C: the cache of k queries from a log of (cache, query, cost) rounds"
@@ -29,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "standard: UCB of p times UCB of c (alg:CLCB-LLM_std)")
     parser.add_argument("--unbounded-costs", action="store_true",
                         help="accept any finite cost (sub-Gaussian noise) instead of [0, 1]")
+    add_check_argument(parser, "caches (the algorithms use only whether a round was a hit, "
+                       "which a null cost records)")
 
 
 def solve(args: argparse.Namespace) -> Solution:
@@ -39,7 +42,7 @@ def solve(args: argparse.Namespace) -> Solution:
     from reference.llm_baselines import lec, lfu
     from reference.problems.llm_cache_io import read_cache_log
 
-    log = read_cache_log(args.data, bounded=not args.unbounded_costs)
+    log = read_cache_log(args.data, not args.unbounded_costs, args.check_logged_actions)
     k = check_cardinality(args.k, log.m)
     result = clcb_llm(log, k, args.delta, variant=args.variant)
     cache = result.cache
