@@ -50,7 +50,7 @@ def solve(args: argparse.Namespace) -> Solution:
     from reference.dataset_io import check_file, read_dataset
     from reference.errors import check_cardinality
     from reference.oracles import TopK
-    from reference.problems.cascade import check_cascade_log
+    from reference.problems.cascade_log import check_cascade_log
 
     # The logged lists are not used by the algorithm: a .npz archive's are read on request.
     dataset = check_file(args.data, check_cascade_log,
