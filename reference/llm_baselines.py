@@ -33,18 +33,18 @@ from reference.clcb_llm import cache_statistics
 from reference.dataset import IntArray
 from reference.errors import check_cardinality
 from reference.oracles import top_k
-from reference.problems.llm_cache import CacheLog
+from reference.problems.llm_cache import QueryLog
 
 THEORY: tuple[str, ...] = ()
 
 
-def lfu(log: CacheLog, k: int) -> IntArray:
+def lfu(log: QueryLog, k: int) -> IntArray:
     r"""Least-frequently-used eviction, offline: top-k by arrival count :math:`N(q)`."""
     stats = cache_statistics(log)
     return top_k(stats.counts.astype(np.float64), check_cardinality(k, log.m))
 
 
-def lec(log: CacheLog, k: int) -> IntArray:
+def lec(log: QueryLog, k: int) -> IntArray:
     r"""Least-expected-cost eviction, offline: top-k by :math:`\hat p(q)\hat c(q)` (0 if unseen)."""
     stats = cache_statistics(log)
     c_hat = np.nan_to_num(stats.c_hat, nan=0.0)

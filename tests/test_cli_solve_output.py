@@ -16,7 +16,7 @@ from reference.dataset_io import write_npz
 from reference.llm_baselines import lec, lfu
 from reference.oracles import TopK
 from reference.problems.cascade import CascadeProblem, UniformListsLaw
-from reference.problems.llm_cache import CacheLog, cache_hits
+from reference.problems.llm_cache import CacheLog, HitLog, cache_hits
 from reference.problems.llm_cache_io import write_cache_npz
 from validation.cli import main
 from validation.solvers.summary import SUMMARY
@@ -165,8 +165,38 @@ def test_cache_log_read_without_caches_has_the_same_statistics(
 
     path, log = cache_log
     light = read_cache_log(path, caches=False)
-    assert light.caches.size < log.caches.size  # the caches were not read
+    assert isinstance(light, HitLog)  # the caches were not read
     np.testing.assert_array_equal(light.hits, log.hits)
     for field in ("counts", "cost_counts", "cost_sums"):
         np.testing.assert_array_equal(getattr(cache_statistics(light), field),
                                       getattr(cache_statistics(log), field))
+
+
+@pytest.mark.parametrize(("costs", "bounded", "message"), [
+    ([0.5, np.inf], False, "cost: observed costs must be finite"),
+    ([0.5, 1.5], True, r"cost: observed costs must lie in \[0, 1\]"),
+    ([0.5], True, "cost: must have 2 entries"),
+])
+def test_hit_log_checks_costs(costs: list[float], bounded: bool, message: str) -> None:
+    from reference.errors import InputError
+
+    HitLog(3, np.array([0, 2]), np.array([0.5, np.nan]), bounded)  # a hit: fine
+    with pytest.raises(InputError, match=message):
+        HitLog(3, np.array([0, 2]), np.array(costs), bounded)
+
+
+def test_cache_consistency_is_checked_on_request(cache_log: tuple[Path, CacheLog],
+                                                 tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    _, log = cache_log
+    costs = log.costs.copy()
+    hit = int(np.flatnonzero(log.hits)[0])
+    costs[hit] = 0.5  # a cost observed on a hit: inconsistent with the caches
+    path = tmp_path / "bad.npz"
+    np.savez(path, queries_m=np.int64(log.m), cache_offsets=log.cache_offsets,
+             caches=log.caches, queries=log.queries, costs=costs)
+    base = ["solve", "llm-cache", "--data", str(path), "--k", "5", "--delta", "0.1"]
+    assert run_cli(base) == 0
+    capsys.readouterr()
+    assert run_cli([*base, "--check-logged-actions"]) == 2
+    assert f"round {hit}: must be null exactly when" in capsys.readouterr().err

@@ -32,12 +32,13 @@ import numpy as np
 from reference.dataset import offsets_from_lengths
 from reference.dataset_io import load_npz_arrays, open_text, parse_json_line, read_header
 from reference.errors import InputError
-from reference.problems.llm_cache import CacheLog
+from reference.problems.llm_cache import CacheLog, HitLog
 
 NPZ_KEYS = ("queries_m", "cache_offsets", "caches", "queries", "costs")
 
 
-def read_cache_log(path: str | Path, bounded: bool = True, caches: bool = True) -> CacheLog:
+def read_cache_log(path: str | Path, bounded: bool = True,
+                   caches: bool = True) -> CacheLog | HitLog:
     """Read a cache log, choosing the format from the suffix (``.npz`` or JSON Lines).
 
     ``caches=False`` leaves a ``.npz`` archive's caches unread (see :func:`read_cache_npz`).
@@ -127,14 +128,14 @@ def write_cache_jsonl(log: CacheLog, path: str | Path) -> None:
             handle.write(json.dumps(record) + "\n")
 
 
-def read_cache_npz(path: str | Path, bounded: bool = True, caches: bool = True) -> CacheLog:
-    r"""Read a ``.npz`` cache log (never unpickling anything).
+def read_cache_npz(path: str | Path, bounded: bool = True,
+                   caches: bool = True) -> CacheLog | HitLog:
+    """Read a ``.npz`` cache log (never unpickling anything).
 
-    With ``caches=False`` the logged caches are not read: the offline algorithms (CLCB-LLM-C,
-    LFU, LEC) use only whether each round was a hit, which the cost records (``NaN``
-    exactly on hits).  The log returned then records each round's cache as :math:`\{q_t\}`
-    on a hit and as empty otherwise; it has the same hits, counts and costs, but the
-    consistency of the costs with the real caches is not checked.
+    With ``caches=False`` the logged caches are not read and a
+    :class:`~reference.problems.llm_cache.HitLog` is returned: the offline algorithms
+    (CLCB-LLM-C, LFU, LEC) use only whether each round was a hit, which the cost records
+    (``NaN`` exactly on hits); the costs' consistency with the caches is then not checked.
     """
     keys = NPZ_KEYS if caches else ("queries_m", "queries", "costs")
     arrays = load_npz_arrays(path, keys)
@@ -144,12 +145,7 @@ def read_cache_npz(path: str | Path, bounded: bool = True, caches: bool = True) 
     if arrays["costs"].dtype.kind != "f":
         raise InputError("costs", f"must be a float array, got dtype {arrays['costs'].dtype}")
     if not caches:
-        queries, costs = arrays["queries"], arrays["costs"]
-        if queries.ndim != 1 or costs.shape != queries.shape:
-            return read_cache_npz(path, bounded)  # malformed: the full reader names the field
-        hits = np.isnan(costs)
-        arrays["cache_offsets"] = offsets_from_lengths(hits)
-        arrays["caches"] = queries[hits]
+        return HitLog(int(m), arrays["queries"], arrays["costs"], bounded)
     return CacheLog(int(m), arrays["cache_offsets"], arrays["caches"], arrays["queries"],
                     arrays["costs"], bounded)
 
