@@ -462,10 +462,10 @@ def _check_costs(costs: FloatArray, hits: npt.NDArray[np.bool_], bounded: bool) 
         t = int(np.flatnonzero(unobserved != hits)[0])
         raise InputError("cost", f"round {t}: must be null exactly when the query is in the "
                          "cache")
-    observed = costs[~hits]
-    if not observed.size:
+    if hits.all():
         return
-    low, high = observed.min(), observed.max()  # NaN is excluded above; inf shows here
+    # fmin/fmax skip NaN (the hits), so no copy of the observed costs is made; inf shows here
+    low, high = np.fmin.reduce(costs), np.fmax.reduce(costs)
     if not (np.isfinite(low) and np.isfinite(high)):
         raise InputError("cost", "observed costs must be finite")
     if bounded and (low < 0 or high > 1):
