@@ -24,7 +24,7 @@ from typing import Any
 from validation.controls import CONTROLS, PREFIX
 from validation.runner import analysis
 from validation.runner.backends import Task
-from validation.runner.spec import Instance, TrialKey
+from validation.runner.spec import Instance, Profile, TrialKey
 from validation.runner.store import TrialRecord
 from validation.scenarios.traps import TRAP
 
@@ -78,36 +78,58 @@ def runs(bound_id: str, name: str, profile: str) -> bool:
     return profile == "full" or (bound_id, name) not in NO_POWER
 
 
-def plan_tasks(instances: Mapping[str, Sequence[Instance]], modules: Mapping[str, str],
-               trials: int, seed: int, profile: str) -> list[Task]:
+def control_trials(plan: Any, profile: Profile) -> dict[tuple[str, str, int], int]:
+    """Trials per trap cell for the controls: the profile's base count (10 or 20), at most
+    the reference's.
+
+    The reference's trials are sized to detect an exceedance rate of a few delta; a
+    control on its trap exceeds the bound in (nearly) every trial, which the same exact
+    binomial test flags from a handful of trials (all 10 of 10 at delta = 0.05 has tail
+    1e-13), so its rows use the first trials of the reference's cell, paired.
+    """
+    return {(bound_id, instance.name, n): min(plan.trials[(bound_id, instance.name, n)],
+                                              profile.trials)
+            for bound_id, mine in plan.instances.items()
+            for instance in trap_instances(mine) for n in instance.n_grid}
+
+
+def plan_tasks(plan: Any, seed: int, profile: Profile) -> list[Task]:
     """One task per (bound id, control run in ``profile``, trap instance, n, trial)."""
-    return [Task(modules[bound_id], instance,
+    trials = control_trials(plan, profile)
+    return [Task(plan.modules[bound_id], instance,
                  TrialKey(bound_id, instance.name, n, trial, subject(name)), seed)
-            for bound_id, mine in instances.items()
-            for name in CONTROLS.get(bound_id, {}) if runs(bound_id, name, profile)
+            for bound_id, mine in plan.instances.items()
+            for name in CONTROLS.get(bound_id, {}) if runs(bound_id, name, profile.name)
             for instance in trap_instances(mine)
             for n in instance.n_grid
-            for trial in range(trials)]
+            for trial in range(trials[(bound_id, instance.name, n)])]
 
 
-def control_rows(plan: Any, records: Mapping[str, TrialRecord], trials: int, scale: float,
-                 level: float, profile: str) -> list[dict[str, Any]]:
-    """Every control's rows on its traps, built exactly as the reference's (``subject`` set)."""
+def control_rows(plan: Any, records: Mapping[str, TrialRecord],
+                 profile: Profile) -> list[dict[str, Any]]:
+    """Every control's rows on its traps, built exactly as the reference's (``subject`` set).
+
+    Same row plans and level as the reference's rows; the controls' rows are not counted
+    in the false-alarm budget (a flagged control is not a false alarm about the
+    reference).
+    """
     from validation.runner.sweep import build_cells, make_rows
 
     rows: list[dict[str, Any]] = []
+    trials = control_trials(plan, profile)
     for bound_id, instances in plan.instances.items():
         traps = trap_instances(instances)
         if not traps:
             continue
-        only = replace(plan, instances={bound_id: traps}, tasks=[], unavailable={})
+        only = replace(plan, instances={bound_id: traps}, tasks=[], unavailable={},
+                       trials=trials)
         for name in CONTROLS.get(bound_id, {}):
-            if not runs(bound_id, name, profile):
+            if not runs(bound_id, name, profile.name):
                 continue
             spec = subject(name)
-            cells = build_cells(only, records, trials, spec)
+            cells = build_cells(only, records, spec)
             rows.extend(row | {"subject": spec, "control": name}
-                        for row in make_rows(only, cells, scale, level, spec))
+                        for row in make_rows(only, cells, profile.detect, spec))
     return rows
 
 
@@ -149,10 +171,10 @@ def missing(table: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
             if entry["expected"] and entry["rows"] and not entry["flagged"]]
 
 
-def power_report(plan: Any, records: Mapping[str, TrialRecord], trials: int, scale: float,
-                 level: float, profile: str) -> dict[str, Any]:
+def power_report(plan: Any, records: Mapping[str, TrialRecord],
+                 profile: Profile) -> dict[str, Any]:
     """The ``power`` section of ``report.json``: rows, table, misses, trial time."""
-    rows = control_rows(plan, records, trials, scale, level, profile)
+    rows = control_rows(plan, records, profile)
     table = power_table(rows, list(plan.instances))
     seconds = sum(record.seconds for key, record in records.items()
                   if f"|{PREFIX}:" in key)

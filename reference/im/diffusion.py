@@ -94,7 +94,7 @@ def diffuse(
     V = graph.nodes
     active = np.zeros(runs * V, dtype=bool)
     stamp = np.zeros(runs * V, dtype=np.int64)  # for deduplication without sorting
-    frontier = np.unique(seed_keys)
+    frontier = _sorted_distinct(seed_keys)
     active[frontier] = True
     found_keys, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
     tried: list[IntArray] = []
@@ -119,6 +119,14 @@ def diffuse(
     edge_order = np.argsort(tried_keys, kind="stable")
     return Diffusion(runs, np.concatenate(found_keys), np.concatenate(found_steps),
                      tried_keys[edge_order], fired[edge_order])
+
+
+def _sorted_distinct(keys: IntArray) -> IntArray:
+    """``np.unique(keys)`` by a sort: numpy 2.4's hash-based unique is ~50x slower here."""
+    ordered = np.sort(np.asarray(keys, dtype=np.int64))
+    keep = np.ones(ordered.size, dtype=bool)
+    keep[1:] = ordered[1:] != ordered[:-1]
+    return ordered[keep]
 
 
 def _first_occurrences(keys: IntArray, stamp: IntArray) -> IntArray:

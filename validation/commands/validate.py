@@ -1,10 +1,12 @@
 r"""``offcmab validate``: check every bound of the paper against Monte-Carlo gaps.
 
 Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial log
-``trials.jsonl`` into ``--out``.  Exit code 0 when every tested row passes, 1 when a
-bound is violated beyond the run's false-alarm budget, 2 on bad usage, 3 with
-``--require-power`` when a negative control a trap should catch is not flagged
-(:mod:`validation.power`; controls never cause exit 1).
+``trials.jsonl`` into ``--out``.  Exit code 0 when no row fails, 1 when a bound is
+violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
+when a negative control a trap should catch is not flagged (:mod:`validation.power`;
+controls never cause exit 1).  Rows whose bound is at least the largest gap the
+instance allows are ``vacuous`` (they cannot fail) and are counted apart from the rows
+with power.
 """
 
 from __future__ import annotations
@@ -92,9 +94,10 @@ def run(args: argparse.Namespace) -> int:
     flagged = (f"; controls flagged {power['flagged']} of "
                f"{sum(entry['rows'] > 0 for entry in power['table'])} run"
                if power is not None else "")
-    sys.stdout.write(f"offcmab validate: {summary['pass']} pass, {summary['FAIL']} fail, "
-                     f"{summary['n/a']} n/a, {summary['note']} note{flagged}; "
-                     f"report in {args.out}\n")
+    sys.stdout.write(f"offcmab validate: {summary['power']} rows with power "
+                     f"({summary['pass']} pass, {summary['FAIL']} fail), "
+                     f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
+                     f"{summary['note']} note{flagged}; report in {args.out}\n")
     if summary["FAIL"]:
         return 1
     if args.require_power and power is not None and power["missing"]:
