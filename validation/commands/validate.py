@@ -43,6 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from validation.runner.folder import folder_lock
+
+    with folder_lock(args.out):  # one run per output folder: a second one exits 2
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from validation.runner import figures, report
     from validation.runner.spec import PROFILES
     from validation.runner.sweep import RunConfig, RunInterrupted, package_versions, run_validation
