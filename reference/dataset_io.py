@@ -23,6 +23,8 @@ field and, for JSON Lines, the line.
 from __future__ import annotations
 
 import json
+import math
+import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +38,8 @@ from reference.errors import InputError, check_size
 T = TypeVar("T")
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+#: Largest integer a float64 holds without overflow (the float just below 2**1024).
+FLOAT_MAX_INT = int(sys.float_info.max)
 
 NPZ_KEYS = ("m", "triggered_offsets", "triggered", "outcomes")
 NPZ_OPTIONAL_KEYS = ("action_offsets", "actions")
@@ -115,12 +119,24 @@ def _int_list(record: dict[str, Any], key: str, line: int) -> list[int]:
     return value
 
 
+def is_float_number(value: Any) -> bool:
+    """Whether a decoded JSON value is a number a float holds: not bool, not NaN or infinity,
+    not an integer beyond the float range (JSON allows 400-digit integers)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, int):
+        return abs(value) <= FLOAT_MAX_INT
+    return math.isfinite(value)
+
+
 def _number_list(record: dict[str, Any], key: str, line: int) -> list[float]:
     value = record.get(key)
     if not isinstance(value, list):
         raise InputError(key, "missing or not a list", line)
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
         raise InputError(key, "must be a list of numbers", line)
+    if any(isinstance(v, int) and abs(v) > FLOAT_MAX_INT for v in value):
+        raise InputError(key, "holds a number too large for a 64-bit float", line)
     return value
 
 
@@ -256,19 +272,26 @@ def load_npz_arrays(path: str | Path, required: tuple[str, ...]) -> dict[str, np
         archive = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise InputError("data", f"file not found: {path}") from None
-    except (ValueError, OSError, zipfile.BadZipFile) as error:
-        raise InputError("data", f"{path} is not a valid .npz archive ({error})") from None
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile):
+        raise InputError("data", f"{path} is not an .npz archive (a zip of .npy arrays, as "
+                         "numpy.savez writes)") from None
     if not isinstance(archive, np.lib.npyio.NpzFile):
         raise InputError("data", f"{path} is a single array, not an .npz archive")
     with archive:
         missing = [key for key in required if key not in archive.files]
         if missing:
             raise InputError(missing[0], f"array missing from {path.name}")
-        try:
-            return {key: archive[key] for key in archive.files}
-        except ValueError:
-            raise InputError("data", "archive holds pickled objects, which are never loaded") \
-                from None
+        arrays = {}
+        for key in archive.files:
+            try:
+                arrays[key] = archive[key]
+            except ValueError as error:
+                if "allow_pickle" not in str(error):
+                    raise InputError(key, f"array is damaged or cut short ({error})") from None
+                raise InputError(key, "holds pickled objects, which are never loaded") from None
+            except (EOFError, OSError, zipfile.BadZipFile) as error:
+                raise InputError(key, f"array is damaged or cut short ({error})") from None
+        return arrays
 
 
 def read_npz(path: str | Path) -> OfflineDataset:

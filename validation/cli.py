@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
@@ -78,7 +79,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args))
+        with warnings.catch_warnings():
+            # a numeric warning (overflow, 0/0) means a wrong number would be printed: stop
+            warnings.simplefilter("error")
+            return int(args.run(args))
+    except MemoryError:
+        sys.stderr.write(f"offcmab {args.command}: error: the input needs more memory than "
+                         "this machine has\n")
     except InputError as error:
         sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
     except ValueError as error:
