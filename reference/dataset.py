@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reference.errors import InputError, check_size
+from reference.errors import InputError, check_dense, check_size
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -177,6 +177,8 @@ class OfflineDataset:
             _check_ids(actions, self.m, "actions")
             object.__setattr__(self, "actions", actions)
             object.__setattr__(self, "action_offsets", action_offsets)
+        check_dense(self.m, triggered.size + (0 if self.actions is None else self.actions.size),
+                    "m")
 
     @property
     def n(self) -> int:

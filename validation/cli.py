@@ -92,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
     except OSError as error:
         name = f" {error.filename}" if error.filename else ""
-        sys.stderr.write(f"offcmab {args.command}: error: {error.strerror}{name}\n")
+        reason = error.strerror or str(error) or type(error).__name__  # never "None"
+        sys.stderr.write(f"offcmab {args.command}: error: {reason}{name}\n")
     return EXIT_USAGE
 
 

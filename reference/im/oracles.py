@@ -157,7 +157,7 @@ def rr_set_count(theta: float) -> int:
     r"""``ceil(theta)`` RR sets; beyond :data:`MAX_RR_SETS` (eps or delta' too small) refused."""
     if not theta <= MAX_RR_SETS:  # also catches inf and NaN
         raise InputError("eps", f"IMM would need {theta:.3g} RR sets, more than the "
-                         f"{MAX_RR_SETS:.0e} supported; use a larger eps or delta_prime")
+                         f"{MAX_RR_SETS:.0e} supported; use a larger eps or delta_prime, or a graph with fewer isolated nodes")
     return max(math.ceil(theta), 0)
 
 
@@ -178,6 +178,12 @@ def imm(
     log_fail = -math.log(delta_prime)  # log(1/delta') is finite for every float delta' > 0
     lam1 = (2.0 + 2.0 * eps1 / 3.0) * (log_choose + math.log(2.0) + log_fail + log_steps) \
         * V / eps1 / eps1  # inf (then refused) rather than a division by an underflowed 0
+    e_factor = 1.0 - 1.0 / math.e
+    a = math.sqrt(math.log(4.0) + log_fail)
+    b = math.sqrt(e_factor * (log_choose + math.log(4.0) + log_fail))
+    # OPT <= min(V, k + E) (each edge activates at most one node), so the selection phase
+    # needs at least this many RR sets: refuse at once what would be refused after minutes.
+    rr_set_count(2.0 * V * (e_factor * a + b) ** 2 / eps / eps / min(V, k + graph.edges))
     # Sampling phase: find LB <= OPT (failure <= delta'/2 over all rounds).
     lower = 1.0
     rr = RRSets(V, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
@@ -190,9 +196,6 @@ def imm(
             lower = V * fraction / (1.0 + eps1)
             break
     # Selection phase on fresh RR sets (Chen 2018), failure <= delta'/2.
-    e_factor = 1.0 - 1.0 / math.e
-    a = math.sqrt(math.log(4.0) + log_fail)
-    b = math.sqrt(e_factor * (log_choose + math.log(4.0) + log_fail))
     theta = rr_set_count(2.0 * V * (e_factor * a + b) ** 2 / eps / eps / lower)
     final = sample_rr_sets(reverse, theta, rng)
     seeds, fraction = max_coverage(final, k)

@@ -56,8 +56,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.out.exists() and not args.out.is_dir():
         raise ValueError(f"out: {args.out} exists and is not a folder")
-    if args.scheduler is not None and args.backend not in (None, "dask"):
-        raise ValueError("scheduler: only used with --backend dask")
+    if args.scheduler is not None and args.backend != "dask":
+        raise ValueError("scheduler: only used with --backend dask (add --backend dask)")
     backend = args.backend or ("dask" if args.scheduler else
                                "serial" if args.jobs == 1 else "processes")
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
