@@ -157,7 +157,8 @@ def rr_set_count(theta: float) -> int:
     r"""``ceil(theta)`` RR sets; beyond :data:`MAX_RR_SETS` (eps or delta' too small) refused."""
     if not theta <= MAX_RR_SETS:  # also catches inf and NaN
         raise InputError("eps", f"IMM would need {theta:.3g} RR sets, more than the "
-                         f"{MAX_RR_SETS:.0e} supported; use a larger eps or delta_prime, or a graph with fewer isolated nodes")
+                         f"{MAX_RR_SETS:.0e} supported; use a larger eps or delta_prime, or "
+                         "a graph with fewer isolated nodes")
     return max(math.ceil(theta), 0)
 
 
