@@ -101,3 +101,22 @@ def test_resume_of_a_log_with_a_damaged_header_starts_over(tmp_path: Path) -> No
     assert rows_of(damaged, resume=True) == reference
     first = json.loads((damaged / LOG_NAME).read_text().splitlines()[0])
     assert first == {"header": {"seed": 7, "profile": "quick"}}
+
+
+def test_validate_resume_recovers_from_non_record_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``123`` and ``{}`` in the log (formerly TypeError/KeyError tracebacks) are dropped."""
+    from validation.cli import main
+
+    argv = ["validate", "--quick", "--only", "thm2-lower", "--no-figures", "--out",
+            str(tmp_path)]
+    assert main(argv) == 0
+    clean = json.loads((tmp_path / "report.json").read_text())["rows"]
+    lines = (tmp_path / LOG_NAME).read_text().splitlines(keepends=True)
+    (tmp_path / LOG_NAME).write_text("".join([*lines[:3], "123\n", "{}\n", *lines[3:]]))
+    capsys.readouterr()
+    assert main([*argv, "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert (f"kept 2 trials, dropped {len(lines) - 3 + 2} line(s) from the first damaged "
+            "one on") in err
+    assert json.loads((tmp_path / "report.json").read_text())["rows"] == clean
