@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from reference.dataset import FloatArray, IntArray
 from reference.errors import InputError, check_cardinality, check_probability
-from reference.im.diffusion import BATCH_CELLS, batches, check_seed_set, diffuse
+from reference.im.diffusion import BATCH_ACTIVE, check_seed_set, diffuse
 from reference.im.graph import ICGraph, out_edges_of
 
 #: RR sets drawn per vectorized batch.
@@ -244,7 +244,7 @@ def greedy_monte_carlo(
     for j in range(k):
         candidates = np.setdiff1d(np.arange(V), chosen)
         totals = np.zeros(candidates.size)
-        per_batch = max(1, BATCH_CELLS // (V * samples))
+        per_batch = max(1, BATCH_ACTIVE // (64 * samples * (j + 1)))
         for start in range(0, candidates.size, per_batch):
             block = candidates[start : start + per_batch]
             runs = block.size * samples
@@ -270,5 +270,5 @@ def seed_set_spread_ris(graph: ICGraph, seeds: npt.ArrayLike, rr: RRSets) -> flo
     return float(graph.nodes * covered.mean())
 
 
-__all__ = ["IMMOracle", "IMMResult", "RRSets", "batches", "greedy_monte_carlo", "imm",
+__all__ = ["IMMOracle", "IMMResult", "RRSets", "greedy_monte_carlo", "imm",
            "max_coverage", "sample_rr_sets", "seed_set_spread_ris"]
