@@ -36,11 +36,11 @@ import numpy.typing as npt
 from reference.dataset import IntArray
 from reference.errors import InputError
 from reference.im.graph import ICGraph, out_edges_of
-from reference.im.keyset import DenseKeys, KeySet
+from reference.im.keyset import DENSE_RATIO, DenseKeys, KeySet
 from reference.im.live_edges import live_targets
 
 #: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
-BATCH_ACTIVE = 1 << 20
+BATCH_ACTIVE = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -101,12 +101,12 @@ def diffuse(
     record_edges
         Also record every triggered edge and its outcome (edge-level feedback).
     dense
-        Keep the visited keys in a byte per (run, node) cell instead of a hash set; worth it
-        (and memory proportional to the active pairs) only when cascades cover a large share
-        of the nodes (:attr:`BatchPlan.dense`).
+        Start with the visited keys in a byte per (run, node) cell instead of a hash set
+        (:attr:`BatchPlan.dense`); the hash set also switches to the byte map once the visited
+        pairs reach ``1 / DENSE_RATIO`` of the cells, so memory stays proportional to them.
     """
     V = graph.nodes
-    seen = DenseKeys(runs * V) if dense else KeySet(4 * seed_keys.size)
+    seen: KeySet | DenseKeys = DenseKeys(runs * V) if dense else KeySet(4 * seed_keys.size)
     frontier = seen.add(seed_keys)
     found_keys, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
     tried: list[IntArray] = []
@@ -125,6 +125,8 @@ def diffuse(
             target, owner = live_targets(graph.live_edges, nodes, rng)
         frontier = seen.add(sims[owner] * V + target)
         found_keys.append(frontier)
+        if isinstance(seen, KeySet) and DENSE_RATIO * len(seen) >= runs * V:
+            seen = DenseKeys(runs * V, np.concatenate(found_keys))  # cheaper from here on
         found_steps.append(np.full(frontier.size, step, dtype=np.int64))
     empty = np.zeros(0, dtype=np.int64)
     tried_keys = np.concatenate(tried) if tried else empty
@@ -157,8 +159,8 @@ class BatchPlan:
     @property
     def dense(self) -> bool:
         """Whether the next batch should use :class:`~reference.im.keyset.DenseKeys`: cascades
-        seen so far average at least ``V / 32`` nodes on a graph of ``V`` nodes."""
-        return self._runs > 0 and 32.0 * self._active / self._runs >= self.nodes
+        seen so far average at least ``V / DENSE_RATIO`` nodes on a graph of ``V`` nodes."""
+        return self._runs > 0 and DENSE_RATIO * self._active / self._runs >= self.nodes
 
     def record(self, runs: int, active: int) -> None:
         """Report that a batch of ``runs`` runs produced ``active`` active pairs."""
