@@ -1,4 +1,4 @@
-r"""``offcmab bench [--json] [--quick]``: run the speed benchmarks and print their numbers.
+r"""``offcmab bench [--json] [--quick | --full]``: run the speed benchmarks and print their numbers.
 
 Runs every module of :data:`validation.benchmarks.BENCHMARKS` that exists in this
 build (one row per benchmark), as a table or as one JSON object.
@@ -7,6 +7,7 @@ build (one row per benchmark), as a table or as one JSON object.
 from __future__ import annotations
 
 import argparse
+from inspect import signature
 
 from validation.benchmarks import BENCHMARKS
 from validation.cli import load_command
@@ -18,6 +19,9 @@ HELP = "time CLCB and the simulators against bare numpy floors (speed goals)"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
+    parser.add_argument("--full", action="store_true",
+                        help="whole grids where a benchmark has one (ic-simulation: up to "
+                             "100,000 nodes, 10,000 cascades; several minutes)")
     parser.add_argument("--only", nargs="+", choices=list(BENCHMARKS), metavar="NAME",
                         help=f"run only these benchmarks ({', '.join(BENCHMARKS)})")
 
@@ -28,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
         module = load_command(BENCHMARKS[name])
         if module is None:
             continue
-        results[name] = {"title": module.TITLE, **module.run(args.quick)}
+        extra = {"full": True} if args.full and "full" in signature(module.run).parameters else {}
+        results[name] = {"title": module.TITLE, **module.run(args.quick, **extra)}
     if args.json:
         emit(results, True)
         return 0
