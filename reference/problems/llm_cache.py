@@ -63,7 +63,7 @@ from reference.dataset import (
     as_real_array,
     offsets_from_lengths,
 )
-from reference.errors import InputError, check_cardinality, check_size
+from reference.errors import InputError, check_cardinality, check_dense, check_size
 from reference.oracles import top_k
 
 View = Literal["standard", "improved"]
@@ -434,6 +434,7 @@ class CacheLog:
                              f"got {offsets.size}")
         _check_offsets(offsets, caches.size, "cache_offsets")
         _check_ids(caches, self.m, "cache")
+        check_dense(self.m, queries.size + caches.size, "queries")
         _check_distinct_per_sample(caches, offsets, "cache")
         costs = as_real_array(self.costs, "cost")
         if costs.shape != queries.shape:
