@@ -136,11 +136,14 @@ def cucb_llm_stream(
     noise: CostNoise = "bernoulli",
     queries: npt.ArrayLike | None = None,
     costs: npt.ArrayLike | None = None,
+    diagnostics: bool = True,
 ) -> StreamRun:
     r"""Run CUCB-LLM-S for ``T`` rounds (a Python loop over rounds: the algorithm is online).
 
     ``queries`` and ``costs`` (length ``T``) fix the stream; otherwise queries are drawn
-    from ``problem.p`` and costs by ``noise`` with ``rng``.
+    from ``problem.p`` and costs by ``noise`` with ``rng``.  ``diagnostics=False`` skips the
+    per-round comparison with the global top-k (``cache_value_gap`` is then NaN and
+    ``equals_reference``, ``same_set_as_topk`` False); the caches are the same.
     """
     if variant not in VARIANTS:
         raise InputError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")
@@ -165,7 +168,7 @@ def cucb_llm_stream(
     in_cache = np.zeros(m, dtype=bool)
     hits = np.zeros(T, dtype=bool)
     regret = np.zeros(T)
-    value_gap = np.zeros(T)
+    value_gap = np.zeros(T) if diagnostics else np.full(T, np.nan)
     equal = np.zeros(T, dtype=bool)
     same_set = np.zeros(T, dtype=bool)
     held = np.zeros((T, m), dtype=bool)
@@ -194,6 +197,8 @@ def cucb_llm_stream(
                     in_cache[q_min] = False  # apdx_line:replace
                     in_cache[q] = True
             # apdx_line:stream_proc_end
+        if not diagnostics:
+            continue
         scores = arrivals / t * lcb
         best = _topk_value(scores, k)
         value_gap[t - 1] = best - float(np.sum(scores[in_cache]))
