@@ -141,14 +141,17 @@ def cucb_llm_stream(
     noise: CostNoise = "bernoulli",
     queries: npt.ArrayLike | None = None,
     costs: npt.ArrayLike | None = None,
+    diagnostics: bool = True,
     radius_scale: float = 1.0,
 ) -> StreamRun:
     r"""Run CUCB-LLM-S for ``T`` rounds (a Python loop over rounds: the algorithm is online).
 
     ``queries`` and ``costs`` (length ``T``) fix the stream; otherwise queries are drawn
-    from ``problem.p`` and costs by ``noise`` with ``rng``.  ``radius_scale`` multiplies
-    the LCB's radius (1 as printed; the negative controls of :mod:`validation.controls`
-    pass 0, 0.1, -1 or infinity).
+    from ``problem.p`` and costs by ``noise`` with ``rng``.  ``diagnostics=False`` skips the
+    per-round comparison with the global top-k (``cache_value_gap`` is then NaN and
+    ``equals_reference``, ``same_set_as_topk`` False); the caches are the same.
+    ``radius_scale`` multiplies the LCB's radius (1 as printed; the negative controls of
+    :mod:`validation.controls` pass 0, 0.1, -1 or a huge value).
     """
     if variant not in VARIANTS:
         raise InputError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")
@@ -173,7 +176,7 @@ def cucb_llm_stream(
     in_cache = np.zeros(m, dtype=bool)
     hits = np.zeros(T, dtype=bool)
     regret = np.zeros(T)
-    value_gap = np.zeros(T)
+    value_gap = np.zeros(T) if diagnostics else np.full(T, np.nan)
     equal = np.zeros(T, dtype=bool)
     same_set = np.zeros(T, dtype=bool)
     held = np.zeros((T, m), dtype=bool)
@@ -203,6 +206,8 @@ def cucb_llm_stream(
                     in_cache[q_min] = False  # apdx_line:replace
                     in_cache[q] = True
             # apdx_line:stream_proc_end
+        if not diagnostics:
+            continue
         scores = arrivals / t * lcb
         best = _topk_value(scores, k)
         value_gap[t - 1] = best - float(np.sum(scores[in_cache]))

@@ -230,6 +230,6 @@ def printed_stream(queries: IntArray, costs: npt.NDArray[np.float64], m: int, k:
 
     placeholder = LLMCacheProblem(np.full(m, 1.0 / m), np.ones(m), k)
     run = cucb_llm_stream(placeholder, int(np.size(queries)), np.random.default_rng(0),
-                          "printed", queries=queries, costs=costs)
+                          "printed", queries=queries, costs=costs, diagnostics=False)
     assert run.caches is not None  # always recorded by cucb_llm_stream
     return run.caches

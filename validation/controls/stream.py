@@ -36,7 +36,8 @@ def scaled_stream(queries: IntArray, costs: FloatArray, m: int, k: int,
 
     placeholder = LLMCacheProblem(np.full(m, 1.0 / m), np.ones(m), k)
     run = cucb_llm_stream(placeholder, int(np.size(queries)), np.random.default_rng(0),
-                          "printed", queries=queries, costs=costs, radius_scale=radius_scale)
+                          "printed", queries=queries, costs=costs, diagnostics=False,
+                          radius_scale=radius_scale)
     assert run.caches is not None  # always recorded by cucb_llm_stream
     return run.caches
 

@@ -108,7 +108,8 @@ def markdown(report: dict[str, Any]) -> str:
     lines = [
         "# offcmab validate",
         "",
-        f"Profile `{report['profile']}` ({report['trials']} trials per instance and n), "
+        f"Profile `{report['profile']}` (at least {report['trials']} trials per instance and "
+        "n, more where a row has power), "
         f"seed {report['seed']}, bound scale {report['bound_scale']:g}, "
         f"commit `{report.get('git_commit') or 'unknown'}`.",
         "",
