@@ -16,7 +16,7 @@ conditional one times :math:`s_c`), from the reference's own estimates and radii
 * ``printed-estimator``: the reference with ``estimator="printed"``
   (:math:`n_{1,\bar u,\bar v}/n_{1,\bar v}`, conditioning on the wrong event);
 * ``ignores-data``: the ``k`` nodes with the largest ids;
-* ``oracle-ignores-weights``: the oracle is called with zero edge weights.
+* ``oracle-ignores-weights``: the oracle is called with weight 1 on every edge.
 """
 
 from __future__ import annotations
@@ -103,9 +103,13 @@ def ignores_data(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
 
 def oracle_ignores_weights(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
                            delta: float) -> CLCBIMResult:
-    """An oracle that ignores its weights: the LCBs are computed, the oracle sees zeros."""
+    """An oracle that ignores its weights: the LCBs are computed, the oracle sees 1 on every edge.
+
+    Every edge live makes the spread pure reachability, a choice the data cannot move (zero
+    weights would leave every seed set tied, so the oracle's tie rule alone would decide).
+    """
     ref = edge_lcbs(graph, cascades, delta)
-    return replace(ref, seeds=oracle(np.zeros_like(ref.lcb)))
+    return replace(ref, seeds=oracle(np.ones_like(ref.lcb)))
 
 
 IM_CONTROLS: dict[str, Callable[..., CLCBIMResult]] = {
