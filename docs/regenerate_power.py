@@ -161,9 +161,13 @@ def page(record: Mapping[str, Any]) -> str:
         "| control | bound id | what is broken | rows | flagged by | flagged |",
         "|---|---|---|---|---|---|",
     ]
+    from validation.controls import CONTROLS
+
     for entry in power["table"]:
         flagged_by = ", ".join(entry["flagged_by"]) or "—"
-        lines.append(f"| `{entry['control']}` | {entry['id']} | {entry['broken']} | "
+        control = CONTROLS.get(entry["id"], {}).get(entry["control"])
+        broken = control.broken if control is not None else entry["broken"]  # current wording
+        lines.append(f"| `{entry['control']}` | {entry['id']} | {broken} | "
                      f"{entry['rows']} | {flagged_by} | "
                      f"{'yes' if entry['flagged'] else '**no**'} |")
     unflagged = [entry for entry in power["table"] if not entry["flagged"]]
