@@ -168,6 +168,8 @@ BAD: list[tuple[str, list[str], str]] = [
      ["validate", "--quick", "--scheduler", "tcp://127.0.0.1:1", "--out", "{d}/v"],
      exact("offcmab validate: error: scheduler: only used with --backend dask (add --backend "
            "dask)")),
+    ("--jobs beyond 256", ["validate", "--quick", "--jobs", "100000", "--out", "{d}/v"],
+     exact("offcmab validate: error: jobs: at most 256 workers, got 100000")),
     # issue 12 item 5
     ("bound n=2.5", ["bound", *THM1, "n=2.5"],
      exact("offcmab bound: error: n: is a sample count: a whole number in [1, 1e+18], got "
