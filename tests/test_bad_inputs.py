@@ -132,6 +132,16 @@ BAD: list[tuple[str, list[str], str]] = [
            "0 (p_data=9.99989e-321); use 0 for an arm the data never trigger")),
     ("coverage 0/0", ["coefficients", "vectors", "p_opt=0,0", "p_data=0,0"],
      exact("offcmab coefficients: error: p_opt: S* triggers no arm (all probabilities are 0)")),
+    ("cascade closed forms 0/0", ["coefficients", "cascade", "mu=0,0,0", "k=2"],
+     exact("offcmab coefficients: error: mu: the closed forms need the 2 largest means above "
+           "0 (the corollary assumes mu_k > 0), got mu_k = 0")),
+    ("cascade closed form overflow", ["coefficients", "cascade", "mu=1.0,5e-324", "k=2"],
+     exact("offcmab coefficients: error: mu: a closed form overflows a 64-bit float (mu_k = "
+           "4.94066e-324 is too small)")),
+    ("k-path weights summing past 1e308", ["coefficients", "kpath", "means=0.5,0.4", "k=2",
+                                           "w=1e308,1e308"],
+     exact("offcmab coefficients: error: path_probabilities: must be non-negative and sum "
+           "to 1")),
     # item 4: sizes the data cannot justify
     ("m = 50M over one sample", ["solve", "cascade", "--data", "{d}/huge-m.jsonl", "--k", "1",
                                  "--delta", "0.1"],
@@ -322,6 +332,9 @@ FUZZED = [
      "m=10", "delta=0.1"],
     ["coefficients", "vectors", "p_opt={}", "p_data=0.5,0.5"],
     ["coefficients", "cascade", "mu=0.7,0.5,0.3", "k={}"],
+    ["coefficients", "cascade", "mu={}", "k=2"],
+    ["coefficients", "kpath", "means=0.5,0.4", "k=2", "w={}"],
+    ["coefficients", "llm-cache", "p={}", "c=1,0.5,0.2", "k=1"],
 ]
 FUZZ_TEXT = st.one_of(st.text(max_size=10), st.integers().map(str),
                       st.floats().map(repr), st.floats(0, 1).map(str),
