@@ -67,7 +67,7 @@ def _check_offsets(offsets: IntArray, total: int, field: str) -> None:
         raise InputError(field, "must start with 0")
     if offsets[-1] != total:
         raise InputError(field, f"must end with the number of entries ({total}), got {offsets[-1]}")
-    if np.any(np.diff(offsets) < 0):
+    if (offsets[1:] < offsets[:-1]).any():  # no np.diff: one comparison, no int64 copy
         raise InputError(field, "must be non-decreasing")
 
 
@@ -93,7 +93,10 @@ def _check_distinct_per_sample(ids: IntArray, offsets: IntArray, field: str) -> 
     if longest <= 16:
         first_bad: int | None = None
         for d in range(1, longest):
-            equal = np.flatnonzero(ids[d:] == ids[:-d]) + d
+            pairs = ids[d:] == ids[:-d]
+            if not pairs.any():  # the usual case: no equal pair at all at this shift
+                continue
+            equal = np.flatnonzero(pairs) + d
             if equal.size:
                 owner = np.searchsorted(offsets, equal, side="right") - 1
                 same = equal[equal - offsets[owner] >= d]
@@ -154,9 +157,10 @@ class OfflineDataset:
         if offsets.size < 2:
             raise InputError("dataset", "is empty: it needs at least one sample")
         _check_ids(triggered, self.m, "triggered")
-        if not np.all(np.isfinite(outcomes)):
-            raise InputError("outcomes", "must be finite (found NaN or infinity)")
-        if outcomes.size and (outcomes.min() < 0.0 or outcomes.max() > 1.0):
+        # min and max propagate NaN, so two passes also catch non-finite values
+        if outcomes.size and not (outcomes.min() >= 0.0 and outcomes.max() <= 1.0):
+            if not np.all(np.isfinite(outcomes)):
+                raise InputError("outcomes", "must be finite (found NaN or infinity)")
             raise InputError("outcomes", "must lie in [0, 1]")
         _check_distinct_per_sample(triggered, offsets, "triggered")
         object.__setattr__(self, "triggered", triggered)

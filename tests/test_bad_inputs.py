@@ -251,10 +251,14 @@ def test_tiny_delta_gives_finite_answers_never_null(
 
 
 def test_text_output_never_prints_null(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The summary, and the per-arm CSV where arms 2 and 3 are never observed.
+    stats = files / "stats.csv"
     assert run_cli(["solve", "cascade", "--data", str(files / "log.jsonl"), "--k", "2",
-                    "--delta", "0.1"]) == 0
+                    "--delta", "0.1", "--out", str(stats)]) == 0
     out = capsys.readouterr().out
-    assert "null" not in out and '"-inf"' in out
+    assert "null" not in out and "min_count" in out
+    written = stats.read_text(encoding="utf-8")
+    assert "null" not in written and "-inf" in written and "nan" in written
 
 
 def test_bound_accepts_n_as_a_whole_number_up_to_1e18(capsys: pytest.CaptureFixture[str]
