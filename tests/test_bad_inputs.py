@@ -68,6 +68,9 @@ FILES: dict[str, Callable[[Path], object]] = {
     "graph.csv": lambda p: p.write_text("source,target,p\n0,1,0.5\n1,2,0.5\n"),
     "structure.csv": lambda p: p.write_text("source,target\n0,1\n1,2\n"),
     "graph-50m.csv": lambda p: p.write_text("source,target,p\n0,49999999,0.5\n"),
+    "graph-unicode.csv": lambda p: p.write_text("source,target,p\n0,\u0662,0.5\n",
+                                                encoding="utf-8"),
+    "graph-underscore.csv": lambda p: p.write_text("source,target,p\n0,1,0_5\n"),
     "graph-1m.csv": lambda p: p.write_text("source,target,p\n0,999999,0.5\n"),
     "cascades.jsonl": lambda p: p.write_text(
         '{"nodes": 3}\n{"active": [[0], [0, 1]]}\n{"active": [[1]]}\n'),
@@ -165,6 +168,12 @@ BAD: list[tuple[str, list[str], str]] = [
                        "--delta", "0.1"],
      exact("offcmab solve cascade: error: argument --k: must be an integer written in digits "
            "0-9, got '\u0662' (see --help)")),
+    ("unicode digit in a graph file", ["spread", "--graph", "{d}/graph-unicode.csv",
+                                       "--seeds", "0"],
+     exact("offcmab spread: error: line 2: target: must be an integer node id, got '\u0662'")),
+    ("underscore in a graph file", ["spread", "--graph", "{d}/graph-underscore.csv",
+                                    "--seeds", "0"],
+     exact("offcmab spread: error: line 2: p: must be a number, got '0_5'")),
     ("underscore in a number", ["spread", "--graph", "{d}/graph.csv", "--seeds", "0",
                                 "--samples", "1_0"],
      exact("offcmab spread: error: argument --samples: must be an integer written in digits "
