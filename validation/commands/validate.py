@@ -14,6 +14,9 @@ from pathlib import Path
 from validation.arguments import nonnegative_int, positive_float, positive_int
 from validation.scenarios import REGISTRY
 
+#: Most worker processes ``--jobs`` may start.
+MAX_JOBS = 256
+
 HELP = "check every bound against Monte-Carlo suboptimality gaps; exit 1 on a violation"
 
 
@@ -56,6 +59,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.out.exists() and not args.out.is_dir():
         raise ValueError(f"out: {args.out} exists and is not a folder")
+    if args.jobs > MAX_JOBS:  # each job is a Python process (or a dask worker) started here
+        raise ValueError(f"jobs: at most {MAX_JOBS} workers, got {args.jobs}")
     if args.scheduler is not None and args.backend != "dask":
         raise ValueError("scheduler: only used with --backend dask (add --backend dask)")
     backend = args.backend or ("dask" if args.scheduler else
