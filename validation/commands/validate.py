@@ -75,5 +75,6 @@ def run(args: argparse.Namespace) -> int:
         figures.write_figures(result["rows"], args.out / "figures")
     summary = result["summary"]
     sys.stdout.write(f"offcmab validate: {summary['pass']} pass, {summary['FAIL']} fail, "
-                     f"{summary['n/a']} n/a, {summary['note']} note; report in {args.out}\n")
+                     f"{summary['n/a']} n/a, {summary['note']} note, "
+                     f"{summary.get('known-failure', 0)} known-failure; report in {args.out}\n")
     return 1 if summary["FAIL"] else 0

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from validation import events
 from validation.runner import analysis
 from validation.runner.backends import Task, execute, load_scenario
 from validation.runner.scenario import Scenario
@@ -153,9 +154,11 @@ def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], scale:
 
 
 def rows_with_budget(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]],
-                     scale: float) -> tuple[list[dict[str, Any]], int, float]:
-    """Rows whose level is the budget shared equally by the tested rows (Bonferroni)."""
-    tested = sum(row["verdict"] != analysis.NA for row in make_rows(plan, cells, scale, 1.0))
+                     scale: float, extra: int = 0) -> tuple[list[dict[str, Any]], int, float]:
+    """Rows whose level is the budget shared equally by the tested rows (Bonferroni);
+    ``extra`` more tested rows (the event rows) share it too."""
+    tested = extra + sum(row["verdict"] != analysis.NA
+                         for row in make_rows(plan, cells, scale, 1.0))
     level = FALSE_ALARM_BUDGET / max(tested, 1)
     return make_rows(plan, cells, scale, level), tested, level
 
@@ -168,7 +171,12 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
     header = {"seed": config.seed, "profile": config.profile.name}
     records = run_trials(config, plan, header)
     cells = build_cells(plan, records, config.profile.trials)
-    rows, tested, level = rows_with_budget(plan, cells, config.bound_scale)
+    event_start = time.perf_counter()
+    event_results = events.run(config.profile.name, config.seed, config.only)
+    event_seconds = time.perf_counter() - event_start
+    rows, tested, level = rows_with_budget(plan, cells, config.bound_scale,
+                                           events.tested(event_results))
+    rows += events.rows(event_results, level)
     per_id: dict[str, float] = {}
     for task in plan.tasks:
         seconds = records[task.key.text()].seconds
@@ -184,7 +192,8 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
                       for bound_id, instances in plan.instances.items()},
         "rows": rows,
         "timings": {"wall_seconds": time.perf_counter() - start,
-                    "trial_seconds_by_id": per_id, "trials_run": len(plan.tasks)},
+                    "trial_seconds_by_id": per_id, "trials_run": len(plan.tasks),
+                    "event_seconds": event_seconds},
     }
     if describe is not None:
         report |= describe()
@@ -193,7 +202,8 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
 
 def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
     """Count rows by verdict."""
-    counts = {analysis.PASS: 0, analysis.FAIL: 0, analysis.NA: 0, analysis.NOTE: 0}
+    counts = {analysis.PASS: 0, analysis.FAIL: 0, analysis.NA: 0, analysis.NOTE: 0,
+              events.KNOWN: 0}
     for row in rows:
         counts[row["verdict"]] += 1
     return counts
