@@ -143,7 +143,7 @@ def event_row(result: EventResult, level: float) -> dict[str, Any]:
         "allowed_violations": verdict.allowed_violations(result.trials, case.failure, level),
         "detectable_rate": detectable_rate(result.trials, case.failure, level),
         "bound": None, "gap_max": None, "tightness": None, "erratum": case.erratum or None,
-        "seconds": result.seconds, "verdict": outcome, "reason": reason,
+        "verdict": outcome, "reason": reason,
     }
 
 
