@@ -148,3 +148,66 @@ def test_known_failure_rows_do_not_count_against_the_budget() -> None:
     result = core.EventResult(printed, 10, 0, 0.0)
     assert core.tested([result]) == 0
     assert core.event_row(result, LEVEL)["verdict"] == core.NOTE
+
+
+def _register_subjects() -> None:
+    """Prefix ``evtest``: ``evtest:narrow`` is CLCB with radius x0.1 returning its
+    statistics; ``evtest:action`` returns the reference action only."""
+    from dataclasses import replace
+
+    from reference.clcb import clcb
+    from reference.clcb_llm import clcb_llm
+    from reference.im.clcb_im_node import clcb_im_node
+    from reference.oracles import TopK
+    from validation import subjects
+
+    def resolver(name: str, bound_id: str) -> Any:
+        if bound_id == "thm-llm-online":
+            return subjects.resolve("reference", bound_id)
+        if bound_id in ("lem-llm-std", "thm3-llm"):
+            def cache(log: Any, k: int, delta: float) -> Any:
+                result = clcb_llm(log, k, delta)
+                return result.cache if name == "action" else replace(result, c_ucb=result.c_hat)
+            return cache
+        if bound_id == "thm4-im":
+            def node(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
+                result = clcb_im_node(graph, cascades, oracle, delta)
+                return result.seeds if name == "action" else result
+            return node
+
+        def narrow(dataset: Any, second: Any, delta: float) -> Any:
+            oracle = TopK(second) if isinstance(second, int) else second
+            if name == "action":
+                return clcb(dataset, oracle, delta).action
+            low = clcb(dataset, oracle, delta)
+            return replace(low, lcb=low.lcb + 0.9 * (low.means - low.lcb))
+        return narrow
+
+    subjects.register_prefix("evtest", resolver)
+
+
+def test_a_subject_exposing_its_statistics_is_checked() -> None:
+    """``evtest:narrow`` (radius x0.1, cost UCB = mean) fails the arm and cost rows; its
+    node-level statistics are the reference's and pass."""
+    from validation import events
+
+    _register_subjects()
+    cases = [c for c in events.all_cases("quick", subject="evtest:narrow")
+             if c.id.startswith(("event-arm", "event-llm-cost", "event-im-edge"))]
+    rows = {(c.id, c.instance): v for c, v in zip(cases, verdicts(cases), strict=True)}
+    assert {v for (i, _), v in rows.items() if i.startswith(("event-arm", "event-llm"))} \
+        == {core.FAIL}
+    assert rows[("event-im-edge-lcb", "star-and-chain")] == core.PASS
+
+
+def test_a_subject_returning_only_its_action_gets_na_event_rows() -> None:
+    from validation import events
+
+    _register_subjects()
+    results = events.run("quick", SEED, ("thm1-inf", "thm-llm-online"), "evtest:action")
+    rows = {row["id"]: row for row in events.rows(results, LEVEL)}
+    assert rows["event-arm-clcb"]["verdict"] == core.NA
+    assert "expose their confidence bounds" in rows["event-arm-clcb"]["reason"]
+    assert rows["event-stream-oracle"]["verdict"] == core.NA
+    assert rows["event-online-cost"]["verdict"] == core.PASS  # hits come from its caches
+    assert rows["event-online-cost"]["algorithm"] == "evtest:action"

@@ -23,6 +23,7 @@ default), so a substituted implementation with the same fields is checked the sa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from validation.events import arms, im_node, llm, oracles
@@ -39,18 +40,40 @@ from validation.events.core import (
 __all__ = ["KNOWN", "TRIALS", "EventCase", "EventResult", "all_cases", "rows", "run", "tested"]
 
 
-def all_cases(profile: str, only: Sequence[str] = ()) -> list[EventCase]:
-    """Every event case of ``profile``; with ``only``, those of the listed bound ids."""
-    found = [*arms.cases(profile), *llm.cases(profile), *im_node.cases(profile),
-             *oracles.cases(profile)]
+def all_cases(profile: str, only: Sequence[str] = (),
+              subject: str = "reference") -> list[EventCase]:
+    """Every event case of ``profile``; with ``only``, those of the listed bound ids.
+
+    With a ``subject`` (a spec of :mod:`validation.subjects`) the rows check that
+    algorithm's statistics; the oracle rows, which check the reference oracles only,
+    belong to reference runs.
+    """
+    found = [*arm_cases(profile, subject), *llm.cases(profile, subject=subject),
+             *im_node.cases(profile, subject=subject)]
+    if subject == "reference":
+        found += oracles.cases(profile)
     if not only:
         return found
     return [case for case in found if set(case.bound_ids) & set(only)]
 
 
-def run(profile: str, seed: int, only: Sequence[str] = ()) -> list[EventResult]:
+def arm_cases(profile: str, subject: str) -> list[EventCase]:
+    """The arm-event rows for the reference or a subject (CLCB's and CLCB-Cascade's calls)."""
+    if subject == "reference":
+        return arms.cases(profile)
+    from validation.events.subject import arm_algorithm
+
+    return arms.cases(profile, arm_algorithm(subject, "thm1-inf"),
+                      arm_algorithm(subject, "cor1-cascade"))
+
+
+def run(profile: str, seed: int, only: Sequence[str] = (),
+        subject: str = "reference") -> list[EventResult]:
     """Run the event cases of a validation run (in this process; each row has its own seed)."""
-    return run_cases(all_cases(profile, only), TRIALS[profile], seed)
+    found = run_cases(all_cases(profile, only, subject), TRIALS[profile], seed)
+    if subject == "reference":
+        return found
+    return [replace(result, case=replace(result.case, algorithm=subject)) for result in found]
 
 
 def rows(results: Sequence[EventResult], level: float) -> list[dict[str, Any]]:

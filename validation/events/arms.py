@@ -90,8 +90,12 @@ def arm_case(event_id: str, bound_ids: tuple[str, ...], algorithm: str, instance
         instance, n, delta, min(2.0 * delta / constant, 1.0), draw)
 
 
-def cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]:
-    """The arm-event rows: CLCB on k-path and cascade data, CLCB-Cascade, edge-level IM."""
+def cases(profile: str, run: LCBAlgorithm | None = None,
+          cascade_run: LCBAlgorithm | None = None) -> list[EventCase]:
+    """The arm-event rows: CLCB on k-path and cascade data, CLCB-Cascade, edge-level IM.
+
+    ``run`` replaces every algorithm checked; ``cascade_run`` (when given) only CLCB-Cascade.
+    """
     from validation.scenarios.im import star_and_chain
     from validation.scenarios.thm1 import paper_fig1a
 
@@ -112,7 +116,7 @@ def cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]:
                  run),
         arm_case("event-arm-clcb", clcb_ids, "reference.clcb", "cascade-ood", ood, n, 0.05, run),
         arm_case("event-arm-cascade", ("cor1-cascade",), "reference.clcb_cascade",
-                 cascade_name, cascade_data, n, 0.05, run),
+                 cascade_name, cascade_data, n, 0.05, cascade_run or run),
         arm_case("event-arm-im-edge", clcb_ids, "reference.im.clcb_im_edge", "im-edge",
                  im_edge, n, 0.05, run),
     ]

@@ -31,9 +31,10 @@ from typing import Any
 
 import numpy as np
 
+from validation.events.subject import NotExposedError
 from validation.runner import verdict
 
-PASS, FAIL, NOTE, KNOWN = "pass", "FAIL", "note", "known-failure"
+PASS, FAIL, NOTE, NA, KNOWN = "pass", "FAIL", "note", "n/a", "known-failure"
 
 #: Trials per event row and profile (independent datasets; most cost a millisecond).
 TRIALS: dict[str, int] = {"quick": 40, "default": 150, "full": 500}
@@ -97,6 +98,7 @@ class EventResult:
     trials: int
     failures: int
     seconds: float
+    reason: str = ""
 
 
 def event_generator(run_seed: int, event_id: str, instance: str) -> np.random.Generator:
@@ -111,7 +113,10 @@ def run_case(case: EventCase, trials: int, run_seed: int) -> EventResult:
     rng = event_generator(run_seed, case.id, case.instance)
     count = case.trials or trials
     start = time.perf_counter()
-    failures = sum(bool(case.draw(rng)) for _ in range(count))
+    try:
+        failures = sum(bool(case.draw(rng)) for _ in range(count))
+    except NotExposedError as missing:
+        return EventResult(case, 0, 0, time.perf_counter() - start, str(missing))
     return EventResult(case, count, failures, time.perf_counter() - start)
 
 
@@ -123,6 +128,14 @@ def run_cases(cases: Sequence[EventCase], trials: int, run_seed: int) -> list[Ev
 def event_row(result: EventResult, level: float) -> dict[str, Any]:
     """The report row of one event: the exact binomial test at ``level``."""
     case = result.case
+    if result.reason:
+        return {"id": case.id, "kind": "event", "bound_ids": list(case.bound_ids),
+                "algorithm": case.algorithm, "lemma": case.lemma, "check": case.statement,
+                "instance": case.instance, "origin": "named", "n": case.n, "variant": "event",
+                "delta": case.delta, "trials": 0, "violations": None,
+                "failure_probability": case.failure, "bound": None, "gap_max": None,
+                "tightness": None, "erratum": case.erratum or None, "verdict": NA,
+                "reason": result.reason}
     p_value = verdict.binomial_tail(result.failures, result.trials, case.failure)
     rejected = p_value < level
     if case.erratum:
@@ -168,5 +181,5 @@ def detectable_rate(trials: int, failure: float, level: float, power: float = 0.
 
 
 def tested(results: Sequence[EventResult]) -> int:
-    """Rows that can fail the run (those checking a printed erratum cannot)."""
-    return sum(not result.case.erratum for result in results)
+    """Rows that can fail the run (not those checking a printed erratum, nor n/a ones)."""
+    return sum(not result.case.erratum and not result.reason for result in results)

@@ -177,18 +177,31 @@ def online_cost_event_fails(queries: np.ndarray, costs: np.ndarray, hits: np.nda
     return bool(np.any(np.abs(means - c[q_sorted]) > radius * (1.0 + ROUNDING)))
 
 
+#: An online cache algorithm under test: (queries, costs, m, k, delta) -> hits per round.
+StreamAlgorithm = Callable[[Any, Any, int, int, float], np.ndarray]
+
+
 def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta: float,
-                     trials: int) -> EventCase:
-    """The online cost event on the streaming algorithm with the corrected radius."""
+                     trials: int, run: StreamAlgorithm | None = None) -> EventCase:
+    """The online cost event, on the streaming algorithm with the corrected radius by default.
+
+    ``run`` replaces it: it gets the stream and returns which rounds hit its cache.
+    """
     from reference.cucb_llm_stream import cucb_llm_stream
+    from reference.problems.llm_cache import sample_costs, sample_queries
     from validation.scenarios import llm_instances
 
     problem = llm_instances.build(params).problem
     c = np.asarray(problem.c, dtype=float)
 
     def draw(rng: np.random.Generator) -> bool:
-        run = cucb_llm_stream(problem, horizon, rng, "fixed-log", params["noise"])
-        return online_cost_event_fails(run.queries, run.costs, run.hits, c, delta)
+        if run is None:
+            trace = cucb_llm_stream(problem, horizon, rng, "fixed-log", params["noise"])
+            return online_cost_event_fails(trace.queries, trace.costs, trace.hits, c, delta)
+        queries = sample_queries(problem.p, horizon, rng)
+        costs = sample_costs(c[queries], rng, params["noise"])
+        hits = run(queries, costs, problem.m, problem.k, delta)
+        return online_cost_event_fails(queries, costs, hits, c, delta)
 
     return EventCase("event-online-cost", ("thm-llm-online",), "reference.cucb_llm_stream",
                      "apdx_sec:app_LLM_cache_online (E_arm)",
@@ -196,8 +209,16 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
                      instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
 
 
-def cases(profile: str, run: CacheAlgorithm | None = None) -> list[EventCase]:
-    """Offline cost/frequency rows for both variants, the stream lemma, the online cost event."""
+def cases(profile: str, run: CacheAlgorithm | None = None, subject: str = "reference",
+          ) -> list[EventCase]:
+    """Offline cost/frequency rows for both variants, the stream lemma, the online cost event.
+
+    With a ``subject`` other than the reference, the offline rows check its result, the
+    online cost row its caches, and the stream-lemma rows are n/a (they need its scores).
+    """
+    from dataclasses import replace
+
+    from validation.events import subject as substitute
     from validation.scenarios.llm_instances import small_ood, zipf_random
 
     n = 2000
@@ -208,11 +229,22 @@ def cases(profile: str, run: CacheAlgorithm | None = None) -> list[EventCase]:
     for name, params in instances:
         for bound_id, variant in (("lem-llm-std", "standard"), ("thm3-llm", "improved")):
             for which in ("cost", "frequency"):
+                method = run if subject == "reference" \
+                    else substitute.cache_algorithm(subject, bound_id)
                 rows.append(cache_case(f"event-llm-{which}-{variant}", bound_id, variant,
-                                       which, name, params, n, 0.05, run))
+                                       which, name, params, n, 0.05, method))
     stream_trials = {"quick": 10, "default": 20, "full": 60}[profile]  # ~80 ms per run
     rows.append(stream_case("event-stream-oracle", "fixed-log", 600, 0.05, stream_trials))
     rows.append(stream_case("event-stream-oracle-printed", "printed", 600, 0.05, stream_trials,
                             erratum="apdx_lem:stream_oracle"))
-    rows.append(online_cost_case(STREAM_INSTANCE, "stream-erratum", 300, 0.05, stream_trials))
+    online = None if subject == "reference" else substitute.stream_hits(subject)
+    rows.append(online_cost_case(STREAM_INSTANCE, "stream-erratum", 300, 0.05, stream_trials,
+                                 online))
+    if subject != "reference":
+        def hidden(rng: np.random.Generator) -> bool:
+            raise substitute.NotExposedError(
+                f"subject {subject} returns caches only, not the scores p_hat_t lcb_t")
+
+        rows = [replace(row, draw=hidden) if row.id.startswith("event-stream-oracle")
+                else row for row in rows]
     return rows
