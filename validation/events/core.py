@@ -37,7 +37,7 @@ from validation.runner import verdict
 PASS, FAIL, NOTE, NA, KNOWN = "pass", "FAIL", "note", "n/a", "known-failure"
 
 #: Trials per event row and profile (independent datasets; most cost a millisecond).
-TRIALS: dict[str, int] = {"quick": 40, "default": 150, "full": 500}
+TRIALS: dict[str, int] = {"quick": 40, "default": 100, "full": 300}
 
 #: One trial: draw a dataset with the generator, run the algorithm, return True when
 #: the event failed.
