@@ -211,3 +211,18 @@ def test_a_subject_returning_only_its_action_gets_na_event_rows() -> None:
     assert rows["event-stream-oracle"]["verdict"] == core.NA
     assert rows["event-online-cost"]["verdict"] == core.PASS  # hits come from its caches
     assert rows["event-online-cost"]["algorithm"] == "evtest:action"
+
+
+def test_printed_online_lcb_leaves_the_sandwich_at_round_one() -> None:
+    """Round 1 has log t = 0: the printed LCB is the first cost itself (1 > c = 0.5);
+    costs equal to the means keep every LCB in [c - 2 r_E, c] for T = 4."""
+    queries, hits = np.array([0, 1, 0, 1]), np.zeros(4, dtype=bool)
+    c = np.array([0.5, 0.3])
+    assert llm.printed_lcb_sandwich_fails(queries, np.array([1.0, 0.3, 0.5, 0.3]), hits, c, 0.05)
+    assert not llm.printed_lcb_sandwich_fails(queries, c[queries], hits, c, 0.05)
+
+
+def test_printed_online_radius_is_a_known_failure() -> None:
+    case = next(c for c in llm.cases("quick") if c.id == "event-online-lcb-printed")
+    assert case.erratum == "alg:CUCB-LLM_stream/radius-vs-proof"
+    assert core.event_row(core.run_case(case, 10, SEED), LEVEL)["verdict"] == core.KNOWN

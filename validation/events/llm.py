@@ -177,6 +177,52 @@ def online_cost_event_fails(queries: np.ndarray, costs: np.ndarray, hits: np.nda
     return bool(np.any(np.abs(means - c[q_sorted]) > radius * (1.0 + ROUNDING)))
 
 
+def printed_lcb_sandwich_fails(queries: np.ndarray, costs: np.ndarray, hits: np.ndarray,
+                               c: np.ndarray, delta: float) -> bool:
+    r"""Whether the printed LCB leaves :math:`[c(q) - 2r_E, c(q)]` after some miss.
+
+    After the miss of round :math:`t` the printed algorithm recomputes
+    :math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{6\log t/N_{c,t}(q)}, 0\}` for
+    every observed :math:`q`; :math:`r_E = \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}`.  The
+    LCBs are rebuilt from the run's own trace (queries, hits, observed costs) with the
+    printed radius: one row per miss, one column per query (no loop).
+    """
+    T, m = queries.size, c.size
+    missed = np.flatnonzero(~hits)
+    observed = np.zeros((T, m))
+    observed[missed, queries[missed]] = 1.0
+    counts = np.cumsum(observed, axis=0)[missed]
+    sums = np.cumsum(observed * costs[:, None], axis=0)[missed]
+    rounds = (missed + 1.0)[:, None]
+    seen = counts > 0
+    safe = np.where(seen, counts, 1.0)
+    lcb = np.maximum(sums / safe - np.sqrt(6.0 * np.log(rounds) / safe), 0.0)
+    r_e = np.sqrt(np.log(3.0 * m * T / delta) / (2.0 * safe))
+    slack = ROUNDING * (1.0 + c)
+    outside = (lcb > c + slack) | (lcb < c - 2.0 * r_e - slack)
+    return bool(np.any(outside & seen))
+
+
+def printed_radius_case(horizon: int, delta: float, trials: int) -> EventCase:
+    """Steps (c) and (f) of the online proof for the printed radius: a known failure."""
+    from reference.cucb_llm_stream import cucb_llm_stream
+    from validation.scenarios import llm_instances
+
+    problem = llm_instances.build(STREAM_INSTANCE).problem
+    c = np.asarray(problem.c, dtype=float)
+
+    def draw(rng: np.random.Generator) -> bool:
+        trace = cucb_llm_stream(problem, horizon, rng, "printed")
+        return printed_lcb_sandwich_fails(trace.queries, trace.costs, trace.hits, c, delta)
+
+    return EventCase("event-online-lcb-printed", ("thm-llm-online",),
+                     "reference.cucb_llm_stream", "apdx_sec:app_LLM_cache_online steps (c), (f)",
+                     "c(q) - 2 r_E <= lcb_t(q) <= c(q) for all q, t with the printed radius "
+                     "sqrt(6 log t/N_c) (corrected: event-online-cost, the radius r_E)",
+                     "stream-erratum", horizon, delta, 2.0 * delta / 3.0, draw,
+                     "alg:CUCB-LLM_stream/radius-vs-proof", trials)
+
+
 #: An online cache algorithm under test: (queries, costs, m, k, delta) -> hits per round.
 StreamAlgorithm = Callable[[Any, Any, int, int, float], np.ndarray]
 
@@ -240,11 +286,13 @@ def cases(profile: str, run: CacheAlgorithm | None = None, subject: str = "refer
     online = None if subject == "reference" else substitute.stream_hits(subject)
     rows.append(online_cost_case(STREAM_INSTANCE, "stream-erratum", 300, 0.05, stream_trials,
                                  online))
+    rows.append(printed_radius_case(300, 0.05, stream_trials))
     if subject != "reference":
         def hidden(rng: np.random.Generator) -> bool:
             raise substitute.NotExposedError(
                 f"subject {subject} returns caches only, not the scores p_hat_t lcb_t")
 
-        rows = [replace(row, draw=hidden) if row.id.startswith("event-stream-oracle")
-                else row for row in rows]
+        rows = [replace(row, draw=hidden)
+                if row.id.startswith(("event-stream-oracle", "event-online-lcb")) else row
+                for row in rows]
     return rows
