@@ -125,17 +125,21 @@ def run_cases(cases: Sequence[EventCase], trials: int, run_seed: int) -> list[Ev
     return [run_case(case, trials, run_seed) for case in cases]
 
 
+def _base(case: EventCase) -> dict[str, Any]:
+    """Fields every row of ``case`` has, whatever its verdict."""
+    return {"id": case.id, "kind": "event", "bound_ids": list(case.bound_ids),
+            "algorithm": case.algorithm, "lemma": case.lemma, "check": case.statement,
+            "instance": case.instance, "origin": "named", "n": case.n, "variant": "event",
+            "delta": case.delta, "failure_probability": case.failure, "bound": None,
+            "gap_max": None, "tightness": None, "erratum": case.erratum or None}
+
+
 def event_row(result: EventResult, level: float) -> dict[str, Any]:
     """The report row of one event: the exact binomial test at ``level``."""
     case = result.case
     if result.reason:
-        return {"id": case.id, "kind": "event", "bound_ids": list(case.bound_ids),
-                "algorithm": case.algorithm, "lemma": case.lemma, "check": case.statement,
-                "instance": case.instance, "origin": "named", "n": case.n, "variant": "event",
-                "delta": case.delta, "trials": 0, "violations": None,
-                "failure_probability": case.failure, "bound": None, "gap_max": None,
-                "tightness": None, "erratum": case.erratum or None, "verdict": NA,
-                "reason": result.reason}
+        return _base(case) | {"trials": 0, "violations": None, "verdict": NA,
+                              "reason": result.reason}
     p_value = verdict.binomial_tail(result.failures, result.trials, case.failure)
     rejected = p_value < level
     if case.erratum:
@@ -147,15 +151,11 @@ def event_row(result: EventResult, level: float) -> dict[str, Any]:
         outcome = FAIL if rejected else PASS
         reason = (f"event failed in {result.failures} of {result.trials} trials, more than "
                   f"a failure probability of {case.failure:.3g} allows" if rejected else "")
-    return {
-        "id": case.id, "kind": "event", "bound_ids": list(case.bound_ids),
-        "algorithm": case.algorithm, "lemma": case.lemma, "check": case.statement,
-        "instance": case.instance, "origin": "named", "n": case.n, "variant": "event",
-        "delta": case.delta, "trials": result.trials, "violations": result.failures,
-        "failure_probability": case.failure, "p_value": p_value, "row_level": level,
+    return _base(case) | {
+        "trials": result.trials, "violations": result.failures, "p_value": p_value,
+        "row_level": level,
         "allowed_violations": verdict.allowed_violations(result.trials, case.failure, level),
         "detectable_rate": detectable_rate(result.trials, case.failure, level),
-        "bound": None, "gap_max": None, "tightness": None, "erratum": case.erratum or None,
         "verdict": outcome, "reason": reason,
     }
 
