@@ -92,5 +92,6 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.write(f"offcmab validate: {summary['power']} rows with power "
                      f"({summary['pass']} pass, {summary['FAIL']} fail), "
                      f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
-                     f"{summary['note']} note; report in {args.out}\n")
+                     f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure; "
+                     f"report in {args.out}\n")
     return 1 if summary["FAIL"] else 0
