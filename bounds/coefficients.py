@@ -156,12 +156,20 @@ def cascade_uniform_closed_forms(mu: npt.ArrayLike, k: int) -> dict[str, float]:
     """
     means = _sorted_means(mu, k)
     m = means.size
-    return {
-        "C_one_upper": float(m * means[0] / means[k - 1]),
-        "C_one_sum_formula": cascade_c_one_sum_formula(means, k, np.full((m, k), 1.0 / m)),
-        "p_star_lower": float((1.0 - (1.0 - means[0]) ** k) / (m * means[0])),
-        "Kbar_upper": float(k),
-    }
+    if not means[k - 1] > 0:  # the forms divide by mu_k and mu_1: 0/0 when all are zero
+        raise InputError("mu", f"the closed forms need the {k} largest means above 0 (the "
+                         f"corollary assumes mu_k > 0), got mu_k = {means[k - 1]:g}")
+    with np.errstate(over="ignore"):
+        forms = {
+            "C_one_upper": float(m * means[0] / means[k - 1]),
+            "C_one_sum_formula": cascade_c_one_sum_formula(means, k, np.full((m, k), 1.0 / m)),
+            "p_star_lower": float((1.0 - (1.0 - means[0]) ** k) / (m * means[0])),
+            "Kbar_upper": float(k),
+        }
+    if not all(math.isfinite(value) for value in forms.values()):
+        raise InputError("mu", f"a closed form overflows a 64-bit float (mu_k = "
+                         f"{means[k - 1]:g} is too small)")
+    return forms
 
 
 def cascade_coefficients(mu: npt.ArrayLike, k: int, data: str = "uniform") -> dict[str, Any]:

@@ -68,6 +68,9 @@ FILES: dict[str, Callable[[Path], object]] = {
     "graph.csv": lambda p: p.write_text("source,target,p\n0,1,0.5\n1,2,0.5\n"),
     "structure.csv": lambda p: p.write_text("source,target\n0,1\n1,2\n"),
     "graph-50m.csv": lambda p: p.write_text("source,target,p\n0,49999999,0.5\n"),
+    "graph-unicode.csv": lambda p: p.write_text("source,target,p\n0,\u0662,0.5\n",
+                                                encoding="utf-8"),
+    "graph-underscore.csv": lambda p: p.write_text("source,target,p\n0,1,0_5\n"),
     "graph-1m.csv": lambda p: p.write_text("source,target,p\n0,999999,0.5\n"),
     "cascades.jsonl": lambda p: p.write_text(
         '{"nodes": 3}\n{"active": [[0], [0, 1]]}\n{"active": [[1]]}\n'),
@@ -132,6 +135,16 @@ BAD: list[tuple[str, list[str], str]] = [
            "0 (p_data=9.99989e-321); use 0 for an arm the data never trigger")),
     ("coverage 0/0", ["coefficients", "vectors", "p_opt=0,0", "p_data=0,0"],
      exact("offcmab coefficients: error: p_opt: S* triggers no arm (all probabilities are 0)")),
+    ("cascade closed forms 0/0", ["coefficients", "cascade", "mu=0,0,0", "k=2"],
+     exact("offcmab coefficients: error: mu: the closed forms need the 2 largest means above "
+           "0 (the corollary assumes mu_k > 0), got mu_k = 0")),
+    ("cascade closed form overflow", ["coefficients", "cascade", "mu=1.0,5e-324", "k=2"],
+     exact("offcmab coefficients: error: mu: a closed form overflows a 64-bit float (mu_k = "
+           "4.94066e-324 is too small)")),
+    ("k-path weights summing past 1e308", ["coefficients", "kpath", "means=0.5,0.4", "k=2",
+                                           "w=1e308,1e308"],
+     exact("offcmab coefficients: error: path_probabilities: must be non-negative and sum "
+           "to 1")),
     # item 4: sizes the data cannot justify
     ("m = 50M over one sample", ["solve", "cascade", "--data", "{d}/huge-m.jsonl", "--k", "1",
                                  "--delta", "0.1"],
@@ -155,6 +168,12 @@ BAD: list[tuple[str, list[str], str]] = [
                        "--delta", "0.1"],
      exact("offcmab solve cascade: error: argument --k: must be an integer written in digits "
            "0-9, got '\u0662' (see --help)")),
+    ("unicode digit in a graph file", ["spread", "--graph", "{d}/graph-unicode.csv",
+                                       "--seeds", "0"],
+     exact("offcmab spread: error: line 2: target: must be an integer node id, got '\u0662'")),
+    ("underscore in a graph file", ["spread", "--graph", "{d}/graph-underscore.csv",
+                                    "--seeds", "0"],
+     exact("offcmab spread: error: line 2: p: must be a number, got '0_5'")),
     ("underscore in a number", ["spread", "--graph", "{d}/graph.csv", "--seeds", "0",
                                 "--samples", "1_0"],
      exact("offcmab spread: error: argument --samples: must be an integer written in digits "
@@ -168,6 +187,8 @@ BAD: list[tuple[str, list[str], str]] = [
      ["validate", "--quick", "--scheduler", "tcp://127.0.0.1:1", "--out", "{d}/v"],
      exact("offcmab validate: error: scheduler: only used with --backend dask (add --backend "
            "dask)")),
+    ("--jobs beyond 256", ["validate", "--quick", "--jobs", "100000", "--out", "{d}/v"],
+     exact("offcmab validate: error: jobs: at most 256 workers, got 100000")),
     # issue 12 item 5
     ("bound n=2.5", ["bound", *THM1, "n=2.5"],
      exact("offcmab bound: error: n: is a sample count: a whole number in [1, 1e+18], got "
@@ -324,6 +345,9 @@ FUZZED = [
      "m=10", "delta=0.1"],
     ["coefficients", "vectors", "p_opt={}", "p_data=0.5,0.5"],
     ["coefficients", "cascade", "mu=0.7,0.5,0.3", "k={}"],
+    ["coefficients", "cascade", "mu={}", "k=2"],
+    ["coefficients", "kpath", "means=0.5,0.4", "k=2", "w={}"],
+    ["coefficients", "llm-cache", "p={}", "c=1,0.5,0.2", "k=1"],
 ]
 FUZZ_TEXT = st.one_of(st.text(max_size=10), st.integers().map(str),
                       st.floats().map(repr), st.floats(0, 1).map(str),

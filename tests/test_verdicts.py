@@ -46,9 +46,10 @@ def test_a_bound_at_least_the_largest_gap_is_vacuous_not_pass() -> None:
 def test_summary_counts_power_apart_from_vacuous() -> None:
     from validation.runner.sweep import summarize
 
-    rows = [{"verdict": v} for v in ("pass", "pass", "FAIL", "vacuous", "n/a", "note")]
+    rows = [{"verdict": v} for v in ("pass", "pass", "FAIL", "vacuous", "n/a", "note",
+                                     "known-failure")]
     assert summarize(rows) == {"pass": 2, "FAIL": 1, "vacuous": 1, "n/a": 1, "note": 1,
-                               "power": 3}
+                               "known-failure": 1, "power": 3}
 
 
 def _all_gaps_cascade(params: dict) -> list[float]:

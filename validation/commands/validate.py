@@ -18,6 +18,9 @@ from pathlib import Path
 from validation.arguments import nonnegative_int, positive_float, positive_int
 from validation.scenarios import REGISTRY
 
+#: Most worker processes ``--jobs`` may start.
+MAX_JOBS = 256
+
 HELP = "check every bound against Monte-Carlo suboptimality gaps; exit 1 on a violation"
 
 
@@ -66,6 +69,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.out.exists() and not args.out.is_dir():
         raise ValueError(f"out: {args.out} exists and is not a folder")
+    if args.jobs > MAX_JOBS:  # each job is a Python process (or a dask worker) started here
+        raise ValueError(f"jobs: at most {MAX_JOBS} workers, got {args.jobs}")
     if args.scheduler is not None and args.backend != "dask":
         raise ValueError("scheduler: only used with --backend dask (add --backend dask)")
     backend = args.backend or ("dask" if args.scheduler else
@@ -104,7 +109,8 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.write(f"offcmab validate: {summary['power']} rows with power "
                      f"({summary['pass']} pass, {summary['FAIL']} fail), "
                      f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
-                     f"{summary['note']} note{flagged}; report in {args.out}\n")
+                     f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure"
+                     f"{flagged}; report in {args.out}\n")
     if summary["FAIL"]:
         return 1
     if args.require_power and power is not None and power["missing"]:

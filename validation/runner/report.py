@@ -46,18 +46,25 @@ COLUMNS = ("instance", "n", "variant", "trials", "delta", "bound", "max_gap", "g
            "violations", "tightness", "detectable_rate", "min_scale", "verdict", "reason")
 
 
-def _table(rows: Sequence[dict[str, Any]]) -> list[str]:
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+#: Columns of an event row (``validation.events``).
+EVENT_COLUMNS = ("instance", "n", "trials", "delta", "failure_probability", "violations",
+                 "allowed_violations", "detectable_rate", "p_value", "verdict", "erratum",
+                 "reason")
+
+
+def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] = COLUMNS) -> list[str]:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for row in rows:
-        cells = [_number(row.get(column)).replace("|", "/") for column in COLUMNS]
+        cells = [_number(row.get(column)).replace("|", "/") for column in columns]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
 def _per_id(rows: Sequence[dict[str, Any]]) -> list[str]:
     """One line per bound id: its rows by verdict and the algorithm checked."""
-    verdicts = ("pass", "FAIL", "vacuous", "n/a", "note")
-    lines = ["| id | algorithm | " + " | ".join(verdicts) + " |", "|---|---|---|---|---|---|---|"]
+    verdicts = ("pass", "FAIL", "vacuous", "n/a", "note", "known-failure")
+    lines = ["| id | algorithm | " + " | ".join(verdicts) + " |",
+             "|---|---|" + "---|" * len(verdicts)]
     for bound_id in dict.fromkeys(row["id"] for row in rows):
         mine = [row for row in rows if row["id"] == bound_id]
         counts = [sum(row["verdict"] == v for row in mine) for v in verdicts]
@@ -115,7 +122,7 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         f"**{summary['power']} rows with power ({summary['pass']} pass, {summary['FAIL']} "
         f"fail), {summary['vacuous']} vacuous, {summary['n/a']} n/a, "
-        f"{summary['note']} note.**",
+        f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure.**",
         "",
         "A row is `vacuous` when its bound is at least `max_gap`, the largest gap its "
         "instance allows (exact over the feasible actions, or a proven upper bound: the "
@@ -140,6 +147,14 @@ def markdown(report: dict[str, Any]) -> str:
         "accepts -1/2 within z standard errors (normal approximation, z at the row level) "
         "plus 1e-9 for rounding.",
         "",
+        "Event rows (ids `event-...`) check the high-probability events the proofs rest on "
+        "(confidence intervals covering their means, the oracles' promises) with the "
+        "algorithm's own statistics: a row fails when the exact binomial tail "
+        "P(Binomial(trials, failure_probability) >= violations) falls below the row level; "
+        "`detectable_rate` is the event-failure rate it flags with probability 0.9. A "
+        "`known-failure` row reproduces a printed statement that an erratum refutes (it "
+        "never fails the run); its corrected statement is a row of its own.",
+        "",
         *_per_id(rows),
         "",
     ]
@@ -149,7 +164,9 @@ def markdown(report: dict[str, Any]) -> str:
     if failing:
         lines += ["## Failing rows", "", *_table(failing), ""]
     for bound_id in dict.fromkeys(row["id"] for row in rows):
-        lines += [f"## {bound_id}", "", *_table([r for r in rows if r["id"] == bound_id]), ""]
+        mine = [r for r in rows if r["id"] == bound_id]
+        columns = EVENT_COLUMNS if mine[0].get("kind") == "event" else COLUMNS
+        lines += [f"## {bound_id}", "", *_table(mine, columns), ""]
     timings = report["timings"]
     lines += [f"Wall time {timings['wall_seconds']:.1f} s for {timings['trials_run']} trials.",
               ""]

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from validation import events
 from validation.runner import analysis, verdict
 from validation.runner.backends import Task, execute, load_scenario
 from validation.runner.scenario import Scenario
@@ -136,6 +137,11 @@ def plan_run(config: RunConfig, registry: Mapping[str, str]) -> Plan:
         plan.modules[bound_id] = module
         plan.instances[bound_id] = scenario.instances(config.profile, config.seed)
     plan_rows(plan, config.bound_scale)
+    # Event rows share the budget: those that can fail are counted before trials are sized
+    # (rows a subject turns n/a, known only once run, are counted too: conservative).
+    plan.power_rows += sum(not case.erratum for case in
+                           events.all_cases(config.profile.name, tuple(plan.scenarios),
+                                            config.subject))
     size_trials(plan, config.profile)
     for bound_id, instances in plan.instances.items():
         for instance in instances:
@@ -237,6 +243,11 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
     records = run_trials(config, plan, header)
     cells = build_cells(plan, records, config.subject)
     rows = make_rows(plan, cells, config.profile.detect, config.subject)
+    event_start = time.perf_counter()
+    event_results = events.run(config.profile.name, config.seed, tuple(plan.scenarios),
+                               config.subject)
+    event_seconds = time.perf_counter() - event_start
+    rows += events.rows(event_results, plan.level)
     per_id: dict[str, float] = {}
     for task in plan.tasks:
         if task.key.subject != config.subject:
@@ -256,7 +267,8 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
                       for bound_id, instances in plan.instances.items()},
         "rows": rows,
         "timings": {"wall_seconds": time.perf_counter() - start,
-                    "trial_seconds_by_id": per_id, "trials_run": len(plan.tasks)},
+                    "trial_seconds_by_id": per_id, "trials_run": len(plan.tasks),
+                    "event_seconds": event_seconds},
     }
     if power:
         report["power"] = controls.power_report(plan, records, config.profile)
@@ -267,7 +279,7 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
 
 def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
     """Count rows by verdict, and ``power``: the rows that could fail (pass or FAIL)."""
-    counts = dict.fromkeys(analysis.VERDICTS, 0)
+    counts = dict.fromkeys((*analysis.VERDICTS, events.KNOWN), 0)
     for row in rows:
         counts[row["verdict"]] += 1
     counts["power"] = counts[analysis.PASS] + counts[analysis.FAIL]
