@@ -79,11 +79,13 @@ def detectability(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]
     """Per bound id: rows with power and vacuous rows; the upper-bound rows' detectable
     rates in multiples of their failure probability."""
     found: dict[str, dict[str, Any]] = {}
-    for bound_id in dict.fromkeys(row["id"] for row in rows):
+    for bound_id in dict.fromkeys(row["id"] for row in rows
+                                  if not str(row["id"]).startswith("event-")):
         mine = [row for row in rows if row["id"] == bound_id]
         ratios = [_rate(row) / row["failure_probability"] for row in mine
                   if row.get("verdict") in ("pass", "FAIL")
-                  and row.get("allowed_violations") is not None]
+                  and row.get("allowed_violations") is not None
+                  and (row.get("failure_probability") or 0) > 0]
         found[bound_id] = {
             "power": sum(row.get("verdict") in ("pass", "FAIL") for row in mine),
             "vacuous": sum(row.get("verdict") == "vacuous" for row in mine),

@@ -106,8 +106,9 @@ def test_power_table_reasons() -> None:
     assert table["thm1-inf", "optimism"]["flagged_by"] == ["trap n=5 stated"]
     assert table["thm1-inf", "no-pessimism"]["reason"].startswith("not flagged")
     assert table["thm1-inf", "radius-0.1"]["reason"] == "no trap instance in this profile"
-    assert table["thm4-im", "printed-estimator"]["reason"].startswith(
+    assert table["thm4-im", "ignores-data"]["reason"].startswith(
         "not run in this profile (--full runs it); thm4-im's bound")
+    assert table["thm4-im", "printed-estimator"]["reason"] == "no trap instance in this profile"
     missing = {(e["id"], e["control"]) for e in power.missing(list(table.values()))}
     assert missing == {("thm1-inf", "no-pessimism")}  # ran, expected, unflagged
 

@@ -39,16 +39,26 @@ _LLM_RADIUS = ("a tenth of the printed radius still counts a cost never observed
                "bound, whose coverage term it cannot exploit; only an event row (cost UCB "
                "above the true cost) could flag it")
 
-#: (bound id, control) -> why no row of that bound id can flag it.
+_IM_BLIND = (" The event rows check the edge LCBs, which this control computes exactly as the "
+             "reference does; only its choice of seeds differs.")
+
+#: Bound ids whose trap rows are vacuous: their controls' trap trials run in --full only.
+VACUOUS_TRAPS = ("thm4-im", "thm-llm-online")
+
+#: Event-row families (modules of :mod:`validation.events`) per bound id.
+EVENT_FAMILIES = {"thm4-im": "im_node", "lem-llm-std": "llm", "thm3-llm": "llm",
+                  "thm-llm-online": "llm"}
+
+#: (bound id, control) -> why no row of that bound id (bound or event row) can flag it.
 NO_POWER: dict[tuple[str, str], str] = {
-    **{("thm4-im", name): _IM for name in CONTROLS["thm4-im"]},
-    **{("thm-llm-online", name): _ONLINE for name in CONTROLS["thm-llm-online"]},
-    ("thm3-llm", "radius-0.1"): _LLM_RADIUS,
-    ("lem-llm-std", "radius-0.1"): _LLM_RADIUS,
+    ("thm4-im", "ignores-data"): _IM + "." + _IM_BLIND,
+    ("thm4-im", "oracle-ignores-weights"): _IM + "." + _IM_BLIND,
+    **{("thm-llm-online", name): _ONLINE + " (the online event rows do not yet accept a "
+       "substituted algorithm's statistics: n/a)" for name in CONTROLS["thm-llm-online"]},
     ("lem-llm-std", "frequency-lcb"): (
         "it moves every arrival index by 2 sqrt(2 log(4mn/delta)/n), the same for all "
-        "queries, which the lemma's bound (larger by sqrt(2(m+1)(nu+m))) absorbs; only an "
-        "event row (arrival UCB above p) could flag it"),
+        "queries, which the lemma's bound (larger by sqrt(2(m+1)(nu+m))) absorbs; the LLM "
+        "event rows are built for both variants at once and thm3-llm has no such control"),
     ("thm2-lower", "no-pessimism"): (
         "a lower bound holds for every algorithm, so only the clcb-risk row can flag a "
         "control; the proof's pair observes every path often, where dropping pessimism "
@@ -71,11 +81,10 @@ def trap_instances(instances: Sequence[Instance]) -> list[Instance]:
 def runs(bound_id: str, name: str, profile: str) -> bool:
     """Whether ``profile`` runs control ``name`` of ``bound_id``.
 
-    The full profile runs every control; the others skip those that :data:`NO_POWER`
-    says no row can flag (their trials would cost time and show nothing; the IM ones
-    alone take about 90 s of the default profile).
+    The full profile runs every control on every trap; the others skip the traps of
+    :data:`VACUOUS_TRAPS`, whose bound rows cannot fail (event rows still run).
     """
-    return profile == "full" or (bound_id, name) not in NO_POWER
+    return profile == "full" or bound_id not in VACUOUS_TRAPS
 
 
 def control_trials(plan: Any, profile: Profile) -> dict[tuple[str, str, int], int]:
@@ -105,8 +114,8 @@ def plan_tasks(plan: Any, seed: int, profile: Profile) -> list[Task]:
             for trial in range(trials[(bound_id, instance.name, n)])]
 
 
-def control_rows(plan: Any, records: Mapping[str, TrialRecord],
-                 profile: Profile) -> list[dict[str, Any]]:
+def control_rows(plan: Any, records: Mapping[str, TrialRecord], profile: Profile,
+                 seed: int) -> list[dict[str, Any]]:
     """Every control's rows on its traps, built exactly as the reference's (``subject`` set).
 
     Same row plans and level as the reference's rows; the controls' rows are not counted
@@ -118,6 +127,8 @@ def control_rows(plan: Any, records: Mapping[str, TrialRecord],
     rows: list[dict[str, Any]] = []
     trials = control_trials(plan, profile)
     for bound_id, instances in plan.instances.items():
+        for name in CONTROLS.get(bound_id, {}):
+            rows.extend(event_rows(bound_id, name, profile, seed, plan.level))
         traps = trap_instances(instances)
         if not traps:
             continue
@@ -133,9 +144,32 @@ def control_rows(plan: Any, records: Mapping[str, TrialRecord],
     return rows
 
 
+def event_rows(bound_id: str, name: str, profile: Profile, seed: int,
+               level: float) -> list[dict[str, Any]]:
+    """The event rows of ``bound_id`` (:mod:`validation.events`) run on control ``name``."""
+    import importlib
+
+    from validation import events
+
+    family = EVENT_FAMILIES.get(bound_id)
+    if family is None:
+        return []
+    module = importlib.import_module(f"validation.events.{family}")
+    try:
+        cases = [case for case in module.cases(profile.name, subject=subject(name))
+                 if bound_id in case.bound_ids]
+    except ValueError:  # the family also builds rows of a sibling id without this control
+        return []
+    results = events.run_cases(cases, events.TRIALS[profile.name], seed)
+    return [row | {"id": bound_id, "event": row["id"], "subject": subject(name),
+                   "algorithm": subject(name), "control": name}
+            for row in events.rows(results, level)]
+
+
 def _label(row: Mapping[str, Any]) -> str:
     n = "" if row.get("n") is None else f" n={row['n']}"
-    return f"{row['instance']}{n} {row['variant']}"
+    what = row.get("event") or row.get("variant") or ""
+    return f"{row.get('instance')}{n} {what}".strip()
 
 
 def power_table(rows: Sequence[Mapping[str, Any]],
@@ -171,10 +205,10 @@ def missing(table: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
             if entry["expected"] and entry["rows"] and not entry["flagged"]]
 
 
-def power_report(plan: Any, records: Mapping[str, TrialRecord],
-                 profile: Profile) -> dict[str, Any]:
+def power_report(plan: Any, records: Mapping[str, TrialRecord], profile: Profile,
+                 seed: int) -> dict[str, Any]:
     """The ``power`` section of ``report.json``: rows, table, misses, trial time."""
-    rows = control_rows(plan, records, profile)
+    rows = control_rows(plan, records, profile, seed)
     table = power_table(rows, list(plan.instances))
     seconds = sum(record.seconds for key, record in records.items()
                   if f"|{PREFIX}:" in key)

@@ -271,7 +271,7 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
                     "event_seconds": event_seconds},
     }
     if power:
-        report["power"] = controls.power_report(plan, records, config.profile)
+        report["power"] = controls.power_report(plan, records, config.profile, config.seed)
     if describe is not None:
         report |= describe()
     return report
