@@ -148,8 +148,9 @@ def page(record: Mapping[str, Any]) -> str:
         "at the same level. A control never changes the exit code 1 (that is reserved "
         "for the real algorithm); `--require-power` exits 3 when a control a trap should "
         "catch goes unflagged. The controls that no row can flag (listed under No power, "
-        "with the reason) run only in `--full`. Event rows (checks of the proofs' "
-        "confidence events) are not part of this table yet.",
+        "with the reason) run their trap trials only in `--full`. Each control also runs "
+        "its bound id's event rows (the proofs' confidence events, checked on the "
+        "statistics the control computed); a flag by an event row counts.",
         "",
         f"Numbers below: `{run['command']}` at commit `{run['git_commit']}` "
         f"(page generated {run['date']}); {run['rows']} report rows, reference trials "

@@ -3,8 +3,9 @@ r"""The power of a validate run: can its rows tell a broken algorithm from the r
 For every bound id, each negative control of :mod:`validation.controls` runs on the
 bound id's trap instances (origin ``trap``, :mod:`validation.scenarios.traps`) with the
 same datasets as the reference (the subject is not part of a trial's seed), and its
-trials go through exactly the rows the reference gets, at the same row level.  A control
-is *flagged* when at least one of its rows fails.
+trials go through exactly the rows the reference gets, at the same row level.  Each
+control also runs its bound id's event rows (:mod:`validation.events`, with the control
+as the subject).  A control is *flagged* when at least one of its rows fails.
 
 The full profile runs every control; the quick and default profiles skip the controls
 that :data:`NO_POWER` says no row can flag (they are listed with the reason all the same).
