@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from validation.benchmarks import figure
+
 TITLE = "offcmab solve (whole process) vs a bare numpy floor script, per problem"
 
 GOAL_TIME_RATIO = 1.5
@@ -197,9 +199,3 @@ def run(quick: bool) -> dict[str, Any]:
     out["figures"] = figures
     return out
 
-
-def figure(name: str, ratio: float, reference: str, goal: float, better: str) -> dict[str, Any]:
-    """One row of the bench summary: a ratio to a reference measured in the same run."""
-    met = ratio <= goal if better == "lower" else ratio >= goal
-    return {"figure": name, "ratio": ratio, "reference": reference, "goal": goal,
-            "better": better, "met": bool(met)}
