@@ -48,6 +48,10 @@ class RunConfig:
     bound_scale: float = 1.0
     progress: bool = False
     stop_after: int | None = None
+    #: (bound id, instance) pairs run beside the scenarios' own (corpus, saved instances).
+    extra_instances: tuple[tuple[str, Instance], ...] = ()
+    #: Run only ``extra_instances`` (``validate --instances``), not the scenarios' own.
+    replay_only: bool = False
 
 
 @dataclass
@@ -71,7 +75,8 @@ def plan_run(config: RunConfig, registry: Mapping[str, str]) -> Plan:
             plan.unavailable[bound_id] = f"scenario not available in this build ({error})"
             continue
         plan.scenarios[bound_id] = scenario
-        instances = scenario.instances(config.profile, config.seed)
+        instances = [] if config.replay_only else scenario.instances(config.profile, config.seed)
+        instances += [instance for owner, instance in config.extra_instances if owner == bound_id]
         plan.instances[bound_id] = instances
         for instance in instances:
             for n in instance.n_grid:
