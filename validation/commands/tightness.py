@@ -78,14 +78,13 @@ def run(args: argparse.Namespace) -> int:
 def _why_none(result: Any) -> str:
     parts = []
     if result.counts["vacuous"]:
-        parts.append(f"{result.counts['vacuous']} were vacuous (bound at least the largest gap "
-                     "the instance allows)")
+        parts.append(f"vacuous (bound at least the largest gap the instance allows): "
+                     f"{result.counts['vacuous']}, the closest bound being "
+                     f"{result.closest_vacuous:.3g} times its instance's largest gap")
     if result.counts["n/a"]:
-        parts.append(f"{result.counts['n/a']} failed the bound's precondition "
-                     f"(first: {result.start.reason})" if result.start.status == "n/a"
-                     else f"{result.counts['n/a']} failed the bound's precondition")
-    if result.start.status == "vacuous":
-        parts.append(f"the starting instance's {result.start.reason}")
+        parts.append(f"precondition failed: {result.counts['n/a']}")
+    if result.start.reason:
+        parts.append(f"starting instance: {result.start.reason}")
     return "; ".join(parts) or "the budget ran out before any instance was evaluated"
 
 

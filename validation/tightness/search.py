@@ -73,6 +73,7 @@ class Evaluation:
     row: dict[str, Any] = field(default_factory=dict)
     largest_gap: float | None = None
     reason: str = ""
+    excess: float | None = None  # bound / largest gap of a vacuous instance
 
     @property
     def ratio(self) -> float:
@@ -91,9 +92,9 @@ def evaluate(bound_id: str, params: dict[str, Any], delta: float, n: int, seed: 
         return Evaluation(instance, n, "n/a", NOT_APPLICABLE_SCORE, reason=value.reason)
     largest = largest_gap(bound_id, params, n)
     if value.value >= largest:
-        ratio = value.value / largest if largest > 0 else NOT_APPLICABLE_SCORE
-        return Evaluation(instance, n, "vacuous", min(1.0 + ratio, NOT_APPLICABLE_SCORE),
-                          largest_gap=largest,
+        excess = value.value / largest if largest > 0 else math.inf
+        return Evaluation(instance, n, "vacuous", min(1.0 + excess, NOT_APPLICABLE_SCORE),
+                          largest_gap=largest, excess=excess,
                           reason=f"bound {value.value:.4g} >= largest gap {largest:.4g}")
     records = [run_task(Task(module, instance, TrialKey(bound_id, INSTANCE_NAME, n, t), seed))
                for t in range(trials)]
@@ -114,6 +115,7 @@ class SearchResult:
     start: Evaluation
     counts: dict[str, int]
     evaluations: int
+    closest_vacuous: float  # smallest bound / largest gap among vacuous instances (inf: none)
     seed: int
     budget: int
     trials: int
@@ -129,6 +131,7 @@ class _Objective:
         self.counts = {"candidate": 0, "vacuous": 0, "n/a": 0}
         self.best: Evaluation | None = None
         self.first: Evaluation | None = None
+        self.closest_vacuous = math.inf
 
     def __call__(self, x: np.ndarray) -> float:
         if self.evaluations >= self.budget:
@@ -139,6 +142,8 @@ class _Objective:
         self.counts[found.status] += 1
         if self.first is None:
             self.first = found
+        if found.status == "vacuous" and found.excess is not None:
+            self.closest_vacuous = min(self.closest_vacuous, found.excess)
         if found.status == "candidate" and (self.best is None or found.score < self.best.score):
             self.best = found
         return found.score
@@ -183,4 +188,4 @@ def search(bound_id: str, budget: int, seed: int, trials: int = TRIALS) -> Searc
         updating="immediate", tol=0.0, atol=-1.0, callback=objective.spent)
     assert objective.first is not None  # the start point is evaluated first
     return SearchResult(bound_id, space, objective.best, objective.first, objective.counts,
-                        objective.evaluations, seed, budget, trials)
+                        objective.evaluations, objective.closest_vacuous, seed, budget, trials)
