@@ -125,7 +125,7 @@ KPATH_GRID = (300, 1000, 3000, 10000)
 
 
 def kpath_space() -> Space:
-    r"""k-path: 2-6 paths of 1-4 arms, path means in [0, 1], any path law (weights >= 1%)."""
+    r"""k-path: 2-6 paths of 1-4 arms, path means in [0, 1], a path law logging every path."""
     box = _Box()
     box.add("paths", 2, MAX_PATHS, integral=True)
     box.add("k", 1, 4, integral=True)
