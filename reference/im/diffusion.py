@@ -32,6 +32,9 @@ from reference.im.graph import ICGraph, out_edges_of
 #: Most (simulation, node) cells one batch may hold (about 40 MB of scratch per batch).
 BATCH_CELLS = 1 << 22
 
+#: Most cascades one spread estimate may simulate (their sizes alone take 8 bytes each).
+MAX_SAMPLES = 10**9
+
 
 @dataclass(frozen=True)
 class Diffusion:
@@ -157,6 +160,9 @@ def cascade_sizes(
     seed_set = check_seed_set(seeds, graph.nodes)
     if isinstance(samples, bool) or int(samples) != samples or samples < 1:
         raise InputError("samples", f"must be a positive integer, got {samples!r}")
+    if samples > MAX_SAMPLES:  # checked before allocating one size per cascade
+        raise InputError("samples", f"at most {MAX_SAMPLES:.0e} cascades are supported, "
+                         f"got {samples}")
     sizes = np.zeros(int(samples), dtype=np.int64)
     V = graph.nodes
     for start, runs in batches(int(samples), V):
