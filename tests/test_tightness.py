@@ -237,3 +237,35 @@ def test_default_profile_runs_the_corpus_and_quick_does_not() -> None:
     assert instance in plan.instances[bound_id]
     assert any(task.instance == instance for task in plan.tasks)
     assert len([i for i in plan.instances[bound_id] if i.origin != "corpus"]) > 0
+
+
+def test_largest_gap_matches_brute_force_over_every_action() -> None:
+    from itertools import combinations, permutations
+
+    from validation.scenarios import cmabt, llm_instances
+    from validation.tightness.largest import largest_gap
+
+    cascade = {"family": "cascade", "mu": [0.3, 0.9, 0.05, 0.6, 0.2], "k": 2,
+               "law": {"kind": "uniform"}}
+    problem = cmabt.build(cascade).problem
+    worst = min(problem.reward(list(s)) for s in permutations(range(5), 2))
+    best = problem.reward(problem.optimal_action())
+    assert largest_gap("cor1-cascade", cascade, 100) == pytest.approx(best - worst)
+    cache = {"p": [0.1, 0.4, 0.2, 0.3], "c": [0.9, 0.1, 0.8, 0.5], "k": 2, "noise": "uniform",
+             "law": {"kind": "empty"}}
+    llm = llm_instances.build(cache).problem
+    brute = max(llm.gap(list(s)) for s in combinations(range(4), 2))
+    assert largest_gap("thm3-llm", cache, 100) == pytest.approx(brute)
+    assert largest_gap("thm-llm-online", cache, 50) == pytest.approx(50 * brute)
+
+
+def test_non_candidates_run_no_trial_and_score_below_every_candidate() -> None:
+    space = SPACES["thm4-im"]()
+    params, delta, n = space.decode(space.start)
+    vacuous = evaluate("thm4-im", params, delta, n, seed=0)
+    assert vacuous.status == "vacuous" and vacuous.row == {}
+    assert vacuous.excess is not None and vacuous.excess >= 1
+    tiny_n = evaluate("thm3-llm", {"p": [0.98, 0.01, 0.01], "c": [1.0, 0.5, 0.5], "k": 1,
+                                   "noise": "bernoulli", "law": {"kind": "empty"}}, 0.05, 10, 0)
+    assert tiny_n.status == "n/a" and "precondition" in tiny_n.reason and tiny_n.row == {}
+    assert min(vacuous.score, tiny_n.score) > 0 >= search("thm1-inf", 5, 0).start.score
