@@ -61,6 +61,7 @@ def test_spread_and_oracle_json(files: dict[str, Path], capsys: pytest.CaptureFi
 @pytest.mark.parametrize(("problem", "data", "extra"), [
     ("im-node", "cascades", ["--estimator", "printed"]),
     ("im-node", "cascades", []),
+    ("im-node", "cascades", ["--algorithm", "plug-in"]),
     ("im-edge", "edges", []),
 ])
 def test_solvers_json(files: dict[str, Path], capsys: pytest.CaptureFixture[str],
@@ -70,7 +71,7 @@ def test_solvers_json(files: dict[str, Path], capsys: pytest.CaptureFixture[str]
     out = json.loads(capsys.readouterr().out)
     assert len(out["seeds"]) == 2
     assert len(out["edges"]) == 6
-    assert set(out["edges"][0]) == {"u", "v", "p_hat", "lcb"}
+    assert set(out["edges"][0]) == {"u", "v", "p_hat", "lcb", "counts"}
 
 
 BAD_GRAPHS = [

@@ -45,6 +45,9 @@ BATCH_ACTIVE = 1 << 18
 #: stay in cache, where its random reads and writes are several times cheaper.
 DENSE_CELLS = 1 << 22
 
+#: Most cascades one spread estimate may simulate (their sizes alone take 8 bytes each).
+MAX_SAMPLES = 10**9
+
 
 @dataclass(frozen=True)
 class Diffusion:
@@ -190,6 +193,9 @@ def cascade_sizes(
     seed_set = check_seed_set(seeds, graph.nodes)
     if isinstance(samples, bool) or int(samples) != samples or samples < 1:
         raise InputError("samples", f"must be a positive integer, got {samples!r}")
+    if samples > MAX_SAMPLES:  # checked before allocating one size per cascade
+        raise InputError("samples", f"at most {MAX_SAMPLES:.0e} cascades are supported, "
+                         f"got {samples}")
     sizes = np.zeros(int(samples), dtype=np.int64)
     V = graph.nodes
     plan = BatchPlan(int(samples), V, seed_set.size)

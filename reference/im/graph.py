@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reference.dataset import FloatArray, IntArray
-from reference.errors import MAX_SIZE, InputError
+from reference.errors import MAX_SIZE, InputError, check_dense
 
 if TYPE_CHECKING:
     from reference.im.live_edges import LiveEdgeSampler
@@ -75,6 +75,7 @@ class ICGraph:
         prob = np.broadcast_to(np.asarray(p, dtype=np.float64), src.shape).copy()
         _check_node_ids(src, nodes, "source")
         _check_node_ids(dst, nodes, "target")
+        check_dense(nodes, src.size + dst.size, "nodes")
         if np.any(~np.isfinite(prob)) or np.any((prob < 0) | (prob > 1)):
             raise InputError("p", "edge probabilities must lie in [0, 1]")
         if np.any(src == dst):

@@ -57,6 +57,9 @@ from reference.errors import InputError, check_cardinality, check_probability
 from reference.im.diffusion import BATCH_ACTIVE, BatchPlan, check_seed_set, diffuse
 from reference.im.graph import ICGraph
 
+#: Most RR sets IMM may sample (each holds at least one 8-byte node id and one offset).
+MAX_RR_SETS = 10**8
+
 
 @dataclass(frozen=True)
 class RRSets:
@@ -139,6 +142,15 @@ def _log_binomial(n: int, k: int) -> float:
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
 
+def rr_set_count(theta: float) -> int:
+    r"""``ceil(theta)`` RR sets; beyond :data:`MAX_RR_SETS` (eps or delta' too small) refused."""
+    if not theta <= MAX_RR_SETS:  # also catches inf and NaN
+        raise InputError("eps", f"IMM would need {theta:.3g} RR sets, more than the "
+                         f"{MAX_RR_SETS:.0e} supported; use a larger eps or delta_prime, or "
+                         "a graph with fewer isolated nodes")
+    return max(math.ceil(theta), 0)
+
+
 def imm(
     graph: ICGraph, k: int, eps: float, delta_prime: float, rng: np.random.Generator
 ) -> IMMResult:
@@ -153,24 +165,28 @@ def imm(
     log_choose = _log_binomial(V, k)
     eps1 = math.sqrt(2.0) * eps
     log_steps = math.log(max(math.log2(V), 1.0))
-    lam1 = (2.0 + 2.0 * eps1 / 3.0) * (log_choose + math.log(2.0 / delta_prime) + log_steps) \
-        * V / eps1**2
+    log_fail = -math.log(delta_prime)  # log(1/delta') is finite for every float delta' > 0
+    lam1 = (2.0 + 2.0 * eps1 / 3.0) * (log_choose + math.log(2.0) + log_fail + log_steps) \
+        * V / eps1 / eps1  # inf (then refused) rather than a division by an underflowed 0
+    e_factor = 1.0 - 1.0 / math.e
+    a = math.sqrt(math.log(4.0) + log_fail)
+    b = math.sqrt(e_factor * (log_choose + math.log(4.0) + log_fail))
+    # OPT <= min(V, k + E) (each edge activates at most one node), so the selection phase
+    # needs at least this many RR sets: refuse at once what would be refused after minutes.
+    rr_set_count(2.0 * V * (e_factor * a + b) ** 2 / eps / eps / min(V, k + graph.edges))
     # Sampling phase: find LB <= OPT (failure <= delta'/2 over all rounds).
     lower = 1.0
     rr = RRSets(V, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
     for i in range(1, max(math.ceil(math.log2(V)), 1)):
         x = V / 2.0**i
-        theta = math.ceil(lam1 / x)
+        theta = rr_set_count(lam1 / x)
         rr = _extend(rr, sample_rr_sets(reverse, theta - rr.count, rng))
         _, fraction = max_coverage(rr, k)
         if V * fraction >= (1.0 + eps1) * x:
             lower = V * fraction / (1.0 + eps1)
             break
     # Selection phase on fresh RR sets (Chen 2018), failure <= delta'/2.
-    e_factor = 1.0 - 1.0 / math.e
-    a = math.sqrt(math.log(4.0 / delta_prime))
-    b = math.sqrt(e_factor * (log_choose + math.log(4.0 / delta_prime)))
-    theta = math.ceil(2.0 * V * (e_factor * a + b) ** 2 / eps**2 / lower)
+    theta = rr_set_count(2.0 * V * (e_factor * a + b) ** 2 / eps / eps / lower)
     final = sample_rr_sets(reverse, theta, rng)
     seeds, fraction = max_coverage(final, k)
     return IMMResult(seeds, V * fraction, theta, lower)
