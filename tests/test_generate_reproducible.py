@@ -24,7 +24,8 @@ from validation.scenarios import REGISTRY
 out = {{}}
 for bound_id in ("cor1-cascade", "thm1-inf", "thm3-llm"):
     scenario = load_scenario(REGISTRY[bound_id], bound_id)
-    out[bound_id] = [[i.name, i.params, i.delta] for i in scenario.instances(PROFILES["full"], 2025)]
+    drawn = scenario.instances(PROFILES["full"], 2025)
+    out[bound_id] = [[i.name, i.params, i.delta] for i in drawn]
 print(json.dumps(out, sort_keys=True, default=str))
 """
 
