@@ -89,8 +89,14 @@ def coverage(p_opt: npt.ArrayLike, p_data: npt.ArrayLike) -> Coverage:
     if not np.any(triggered):
         raise InputError("p_opt", "S* triggers no arm (all probabilities are 0)")
     uncovered = triggered & (data == 0)
-    ratios = np.full(opt.shape, np.inf)
-    np.divide(opt, data, out=ratios, where=triggered & ~uncovered)
+    ratios = np.full(opt.shape, np.inf)  # an uncovered arm makes the coefficient infinite
+    with np.errstate(over="ignore"):
+        np.divide(opt, data, out=ratios, where=triggered & ~uncovered)
+    overflow = triggered & ~uncovered & np.isinf(ratios)
+    if np.any(overflow):
+        arm = int(np.flatnonzero(overflow)[0])
+        raise InputError("p_data", f"p_opt/p_data overflows a 64-bit float at arm {arm} "
+                         f"(p_data={data[arm]:g}); use 0 for an arm the data never trigger")
     ratios[~triggered] = 0.0
     return Coverage(
         C_inf=float(np.max(ratios)),
@@ -150,12 +156,20 @@ def cascade_uniform_closed_forms(mu: npt.ArrayLike, k: int) -> dict[str, float]:
     """
     means = _sorted_means(mu, k)
     m = means.size
-    return {
-        "C_one_upper": float(m * means[0] / means[k - 1]),
-        "C_one_sum_formula": cascade_c_one_sum_formula(means, k, np.full((m, k), 1.0 / m)),
-        "p_star_lower": float((1.0 - (1.0 - means[0]) ** k) / (m * means[0])),
-        "Kbar_upper": float(k),
-    }
+    if not means[k - 1] > 0:  # the forms divide by mu_k and mu_1: 0/0 when all are zero
+        raise InputError("mu", f"the closed forms need the {k} largest means above 0 (the "
+                         f"corollary assumes mu_k > 0), got mu_k = {means[k - 1]:g}")
+    with np.errstate(over="ignore"):
+        forms = {
+            "C_one_upper": float(m * means[0] / means[k - 1]),
+            "C_one_sum_formula": cascade_c_one_sum_formula(means, k, np.full((m, k), 1.0 / m)),
+            "p_star_lower": float((1.0 - (1.0 - means[0]) ** k) / (m * means[0])),
+            "Kbar_upper": float(k),
+        }
+    if not all(math.isfinite(value) for value in forms.values()):
+        raise InputError("mu", f"a closed form overflows a 64-bit float (mu_k = "
+                         f"{means[k - 1]:g} is too small)")
+    return forms
 
 
 def cascade_coefficients(mu: npt.ArrayLike, k: int, data: str = "uniform") -> dict[str, Any]:

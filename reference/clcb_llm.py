@@ -45,6 +45,7 @@ from typing import Literal
 
 import numpy as np
 
+from reference.confidence import log_over_delta
 from reference.dataset import FloatArray, IntArray
 from reference.errors import InputError, check_cardinality, check_probability
 from reference.oracles import top_k
@@ -112,7 +113,7 @@ class CLCBLLMResult:
 
 def ucb_radius(counts: IntArray, n: int, m: int, delta: float, sigma: float = 1.0) -> FloatArray:
     r"""Printed radius :math:`\sigma\sqrt{2\log(4mn/\delta)/N}`, ``inf`` where :math:`N = 0`."""
-    log_term = np.log(4.0 * m * n / check_probability(delta))
+    log_term = log_over_delta((4.0, m, n), check_probability(delta))
     radius = np.full(counts.shape, np.inf)
     seen = counts > 0
     radius[seen] = sigma * np.sqrt(2.0 * log_term / counts[seen])

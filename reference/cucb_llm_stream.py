@@ -89,6 +89,8 @@ class StreamRun:
         equal only when no tie decides membership).
     final_cache
         :math:`\mathcal M_{T+1}`.
+    caches
+        :math:`1\{q \in \mathcal M_t\}`, shape ``(T, m)``: the cache held in each round.
     """
 
     queries: IntArray
@@ -99,6 +101,7 @@ class StreamRun:
     equals_reference: npt.NDArray[np.bool_]
     same_set_as_topk: npt.NDArray[np.bool_]
     final_cache: IntArray
+    caches: npt.NDArray[np.bool_] | None = None
 
     @property
     def cumulative_regret(self) -> FloatArray:
@@ -133,11 +136,14 @@ def cucb_llm_stream(
     noise: CostNoise = "bernoulli",
     queries: npt.ArrayLike | None = None,
     costs: npt.ArrayLike | None = None,
+    diagnostics: bool = True,
 ) -> StreamRun:
     r"""Run CUCB-LLM-S for ``T`` rounds (a Python loop over rounds: the algorithm is online).
 
     ``queries`` and ``costs`` (length ``T``) fix the stream; otherwise queries are drawn
-    from ``problem.p`` and costs by ``noise`` with ``rng``.
+    from ``problem.p`` and costs by ``noise`` with ``rng``.  ``diagnostics=False`` skips the
+    per-round comparison with the global top-k (``cache_value_gap`` is then NaN and
+    ``equals_reference``, ``same_set_as_topk`` False); the caches are the same.
     """
     if variant not in VARIANTS:
         raise InputError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")
@@ -162,13 +168,15 @@ def cucb_llm_stream(
     in_cache = np.zeros(m, dtype=bool)
     hits = np.zeros(T, dtype=bool)
     regret = np.zeros(T)
-    value_gap = np.zeros(T)
+    value_gap = np.zeros(T) if diagnostics else np.full(T, np.nan)
     equal = np.zeros(T, dtype=bool)
     same_set = np.zeros(T, dtype=bool)
+    held = np.zeros((T, m), dtype=bool)
     fixed_log = float(np.log(T))
     for t in range(1, T + 1):
         q = int(q_stream[t - 1])
         regret[t - 1] = best_saving - float(np.sum(weights[in_cache]))
+        held[t - 1] = in_cache
         arrivals[q] += 1  # p_hat_t = arrivals / t (both branches)
         if in_cache[q]:  # apdx_line:if_1 -- a hit: no cost feedback, cache kept
             hits[t - 1] = True
@@ -189,13 +197,15 @@ def cucb_llm_stream(
                     in_cache[q_min] = False  # apdx_line:replace
                     in_cache[q] = True
             # apdx_line:stream_proc_end
+        if not diagnostics:
+            continue
         scores = arrivals / t * lcb
         best = _topk_value(scores, k)
         value_gap[t - 1] = best - float(np.sum(scores[in_cache]))
         equal[t - 1] = value_gap[t - 1] <= VALUE_TOLERANCE * max(best, 1e-300)
         same_set[t - 1] = _same_set(scores, in_cache, k)
     return StreamRun(q_stream, c_stream, hits, regret, value_gap, equal, same_set,
-                     np.flatnonzero(in_cache).astype(np.int64))
+                     np.flatnonzero(in_cache).astype(np.int64), held)
 
 
 def _same_set(scores: FloatArray, in_cache: npt.NDArray[np.bool_], k: int) -> bool:

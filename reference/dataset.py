@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reference.errors import InputError, check_size
+from reference.errors import InputError, check_dense, check_size
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -43,8 +43,14 @@ def _as_int_array(values: npt.ArrayLike, field: str) -> IntArray:
     if array.dtype.kind == "f":
         if not np.all(np.isfinite(array)) or np.any(array != np.floor(array)):
             raise InputError(field, "must contain integers only")
+        if np.any(np.abs(array) >= 2.0**63):
+            bad = array[np.abs(array) >= 2.0**63][0]
+            raise InputError(field, f"id {bad:.0f} is too large for a 64-bit integer")
     elif array.dtype.kind not in "iu":
         raise InputError(field, f"must contain integers, got dtype {array.dtype}")
+    elif array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.max() > 2**63 - 1:
+        bad = array[array > 2**63 - 1][0]  # would wrap to a negative int64
+        raise InputError(field, f"id {int(bad)} is too large for a 64-bit signed integer")
     return array.astype(np.int64, copy=False)
 
 
@@ -175,6 +181,8 @@ class OfflineDataset:
             _check_ids(actions, self.m, "actions")
             object.__setattr__(self, "actions", actions)
             object.__setattr__(self, "action_offsets", action_offsets)
+        check_dense(self.m, triggered.size + (0 if self.actions is None else self.actions.size),
+                    "m")
 
     @property
     def n(self) -> int:

@@ -23,6 +23,8 @@ field and, for JSON Lines, the line.
 from __future__ import annotations
 
 import json
+import math
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,6 +37,8 @@ from reference.errors import InputError, check_size
 T = TypeVar("T")
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+#: Largest integer a float64 holds without overflow (the float just below 2**1024).
+FLOAT_MAX_INT = int(sys.float_info.max)
 
 NPZ_KEYS = ("m", "triggered_offsets", "triggered", "outcomes")
 NPZ_OPTIONAL_KEYS = ("action_offsets", "actions")
@@ -118,12 +122,24 @@ def _int_list(record: dict[str, Any], key: str, line: int) -> list[int]:
     return value
 
 
+def is_float_number(value: Any) -> bool:
+    """Whether a decoded JSON value is a number a float holds: not bool, not NaN or infinity,
+    not an integer beyond the float range (JSON allows 400-digit integers)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, int):
+        return abs(value) <= FLOAT_MAX_INT
+    return math.isfinite(value)
+
+
 def _number_list(record: dict[str, Any], key: str, line: int) -> list[float]:
     value = record.get(key)
     if not isinstance(value, list):
         raise InputError(key, "missing or not a list", line)
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
         raise InputError(key, "must be a list of numbers", line)
+    if any(isinstance(v, int) and abs(v) > FLOAT_MAX_INT for v in value):
+        raise InputError(key, "holds a number too large for a 64-bit float", line)
     return value
 
 

@@ -40,7 +40,7 @@ def test_solve_kpath_json(log: Path, capsys: pytest.CaptureFixture[str]) -> None
         (["--k", "4", "--delta", "0.1"], "k: must divide the number of arms m=6"),
         (["--k", "7", "--delta", "0.1"], "k: must not exceed the number of arms m=6"),
         (["--k", "3", "--delta", "0"], "argument --delta: must lie strictly between 0 and 1"),
-        (["--k", "x", "--delta", "0.1"], "argument --k: must be a positive integer"),
+        (["--k", "x", "--delta", "0.1"], "argument --k: must be an integer written in digits 0-9"),
     ],
 )
 def test_solve_kpath_bad_input(

@@ -44,7 +44,7 @@ def test_solve_cascade_json(log: Path, capsys: pytest.CaptureFixture[str]) -> No
     [
         (["--k", "4", "--delta", "0.1"], "k: must not exceed the number of arms m=3"),
         (["--k", "1", "--delta", "1.5"], "argument --delta: must lie strictly between 0 and 1"),
-        (["--k", "1", "--delta", "nan"], "argument --delta: must lie strictly between 0 and 1"),
+        (["--k", "1", "--delta", "nan"], "argument --delta: must be a decimal number"),
         (["--k", "0", "--delta", "0.1"], "argument --k: must be at least 1"),
     ],
 )

@@ -101,3 +101,16 @@ def test_explicit_shortest_counterexample() -> None:
     fixed = cucb_llm_stream(problem, queries.size, rng, "fixed-log", queries=queries,
                             costs=np.ones(queries.size))
     assert fixed.first_violation is None
+
+
+def test_diagnostics_off_keeps_the_caches() -> None:
+    problem = LLMCacheProblem(np.array([0.4, 0.3, 0.2, 0.1]), np.array([0.9, 0.2, 0.6, 0.5]), 2)
+    on = cucb_llm_stream(problem, 300, np.random.default_rng(4))
+    off = cucb_llm_stream(problem, 300, np.random.default_rng(4), diagnostics=False)
+    assert on.caches is not None and off.caches is not None
+    assert np.array_equal(on.caches, off.caches) and np.array_equal(on.regret, off.regret)
+    assert np.isnan(off.cache_value_gap).all() and not off.equals_reference.any()
+    assert on.caches.sum(axis=1).max() <= 2
+    weights = problem.p * problem.c  # the per-round caches explain the regret
+    best = weights[problem.optimal_cache()].sum()
+    assert np.allclose(on.regret, best - on.caches @ weights, atol=1e-12)

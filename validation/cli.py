@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
@@ -20,6 +21,7 @@ from reference.errors import InputError
 #: Subcommand name -> implementing module, in the order ``--help`` lists them.
 COMMANDS: dict[str, str] = {
     "validate": "validation.commands.validate",
+    "tightness": "validation.commands.tightness",
     "bound": "validation.commands.bound",
     "coefficients": "validation.commands.coefficients",
     "claims": "validation.commands.claims",
@@ -97,14 +99,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(words)
     args = parser.parse_args(words)
     try:
-        return int(args.run(args))
+        with warnings.catch_warnings():
+            # a numeric warning (overflow, 0/0) means a wrong number would be printed: stop
+            warnings.simplefilter("error")
+            return int(args.run(args))
+    except MemoryError:
+        sys.stderr.write(f"offcmab {args.command}: error: the input needs more memory than "
+                         "this machine has\n")
     except InputError as error:
         sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
     except ValueError as error:
         sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
     except OSError as error:
         name = f" {error.filename}" if error.filename else ""
-        sys.stderr.write(f"offcmab {args.command}: error: {error.strerror}{name}\n")
+        reason = error.strerror or str(error) or type(error).__name__  # never "None"
+        sys.stderr.write(f"offcmab {args.command}: error: {reason}{name}\n")
     return EXIT_USAGE
 
 

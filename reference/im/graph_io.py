@@ -35,9 +35,16 @@ from reference.im.data import EdgeFeedback, NodeCascades
 from reference.im.graph import MAX_NODES, ICGraph
 
 
+def _plain(text: str) -> str:
+    """``text`` stripped, or "" when it is not plain ASCII (``int``/``float`` would accept
+    other scripts' digits and ``1_0``; a graph file holds ASCII numbers only)."""
+    text = text.strip()
+    return text if text.isascii() and "_" not in text else ""
+
+
 def _node_id(text: str, field: str, line: int) -> int:
     try:
-        value = int(text.strip())
+        value = int(_plain(text))
     except ValueError:
         raise InputError(field, f"must be an integer node id, got {text!r}", line) from None
     if value < 0:
@@ -77,7 +84,7 @@ def read_graph_csv(path: str | Path, need_p: bool = False) -> ICGraph:
         p = 0.0
         if has_p:
             try:
-                p = float(row[2])
+                p = float(_plain(row[2]))
             except ValueError:
                 raise InputError("p", f"must be a number, got {row[2]!r}", number) from None
             if not 0.0 <= p <= 1.0:  # also rejects NaN

@@ -153,7 +153,7 @@ class PathLaw:
         w = np.asarray(self.path_probabilities, dtype=np.float64)
         if w.shape != (self.problem.paths,) or not np.all(np.isfinite(w)):
             raise InputError("path_probabilities", f"must be {self.problem.paths} finite numbers")
-        if w.min() < 0 or abs(w.sum() - 1.0) > 1e-9:
+        if w.min() < 0 or w.max() > 1.0 or abs(w.sum() - 1.0) > 1e-9:  # max first: no overflow
             raise InputError("path_probabilities", "must be non-negative and sum to 1")
         object.__setattr__(self, "path_probabilities", w / w.sum())
 

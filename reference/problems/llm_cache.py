@@ -63,7 +63,7 @@ from reference.dataset import (
     as_real_array,
     offsets_from_lengths,
 )
-from reference.errors import InputError, check_cardinality, check_size
+from reference.errors import InputError, check_cardinality, check_dense, check_size
 from reference.oracles import top_k
 
 View = Literal["standard", "improved"]
@@ -423,10 +423,7 @@ class CacheLog:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "m", check_size(self.m, "queries"))
-        queries = _as_int_array(self.queries, "query")
-        if queries.size == 0:
-            raise InputError("data", "the log is empty")
-        _check_ids(queries, self.m, "query")
+        queries, costs = _checked_rounds(self.m, self.queries, self.costs)
         caches = _as_int_array(self.caches, "cache")
         offsets = _as_int_array(self.cache_offsets, "cache_offsets")
         if offsets.size != queries.size + 1:
@@ -434,10 +431,8 @@ class CacheLog:
                              f"got {offsets.size}")
         _check_offsets(offsets, caches.size, "cache_offsets")
         _check_ids(caches, self.m, "cache")
+        check_dense(self.m, queries.size + caches.size, "queries")
         _check_distinct_per_sample(caches, offsets, "cache")
-        costs = as_real_array(self.costs, "cost")
-        if costs.shape != queries.shape:
-            raise InputError("cost", f"must have {queries.size} entries, got {costs.size}")
         object.__setattr__(self, "queries", queries)
         object.__setattr__(self, "caches", caches)
         object.__setattr__(self, "cache_offsets", offsets)
@@ -453,6 +448,19 @@ class CacheLog:
     def hits(self) -> npt.NDArray[np.bool_]:
         r""":math:`1\{q_t \in \mathcal M_t\}` per round (vectorized over the CSR layout)."""
         return cache_hits(self.cache_offsets, self.caches, self.queries)
+
+
+def _checked_rounds(m: int, queries: npt.ArrayLike, costs: npt.ArrayLike
+                    ) -> tuple[IntArray, FloatArray]:
+    """The per-round queries (non-empty, ids below ``m``) and costs (one per round)."""
+    query_ids = _as_int_array(queries, "query")
+    if query_ids.size == 0:
+        raise InputError("data", "the log is empty")
+    _check_ids(query_ids, m, "query")
+    cost_values = as_real_array(costs, "cost")
+    if cost_values.shape != query_ids.shape:
+        raise InputError("cost", f"must have {query_ids.size} entries, got {cost_values.size}")
+    return query_ids, cost_values
 
 
 def _check_costs(costs: FloatArray, hits: npt.NDArray[np.bool_], bounded: bool) -> None:
@@ -495,13 +503,7 @@ class HitLog:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "m", check_size(self.m, "queries"))
-        queries = _as_int_array(self.queries, "query")
-        if queries.size == 0:
-            raise InputError("data", "the log is empty")
-        _check_ids(queries, self.m, "query")
-        costs = as_real_array(self.costs, "cost")
-        if costs.shape != queries.shape:
-            raise InputError("cost", f"must have {queries.size} entries, got {costs.size}")
+        queries, costs = _checked_rounds(self.m, self.queries, self.costs)
         object.__setattr__(self, "queries", queries)
         object.__setattr__(self, "costs", costs)
         _check_costs(costs, self.hits, self.bounded)

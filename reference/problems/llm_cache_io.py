@@ -30,7 +30,13 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from reference.dataset import offsets_from_lengths
-from reference.dataset_io import load_npz_arrays, open_text, parse_json_line, read_header
+from reference.dataset_io import (
+    is_float_number,
+    load_npz_arrays,
+    open_text,
+    parse_json_line,
+    read_header,
+)
 from reference.errors import InputError
 from reference.problems.llm_cache import CacheLog, HitLog
 
@@ -85,7 +91,7 @@ def _parse_round(record: dict[str, Any], m: int, line: int,
         return cache, query, math.nan
     if cost is None:
         raise InputError("cost", "is null but the query is not in the cache (a miss)", line)
-    if not isinstance(cost, int | float) or isinstance(cost, bool) or not math.isfinite(cost):
+    if not is_float_number(cost):
         raise InputError("cost", "must be a finite number", line)
     if bounded and not 0 <= cost <= 1:
         raise InputError("cost", f"must lie in [0, 1], got {cost}", line)

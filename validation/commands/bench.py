@@ -1,4 +1,4 @@
-r"""``offcmab bench [--json] [--quick]``: run the speed benchmarks and print their numbers.
+r"""``offcmab bench [--json] [--quick | --full]``: run the speed benchmarks and print their numbers.
 
 Runs every module of :data:`validation.benchmarks.BENCHMARKS` that exists in this
 build (one row per benchmark), as a table or as one JSON object.  A benchmark lists its
@@ -10,6 +10,7 @@ with the worst ratio of each direction and whether every goal is met.
 from __future__ import annotations
 
 import argparse
+from inspect import signature
 from typing import Any
 
 from validation.benchmarks import BENCHMARKS
@@ -22,6 +23,9 @@ HELP = "time CLCB and the simulators against bare numpy floors (speed goals)"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
+    parser.add_argument("--full", action="store_true",
+                        help="whole grids where a benchmark has one (ic-simulation: up to "
+                             "100,000 nodes, 10,000 cascades; several minutes)")
     parser.add_argument("--only", nargs="+", choices=list(BENCHMARKS), metavar="NAME",
                         help=f"run only these benchmarks ({', '.join(BENCHMARKS)})")
 
@@ -32,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
         module = load_command(BENCHMARKS[name])
         if module is None:
             continue
-        results[name] = {"title": module.TITLE, **module.run(args.quick)}
+        extra = {"full": True} if args.full and "full" in signature(module.run).parameters else {}
+        results[name] = {"title": module.TITLE, **module.run(args.quick, **extra)}
     results["summary"] = summary(results)
     if args.json:
         emit(results, True)

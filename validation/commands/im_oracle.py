@@ -3,6 +3,7 @@ r"""``offcmab im-oracle --graph FILE --k K``: IMM seed selection, a (1-1/e-eps)-
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from validation.arguments import nonnegative_int, positive_float, positive_int, probability
@@ -36,6 +37,6 @@ def run(args: argparse.Namespace) -> int:
     delta_prime = args.delta_prime if args.delta_prime is not None else 1.0 / max(graph.nodes, 2)
     result = imm(graph, k, args.eps, delta_prime, np.random.default_rng(args.seed))
     emit({"seeds": result.seeds, "spread": result.spread,
-          "alpha": 1.0 - 1.0 / np.e - args.eps, "delta_prime": delta_prime,
+          "alpha": 1.0 - 1.0 / math.e - args.eps, "delta_prime": delta_prime,
           "rr_sets": result.rr_sets}, args.json)
     return 0

@@ -1,8 +1,10 @@
 r"""``offcmab validate``: check every bound of the paper against Monte-Carlo gaps.
 
 Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial log
-``trials.jsonl`` into ``--out``.  Exit code 0 when every tested row passes, 1 when a
-bound is violated beyond the run's false-alarm budget, 2 on bad usage.
+``trials.jsonl`` into ``--out``.  Exit code 0 when no row fails, 1 when a bound is
+violated beyond the run's false-alarm budget, 2 on bad usage.  Rows whose bound is
+at least the largest gap the instance allows are ``vacuous`` (they cannot fail) and
+are counted apart from the rows with power.
 """
 
 from __future__ import annotations
@@ -12,7 +14,11 @@ import sys
 from pathlib import Path
 
 from validation.arguments import nonnegative_int, positive_float, positive_int
+from validation.runner.spec import Instance
 from validation.scenarios import REGISTRY
+
+#: Most worker processes ``--jobs`` may start.
+MAX_JOBS = 256
 
 HELP = "check every bound against Monte-Carlo suboptimality gaps; exit 1 on a violation"
 
@@ -40,24 +46,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bound-scale", type=positive_float, default=1.0, metavar="X",
                         help="multiply every bound by X (a sensitivity probe)")
     parser.add_argument("--no-figures", action="store_true", help="skip figures/*.png")
+    parser.add_argument("--instances", nargs="+", type=Path, metavar="FILE",
+                        help="replay only these saved instances (offcmab tightness --out); "
+                             "the default and full profiles also run validation/corpus")
 
 
 def run(args: argparse.Namespace) -> int:
+    from validation.runner.folder import folder_lock
+
+    with folder_lock(args.out):  # one run per output folder: a second one exits 2
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from validation.runner import figures, report
     from validation.runner.spec import PROFILES
     from validation.runner.sweep import RunConfig, RunInterrupted, package_versions, run_validation
 
     if args.out.exists() and not args.out.is_dir():
         raise ValueError(f"out: {args.out} exists and is not a folder")
-    if args.scheduler is not None and args.backend not in (None, "dask"):
-        raise ValueError("scheduler: only used with --backend dask")
+    if args.jobs > MAX_JOBS:  # each job is a Python process (or a dask worker) started here
+        raise ValueError(f"jobs: at most {MAX_JOBS} workers, got {args.jobs}")
+    if args.scheduler is not None and args.backend != "dask":
+        raise ValueError("scheduler: only used with --backend dask (add --backend dask)")
     backend = args.backend or ("dask" if args.scheduler else
                                "serial" if args.jobs == 1 else "processes")
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
+    extra, only = _saved_instances(args, only)
     config = RunConfig(profile=PROFILES[args.profile], seed=args.seed, out=args.out,
                        only=only, jobs=args.jobs, backend=backend, scheduler=args.scheduler,
                        resume=args.resume, bound_scale=args.bound_scale, progress=True,
-                       stop_after=getattr(args, "stop_after", None))
+                       stop_after=getattr(args, "stop_after", None),
+                       subject=getattr(args, "subject", "reference"),
+                       extra_instances=extra, replay_only=bool(args.instances))
 
     def describe() -> dict[str, object]:
         return {"versions": package_versions(),
@@ -74,6 +95,30 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_figures:
         figures.write_figures(result["rows"], args.out / "figures")
     summary = result["summary"]
-    sys.stdout.write(f"offcmab validate: {summary['pass']} pass, {summary['FAIL']} fail, "
-                     f"{summary['n/a']} n/a, {summary['note']} note; report in {args.out}\n")
+    sys.stdout.write(f"offcmab validate: {summary['power']} rows with power "
+                     f"({summary['pass']} pass, {summary['FAIL']} fail), "
+                     f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
+                     f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure; "
+                     f"report in {args.out}\n")
     return 1 if summary["FAIL"] else 0
+
+
+def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]
+                     ) -> tuple[tuple[tuple[str, Instance], ...], tuple[str, ...]]:
+    """The ``--instances`` files (then only their ids run), else the profile's corpus."""
+    from validation.tightness.corpus import corpus_instances
+    from validation.tightness.files import read_instances
+
+    if not args.instances:
+        return corpus_instances(args.profile), only
+    if only:
+        raise ValueError("only: not used with --instances (the files name their bound ids)")
+    found = read_instances(args.instances, "file")
+    for path, (_, _, document) in zip(args.instances, found, strict=True):
+        if document.get("seed", args.seed) != args.seed:
+            sys.stderr.write(f"offcmab validate: note: {path} was searched with seed "
+                             f"{document.get('seed')}; with --seed {document.get('seed')} the "
+                             "replay's trials start with the search's own draws\n")
+    ids = dict.fromkeys(bound_id for bound_id, _, _ in found)
+    return tuple((bound_id, instance) for bound_id, instance, _ in found), \
+        tuple(bound_id for bound_id in REGISTRY if bound_id in ids)

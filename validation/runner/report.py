@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from validation.output import jsonable
+from validation.runner.folder import atomic_write_text
 
 
 def git_commit(where: Path) -> str | None:
@@ -30,7 +31,7 @@ def git_commit(where: Path) -> str | None:
 
 def write_json(report: dict[str, Any], path: Path) -> None:
     """``report.json`` (non-finite numbers become ``null``)."""
-    path.write_text(json.dumps(jsonable(report), indent=1) + "\n", encoding="utf-8")
+    atomic_write_text(path, json.dumps(jsonable(report), indent=1) + "\n")
 
 
 def _number(value: Any, digits: int = 3) -> str:
@@ -41,24 +42,32 @@ def _number(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-COLUMNS = ("instance", "n", "variant", "trials", "delta", "bound", "gap_max", "violations",
-           "tightness", "min_scale", "verdict", "reason")
+COLUMNS = ("instance", "n", "variant", "trials", "delta", "bound", "max_gap", "gap_max",
+           "violations", "tightness", "detectable_rate", "min_scale", "verdict", "reason")
 
 
-def _table(rows: Sequence[dict[str, Any]]) -> list[str]:
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+#: Columns of an event row (``validation.events``).
+EVENT_COLUMNS = ("instance", "n", "trials", "delta", "failure_probability", "violations",
+                 "allowed_violations", "detectable_rate", "p_value", "verdict", "erratum",
+                 "reason")
+
+
+def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] = COLUMNS) -> list[str]:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for row in rows:
-        cells = [_number(row.get(column)).replace("|", "/") for column in COLUMNS]
+        cells = [_number(row.get(column)).replace("|", "/") for column in columns]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
 def _per_id(rows: Sequence[dict[str, Any]]) -> list[str]:
     """One line per bound id: its rows by verdict and the algorithm checked."""
-    lines = ["| id | algorithm | pass | FAIL | n/a | note |", "|---|---|---|---|---|---|"]
+    verdicts = ("pass", "FAIL", "vacuous", "n/a", "note", "known-failure")
+    lines = ["| id | algorithm | " + " | ".join(verdicts) + " |",
+             "|---|---|" + "---|" * len(verdicts)]
     for bound_id in dict.fromkeys(row["id"] for row in rows):
         mine = [row for row in rows if row["id"] == bound_id]
-        counts = [sum(row["verdict"] == v for row in mine) for v in ("pass", "FAIL", "n/a", "note")]
+        counts = [sum(row["verdict"] == v for row in mine) for v in verdicts]
         algorithm = mine[0].get("algorithm") or "—"
         lines.append(f"| {bound_id} | `{algorithm}` | " + " | ".join(map(str, counts)) + " |")
     return lines
@@ -71,25 +80,45 @@ def markdown(report: dict[str, Any]) -> str:
     lines = [
         "# offcmab validate",
         "",
-        f"Profile `{report['profile']}` ({report['trials']} trials per instance and n), "
+        f"Profile `{report['profile']}` (at least {report['trials']} trials per instance and "
+        "n, more where a row has power), "
         f"seed {report['seed']}, bound scale {report['bound_scale']:g}, "
         f"commit `{report.get('git_commit') or 'unknown'}`.",
         "",
-        f"**{summary['pass']} pass, {summary['FAIL']} fail, {summary['n/a']} n/a, "
-        f"{summary['note']} note.**",
+        f"**{summary['power']} rows with power ({summary['pass']} pass, {summary['FAIL']} "
+        f"fail), {summary['vacuous']} vacuous, {summary['n/a']} n/a, "
+        f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure.**",
         "",
-        "False alarms: a correct bound is flagged with probability at most "
+        "A row is `vacuous` when its bound is at least `max_gap`, the largest gap its "
+        "instance allows (exact over the feasible actions, or a proven upper bound: the "
+        "row's `max_gap_source` says which): such a bound cannot be exceeded, so the row "
+        "has no power and is not counted as a pass.",
+        "",
+        "False alarms: a correct algorithm is flagged with probability at most "
         f"{report['false_alarm_budget']:g} over the whole run. The budget is split equally "
-        f"over the {report['tested_rows']} tested rows (Bonferroni): an upper-bound row "
+        f"over the {report['tested_rows']} rows with power (Bonferroni, "
+        f"{report['row_level']:.3g} each): an upper-bound row "
         "fails when the exact binomial tail P(Binomial(trials, delta) >= violations) falls "
-        f"below {report['row_level']:.3g}; a lower-bound row fails when Hoeffding's tail "
-        "for an algorithm's mean risk below the bound does. `tightness` is the empirical "
+        "below its share; a lower-bound row fails when Hoeffding's tail "
+        "for an algorithm's mean risk below the bound does. Trials per (instance, n) are "
+        "sized so that each upper-bound row with power flags an exceedance probability of "
+        f"{report['detect']:g} delta with probability 0.9 (at most {report['max_trials']} "
+        "trials; a row that cannot says so); `detectable_rate` is the smallest exceedance "
+        "probability it flags with probability 0.9. `tightness` is the empirical "
         "(1 - delta)-quantile of the gap over the bound; `min_scale` the smallest "
         "`--bound-scale` that would still pass. A `note` row falls short of a statement "
         "that the measurement cannot refute (a stated lower bound on one pair of instances). "
         "A `slope` row fits the log-log slope of CLCB's risk on the lower-bound pair and "
         "accepts -1/2 within z standard errors (normal approximation, z at the row level) "
         "plus 1e-9 for rounding.",
+        "",
+        "Event rows (ids `event-...`) check the high-probability events the proofs rest on "
+        "(confidence intervals covering their means, the oracles' promises) with the "
+        "algorithm's own statistics: a row fails when the exact binomial tail "
+        "P(Binomial(trials, failure_probability) >= violations) falls below the row level; "
+        "`detectable_rate` is the event-failure rate it flags with probability 0.9. A "
+        "`known-failure` row reproduces a printed statement that an erratum refutes (it "
+        "never fails the run); its corrected statement is a row of its own.",
         "",
         *_per_id(rows),
         "",
@@ -98,7 +127,9 @@ def markdown(report: dict[str, Any]) -> str:
     if failing:
         lines += ["## Failing rows", "", *_table(failing), ""]
     for bound_id in dict.fromkeys(row["id"] for row in rows):
-        lines += [f"## {bound_id}", "", *_table([r for r in rows if r["id"] == bound_id]), ""]
+        mine = [r for r in rows if r["id"] == bound_id]
+        columns = EVENT_COLUMNS if mine[0].get("kind") == "event" else COLUMNS
+        lines += [f"## {bound_id}", "", *_table(mine, columns), ""]
     timings = report["timings"]
     lines += [f"Wall time {timings['wall_seconds']:.1f} s for {timings['trials_run']} trials.",
               ""]
@@ -107,4 +138,4 @@ def markdown(report: dict[str, Any]) -> str:
 
 def write_markdown(report: dict[str, Any], path: Path) -> None:
     """``report.md``."""
-    path.write_text(markdown(report), encoding="utf-8")
+    atomic_write_text(path, markdown(report))

@@ -1,9 +1,10 @@
 r"""The interface every validation scenario implements.
 
 A scenario checks one bound id.  It lists its instances for a profile, runs one
-trial (draw a dataset, run the algorithm the theorem covers, measure the exact
-suboptimality gap) and evaluates the bound for an instance and ``n`` from exact
-coefficients.  Scenario modules live in :mod:`validation.scenarios` and expose
+trial (draw a dataset, run the algorithm the theorem covers or a substituted
+subject of :mod:`validation.subjects`, measure the exact suboptimality gap) and
+evaluates the bound for an instance and ``n`` from exact coefficients.  Scenario
+modules live in :mod:`validation.scenarios` and expose
 ``SCENARIOS: dict[str, Scenario]``; trials name their scenario by module path and
 bound id, so worker processes rebuild it by import (nothing is pickled but data).
 """
@@ -70,6 +71,30 @@ class BoundValue:
         return cls(None, reason, dict(parameters))
 
 
+@dataclass(frozen=True)
+class MaxGap:
+    r"""The largest gap an instance allows at ``n``: what no bound needs to exceed.
+
+    Attributes
+    ----------
+    value
+        :math:`\alpha r(S^*) - \min_S r(S)` over feasible actions (``exact``), or a
+        proven upper bound on it.
+    exact
+        True when ``value`` is attained by some feasible action.
+    how
+        How it was obtained, in words (shown in the row).
+    """
+
+    value: float
+    exact: bool
+    how: str
+
+    def describe(self) -> str:
+        """``exact: ...`` or ``upper bound: ...``, for the report."""
+        return f"{'exact' if self.exact else 'upper bound'}: {self.how}"
+
+
 class Scenario(Protocol):
     r"""Checks one bound id against the algorithm its theorem covers."""
 
@@ -92,10 +117,22 @@ class Scenario(Protocol):
         """The instances to check under ``profile``; generated ones depend on ``seed``."""
         ...
 
-    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
-        """Draw one dataset of ``n`` samples, run the algorithm, measure its gap."""
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator,
+              subject: str = "reference") -> TrialOutcome:
+        """Draw one dataset of ``n`` samples, run the algorithm, measure its gap.
+
+        ``subject`` names the algorithm run (see :mod:`validation.subjects`); the
+        dataset must not depend on it (only on ``rng``).
+        """
         ...
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         """The bound for ``instance`` at ``n`` in ``variant`` (``stated`` or ``proved``)."""
+        ...
+
+    def max_gap(self, instance: Instance, n: int) -> MaxGap:
+        """The largest gap any algorithm can have on ``instance`` at ``n`` (vacuity check).
+
+        Optional: a scenario without it gets no ``vacuous`` verdicts.
+        """
         ...

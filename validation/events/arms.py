@@ -1,0 +1,122 @@
+r"""The event :math:`\mathcal E_{\text{arm}}` of CLCB, CLCB-Cascade and edge-level IM.
+
+``apdx_lem:arm_concen``: with the radius
+:math:`\rho_i = \sqrt{\log(c\,mn/\delta)/(2N_i)}` (:math:`c = 2` in the proof and in
+CLCB-Cascade, :math:`c = 4` as printed in Algorithm 1), Hoeffding's inequality for each
+arm and each value :math:`N_i = j` and a union bound over :math:`mn` pairs give
+
+.. math::
+
+    P\big(\exists i:\ |\hat\mu_i - \mu_i| > \rho_i\big) \le mn \cdot \frac{2\delta}{c\,mn}
+    = \frac{2\delta}{c},
+
+and on the complement :math:`\mu_i - 2\rho_i \le \underline\mu_i \le \mu_i`
+(``eq:LCB_upper_lower``) for every observed arm.  The row checks exactly that
+sandwich with the LCBs the algorithm returned and the radius the lemma prescribes at
+the algorithm's own counts :math:`N_i` (arms never observed have
+:math:`\underline\mu_i = -\infty` and no claim).  A radius that is too small puts some
+LCB above its mean; one that is too large puts it below :math:`\mu_i - 2\rho_i`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from validation.events.core import EventCase
+
+#: An LCB algorithm under test: (dataset, oracle, delta) -> (counts, lcb), both per arm.
+LCBAlgorithm = Callable[[Any, Any, float], tuple[np.ndarray, np.ndarray]]
+
+#: The constant ``c`` of ``log(c m n / delta)`` each algorithm is meant to use.
+LOG_CONSTANT = {"reference.clcb": 4.0, "reference.clcb_cascade": 2.0,
+                "reference.im.clcb_im_edge": 4.0}
+
+
+def reference_clcb(dataset: Any, oracle: Any, delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 1 as implemented in :mod:`reference.clcb` (printed radius)."""
+    from reference.clcb import clcb
+
+    result = clcb(dataset, oracle, delta)
+    return result.counts, result.lcb
+
+
+def reference_cascade(dataset: Any, oracle: Any, delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """CLCB-Cascade of :mod:`reference.clcb_cascade` (its own top-k oracle)."""
+    from reference.clcb_cascade import clcb_cascade
+
+    result = clcb_cascade(dataset, int(oracle.k), delta)
+    return result.counts, result.lcb
+
+
+def arm_event_fails(counts: np.ndarray, lcb: np.ndarray, mu: np.ndarray, n: int,
+                    delta: float, constant: float) -> bool:
+    r"""True when some observed arm leaves :math:`[\mu_i - 2\rho_i, \mu_i]`."""
+    seen = counts > 0
+    radius = np.sqrt(np.log(constant * mu.size * n / delta) / (2.0 * counts[seen]))
+    low, high = mu[seen] - 2.0 * radius, mu[seen]
+    # A relative allowance of 1e-12 for float rounding of mean - radius at the edges.
+    slack = 1e-12 * (1.0 + np.abs(high))
+    inside = (lcb[seen] >= low - slack) & (lcb[seen] <= high + slack)
+    return not bool(np.all(inside))
+
+
+def arm_case(event_id: str, bound_ids: tuple[str, ...], algorithm: str, instance: str,
+             params: dict[str, Any], n: int, delta: float,
+             run: LCBAlgorithm | None = None) -> EventCase:
+    """The :math:`\\mathcal E_{\\text{arm}}` row of one CMAB-T instance (cmabt ``params``)."""
+    from reference.oracles import TopK
+    from validation.scenarios import cmabt
+
+    setup = cmabt.build(params)
+    mu = np.asarray(setup.problem.mu, dtype=float)
+    # The LCBs do not depend on the oracle; a top-k stand-in skips the costly exact IM one.
+    oracle = TopK(int(params["k"])) if params["family"] == "im-edge" else setup.oracle
+    constant = LOG_CONSTANT[algorithm]
+    method = run or (reference_cascade if algorithm == "reference.clcb_cascade"
+                     else reference_clcb)
+
+    def draw(rng: np.random.Generator) -> bool:
+        counts, lcb = method(setup.law.sample(n, rng), oracle, delta)
+        return arm_event_fails(np.asarray(counts), np.asarray(lcb, dtype=float), mu, n,
+                               delta, constant)
+
+    return EventCase(
+        event_id, bound_ids, algorithm, "apdx_lem:arm_concen (eq:LCB_upper_lower)",
+        f"mu_i - 2 rho_i <= lcb_i <= mu_i for every observed arm, "
+        f"rho_i = sqrt(log({constant:g} m n/delta)/(2 N_i))",
+        instance, n, delta, min(2.0 * delta / constant, 1.0), draw)
+
+
+def cases(profile: str, run: LCBAlgorithm | None = None,
+          cascade_run: LCBAlgorithm | None = None) -> list[EventCase]:
+    """The arm-event rows: CLCB on k-path and cascade data, CLCB-Cascade, edge-level IM.
+
+    ``run`` replaces every algorithm checked; ``cascade_run`` (when given) only CLCB-Cascade.
+    """
+    from validation.scenarios.im import star_and_chain
+    from validation.scenarios.thm1 import paper_fig1a
+
+    ood = {"family": "cascade", "mu": [0.6, 0.5, 0.45, 0.4, 0.3, 0.3, 0.2, 0.1, 0.1, 0.05],
+           "k": 3, "law": {"kind": "ood"}}
+    close = {"family": "kpath", "path_means": [0.52, 0.5, 0.48], "k": 2,
+             "law": {"kind": "paths", "weights": [1 / 3, 1 / 3, 1 / 3]}}
+    graph = {key: value for key, value in star_and_chain().items()
+             if key in ("nodes", "sources", "targets", "p")}
+    im_edge = {"family": "im-edge", "graph": graph, "k": 2,
+               "law": {"kind": "seeds", "q": [0.5] * 6}}
+    n = 1000 if profile == "quick" else 2000
+    cascade_data = paper_fig1a() if profile == "full" else ood
+    cascade_name = "paper-fig1a" if profile == "full" else "cascade-ood"
+    clcb_ids = ("thm1-inf", "thm1-one")
+    return [
+        arm_case("event-arm-clcb", clcb_ids, "reference.clcb", "kpath-close", close, n, 0.05,
+                 run),
+        arm_case("event-arm-clcb", clcb_ids, "reference.clcb", "cascade-ood", ood, n, 0.05, run),
+        arm_case("event-arm-cascade", ("cor1-cascade",), "reference.clcb_cascade",
+                 cascade_name, cascade_data, n, 0.05, cascade_run or run),
+        arm_case("event-arm-im-edge", clcb_ids, "reference.im.clcb_im_edge", "im-edge",
+                 im_edge, n, 0.05, run),
+    ]

@@ -1,0 +1,126 @@
+r"""Events of the node-level IM proof (``apdx_sec:app_IM_node``, ``apdx_lem:aux_IM``).
+
+CLCB-IM-N runs the lemma at :math:`\delta' = \delta/(12nE)`, i.e. with
+:math:`L = \log(1/\delta') = \log(12nE/\delta)`, the ``log_term`` it reports.  With
+:math:`B(x, N) = 4\sqrt3\sqrt{x(1-x)L/N} + 28L/N`, the lemma's events are
+
+* :math:`\mathcal E_{arm,1}(u)`: :math:`q_u \le \bar q_u \le \min\{q_u + B(q_u, n), 1\}`,
+  failure :math:`\le 2\delta'`;
+* :math:`\mathcal E_{arm,2}(\bar v)`: :math:`p(\bar v) \le \bar p(\bar v) \le
+  \min\{p(\bar v) + B(p(\bar v), n), 1\}`, failure :math:`\le 2\delta'`;
+* :math:`\mathcal E_{arm,3}(\bar u, \bar v)`: :math:`\max\{p(\bar v|\bar u) -
+  B(p(\bar v|\bar u), n_{0,\bar u}), 0\} \le \underline p(\bar v|\bar u) \le
+  p(\bar v|\bar u)`, failure :math:`\le 2n\delta'`.
+
+The interval row checks them for every source :math:`u`, every target :math:`v` and
+every edge, so its promised failure is the union bound
+:math:`2\delta'(|\text{sources}| + |\text{targets}|) + 2n\delta' E`.  On these events
+the edge LCB :math:`\underline p_{uv} \le p_{uv}` (step (1) of the proof, by
+monotonicity of ``eq:puv``); the edge row checks that consequence alone, with the same
+promise.  The printed estimator :math:`n_{1,\bar u,\bar v}/n_{1,\bar v}` (erratum
+``alg:CLCB-IM/im-conditional-estimator``) estimates a different quantity, so its
+:math:`\underline p(\bar v|\bar u)` misses the truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from validation.events.core import EventCase
+
+#: An IM-N statistics routine under test: (graph, cascades, delta) -> a result with the
+#: fields of :class:`reference.im.clcb_im_node.CLCBIMResult` (q_ucb, p_not_ucb,
+#: p_cond_lcb, lcb, counters, log_term).
+NodeAlgorithm = Callable[[Any, Any, float], Any]
+
+ROUNDING = 1e-12
+
+
+def reference_node(graph: Any, cascades: Any, delta: float) -> Any:
+    """Lines ``line:IM_counter`` to ``line:IM_LCB`` of :mod:`reference.im.clcb_im_node`."""
+    from reference.im.clcb_im_node import edge_lcbs
+
+    return edge_lcbs(graph, cascades, delta)
+
+
+def _width(x: np.ndarray, count: np.ndarray, log_term: float) -> np.ndarray:
+    count = np.asarray(count, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(count > 0, 4.0 * np.sqrt(3.0) * np.sqrt(x * (1.0 - x) * log_term / count)
+                        + 28.0 * log_term / count, np.inf)
+
+
+def _inside(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> bool:
+    slack = ROUNDING * (1.0 + np.abs(high))
+    return bool(np.all((value >= low - slack) & (value <= high + slack)))
+
+
+def interval_events_fail(result: Any, graph: Any, exact: Any) -> bool:
+    """Whether some :math:`\\mathcal E_{arm,1}`, :math:`\\mathcal E_{arm,2}` or
+    :math:`\\mathcal E_{arm,3}` event fails."""
+    L, n = float(result.log_term), int(result.counters.n)
+    u, v = np.unique(graph.sources), np.unique(graph.targets)
+    q, p_not, p_cond = exact.q, exact.p_not, exact.p_not_given_not
+    q_ok = _inside(result.q_ucb[u], q[u], np.minimum(q[u] + _width(q[u], np.full(u.size, n), L),
+                                                     1.0))
+    v_ok = _inside(result.p_not_ucb[v], p_not[v],
+                   np.minimum(p_not[v] + _width(p_not[v], np.full(v.size, n), L), 1.0))
+    count = np.asarray(result.counters.unseeded)[graph.sources]
+    cond_ok = _inside(result.p_cond_lcb, np.maximum(p_cond - _width(p_cond, count, L), 0.0),
+                      p_cond)
+    return not (q_ok and v_ok and cond_ok)
+
+
+def edge_event_fails(result: Any, graph: Any) -> bool:
+    r"""Whether some edge LCB exceeds its true probability :math:`p_{uv}`."""
+    return bool(np.any(np.asarray(result.lcb) > graph.p + ROUNDING))
+
+
+def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], n: int,
+              delta: float, run: NodeAlgorithm | None = None, trials: int = 0) -> EventCase:
+    """The interval (``which="intervals"``) or edge-LCB (``"edge"``) row of one graph."""
+    from reference.im.one_step import one_step_probabilities
+    from validation.scenarios.im import build
+
+    problem = build(params)
+    graph = problem.graph
+    exact = one_step_probabilities(graph, problem.q)
+    method = run or reference_node
+    sources, targets = np.unique(graph.sources).size, np.unique(graph.targets).size
+    delta_prime = delta / (12.0 * n * graph.edges)
+    failure = min(2.0 * delta_prime * (sources + targets) + 2.0 * n * delta_prime * graph.edges,
+                  1.0)
+
+    def draw(rng: np.random.Generator) -> bool:
+        result = method(graph, problem.sample(n, rng), delta)
+        if which == "edge":
+            return edge_event_fails(result, graph)
+        return interval_events_fail(result, graph, exact)
+
+    statement = ("q_u <= q_ucb <= q_u + B, p(v̄) <= p_ucb(v̄) <= p(v̄) + B, "
+                 "p(v̄|ū) - B <= p_lcb(v̄|ū) <= p(v̄|ū), B = 4 sqrt(3 x(1-x) L/N) + 28 L/N, "
+                 "L = log(12nE/delta)" if which == "intervals"
+                 else "edge LCB <= p_uv for every edge")
+    lemma = "apdx_lem:aux_IM" if which == "intervals" else "apdx_sec:app_IM_node step (1)"
+    return EventCase(event_id, ("thm4-im",), "reference.im.clcb_im_node", lemma, statement,
+                     instance, n, delta, failure, draw, trials=trials)
+
+
+def cases(profile: str, run: NodeAlgorithm | None = None, subject: str = "reference",
+          ) -> list[EventCase]:
+    """Both rows on the six-node graph of the thm4-im scenario (fewer trials: costly data)."""
+    from validation.scenarios.im import star_and_chain
+
+    n = 10000 if profile == "full" else 5000
+    if subject != "reference":
+        from validation.events.subject import node_algorithm
+
+        run = node_algorithm(subject, int(star_and_chain()["k"]))
+    trials = {"quick": 30, "default": 40, "full": 100}[profile]  # cascades cost ~25 ms each
+    return [node_case("event-im-intervals", "intervals", "star-and-chain", star_and_chain(), n,
+                      0.05, run, trials),
+            node_case("event-im-edge-lcb", "edge", "star-and-chain", star_and_chain(), n, 0.05,
+                      run, trials)]

@@ -1,0 +1,298 @@
+r"""Events of the LLM cache proofs: offline costs and arrival frequencies, the online stream.
+
+Offline, ``lem-llm-std`` (Algorithm ``alg:CLCB-LLM_std``)
+    Theorem 1 applied with :math:`2m` base arms (the costs, observed :math:`N_c(q)`
+    times, and the arrival probabilities, observed :math:`n` times), so its
+    :math:`\mathcal E_{\text{arm}}` has the radius
+    :math:`\rho_E(N) = \sqrt{\log(2\cdot 2m\cdot n/\delta)/(2N)}` and fails with
+    probability at most :math:`\delta` (Hoeffding and a union bound over :math:`2m`
+    arms and :math:`n` counts; costs and indicators lie in [0, 1]).  The printed UCBs
+    add :math:`r(N) = \sqrt{2\log(4mn/\delta)/N} = 2\rho_E(N)`, so on the event
+    :math:`c \le \bar c \le c + 3\rho_E` and :math:`p \le \bar p \le p + 3\rho_E`.
+Offline, ``thm3-llm`` (Algorithm ``alg:CLCB-LLM``)
+    :math:`\mathcal E_{\text{arm}}` over the :math:`m` costs at
+    :math:`\rho_E(N) = \sqrt{\log(2mn/\delta)/(2N)}` (probability :math:`\le \delta`,
+    then :math:`c \le \bar c \le c + \rho_E + r`), and :math:`\mathcal E_{\text{arv}}`:
+    :math:`\|\hat p - p\|_1 \le \sqrt{2m\log(2/\delta)/n}` (``apdx_lem:vec_concen``,
+    probability :math:`\le \delta`).
+Online, ``thm-llm-online`` (Algorithm ``alg:CUCB-LLM_stream``)
+    ``apdx_lem:stream_oracle``: in every round the streaming cache maximises
+    :math:`\sum_{\mathcal M}\hat p_t\underline c_t` over :math:`|\mathcal M| \le k`, the
+    step (b) "oracle gap :math:`\le 0`" of the regret proof.  A deterministic claim
+    (promised failure 0).  It is false for the printed radius :math:`\sqrt{6\log t/N}`
+    (erratum ``apdx_lem:stream_oracle``) and holds with a radius fixed between two
+    feedbacks (the ``fixed-log`` variant, the erratum's correction).  The cost event
+    :math:`|\hat c_t(q) - c(q)| \le \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}` for every
+    :math:`q` and :math:`t` fails with probability at most :math:`2\delta/3`.
+
+The rows read :math:`\hat p`, :math:`\hat c`, :math:`\bar p`, :math:`\bar c` and the
+counters from the algorithm's result.  Costs must be bounded in [0, 1] (Bernoulli or
+uniform noise) for Hoeffding's inequality.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from validation.events.core import EventCase
+
+#: A cache algorithm under test: (log, k, delta, variant) -> its result (fields of
+#: :class:`reference.clcb_llm.CLCBLLMResult`: counts, cost_counts, p_hat, c_hat, c_ucb, p_ucb).
+CacheAlgorithm = Callable[[Any, int, float, str], Any]
+
+#: Relative allowance for float rounding at the edges of an interval.
+ROUNDING = 1e-12
+
+
+def reference_cache(log: Any, k: int, delta: float, variant: str) -> Any:
+    """CLCB-LLM-C of :mod:`reference.clcb_llm`."""
+    from reference.clcb_llm import clcb_llm
+
+    return clcb_llm(log, k, delta, variant)  # type: ignore[arg-type]
+
+
+def _within(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> bool:
+    slack = ROUNDING * (1.0 + np.abs(high))
+    return bool(np.all((value >= low - slack) & (value <= high + slack)))
+
+
+def _radius(log_term: float, counts: np.ndarray) -> np.ndarray:
+    return np.sqrt(log_term / (2.0 * counts))
+
+
+def cost_event_fails(result: Any, c: np.ndarray, n: int, delta: float, variant: str) -> bool:
+    r"""On observed costs: :math:`|\hat c - c| \le \rho_E` and
+    :math:`c \le \bar c \le c + \rho_E + r`."""
+    m = c.size
+    seen = np.asarray(result.cost_counts) > 0
+    counts = np.asarray(result.cost_counts)[seen]
+    arms = 2 * m if variant == "standard" else m
+    rho = _radius(float(np.log(2.0 * arms * n / delta)), counts)
+    printed = np.sqrt(2.0 * np.log(4.0 * m * n / delta) / counts)
+    c_seen = c[seen]
+    c_hat = np.asarray(result.c_hat, dtype=float)[seen]
+    c_ucb = np.asarray(result.c_ucb, dtype=float)[seen]
+    return not (_within(c_hat, c_seen - rho, c_seen + rho)
+                and _within(c_ucb, c_seen, c_seen + rho + printed))
+
+
+def frequency_event_fails(result: Any, p: np.ndarray, n: int, delta: float,
+                          variant: str) -> bool:
+    r"""Standard: :math:`|\hat p - p| \le \rho_E(n)`, :math:`p \le \bar p \le p + 3\rho_E(n)`;
+    improved: :math:`\|\hat p - p\|_1 \le \sqrt{2m\log(2/\delta)/n}`."""
+    m = p.size
+    p_hat = np.asarray(result.p_hat, dtype=float)
+    if variant == "standard":
+        rho = float(np.sqrt(np.log(4.0 * m * n / delta) / (2.0 * n)))
+        p_ucb = np.asarray(result.p_ucb, dtype=float)
+        return not (_within(p_hat, p - rho, p + rho) and _within(p_ucb, p, p + 3.0 * rho))
+    return float(np.abs(p_hat - p).sum()) > np.sqrt(2.0 * m * np.log(2.0 / delta) / n) \
+        * (1.0 + ROUNDING)
+
+
+def cache_case(event_id: str, bound_id: str, variant: str, which: str, instance: str,
+               params: dict[str, Any], n: int, delta: float,
+               run: CacheAlgorithm | None = None) -> EventCase:
+    """One offline cache event row (``which`` is ``cost`` or ``frequency``)."""
+    from reference.problems.llm_cache import sample_log
+    from validation.scenarios import llm_instances
+
+    setup = llm_instances.build(params)
+    problem, method = setup.problem, run or reference_cache
+    p, c = np.asarray(problem.p, dtype=float), np.asarray(problem.c, dtype=float)
+
+    def draw(rng: np.random.Generator) -> bool:
+        log = sample_log(problem, setup.law, n, rng, params["noise"])
+        result = method(log, problem.k, delta, variant)
+        if which == "cost":
+            return cost_event_fails(result, c, n, delta, variant)
+        return frequency_event_fails(result, p, n, delta, variant)
+
+    statements = {
+        ("cost", "standard"): "|c_hat - c| <= rho_E and c <= c_ucb <= c + 3 rho_E, "
+                              "rho_E = sqrt(log(4mn/delta)/(2 N_c)) (2m arms)",
+        ("cost", "improved"): "|c_hat - c| <= rho_E and c <= c_ucb <= c + rho_E + r, "
+                              "rho_E = sqrt(log(2mn/delta)/(2 N_c)), r the printed radius",
+        ("frequency", "standard"): "|p_hat - p| <= rho_E and p <= p_ucb <= p + 3 rho_E, "
+                                   "rho_E = sqrt(log(4mn/delta)/(2n))",
+        ("frequency", "improved"): "||p_hat - p||_1 <= sqrt(2m log(2/delta)/n) (E_arv)",
+    }
+    lemma = ("apdx_lem:arm_concen (via thm:upper_bound, 2m arms)" if variant == "standard"
+             else "apdx_lem:arm_concen" if which == "cost" else "apdx_lem:vec_concen")
+    # Standard: one E_arm over 2m arms (probability <= delta), split here into its
+    # cost and frequency halves, each failing with probability <= delta/2.
+    failure = delta / 2.0 if variant == "standard" else delta
+    return EventCase(event_id, (bound_id,), "reference.clcb_llm", lemma,
+                     statements[(which, variant)], instance, n, delta, failure, draw)
+
+
+#: The instance of erratum ``apdx_lem:stream_oracle``'s evidence (its seed 24) on which the
+#: printed streaming cache most often stops being a top-k: m = 4, k = 1.
+STREAM_INSTANCE = {"p": [0.0433, 0.152, 0.4249, 0.3798], "c": [0.6993, 0.9117, 0.3612, 0.8205],
+                   "k": 1, "noise": "bernoulli", "law": {"kind": "empty"}}
+
+
+def stream_case(event_id: str, variant: str, horizon: int, delta: float, trials: int,
+                erratum: str = "") -> EventCase:
+    r"""``apdx_lem:stream_oracle`` on :data:`STREAM_INSTANCE`.
+
+    Each trial runs ``variant`` for ``horizon`` rounds on a fresh stream (Bernoulli costs)
+    and fails when some round ends with a cache that is not a maximiser of the score sum.
+    """
+    from reference.cucb_llm_stream import cucb_llm_stream
+    from validation.scenarios import llm_instances
+
+    problem = llm_instances.build(STREAM_INSTANCE).problem
+
+    def draw(rng: np.random.Generator) -> bool:
+        run = cucb_llm_stream(problem, horizon, rng, variant)  # type: ignore[arg-type]
+        return bool(not np.all(run.equals_reference))
+
+    radius = "sqrt(6 log t/N_c) (printed)" if variant == "printed" else "sqrt(6 log T/N_c)"
+    return EventCase(event_id, ("thm-llm-online",), "reference.cucb_llm_stream",
+                     "apdx_lem:stream_oracle",
+                     f"every round's cache maximises sum p_hat_t lcb_t over |M| <= k; "
+                     f"radius {radius}", "stream-erratum", horizon, delta, 0.0, draw,
+                     erratum, trials)
+
+
+def online_cost_event_fails(queries: np.ndarray, costs: np.ndarray, hits: np.ndarray,
+                            c: np.ndarray, delta: float) -> bool:
+    r"""Whether :math:`|\hat c_t(q) - c(q)| > \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}` for some
+    :math:`q, t` (every running mean after each miss, grouped by query, no loop)."""
+    T, m = queries.size, c.size
+    missed = np.flatnonzero(~hits)
+    order = missed[np.argsort(queries[missed], kind="stable")]
+    q_sorted = queries[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(q_sorted)) + 1]
+    group = np.repeat(starts, np.diff(np.r_[starts, q_sorted.size]))
+    position = np.arange(q_sorted.size) - group + 1
+    totals = np.cumsum(costs[order])
+    before = np.where(group > 0, totals[np.maximum(group - 1, 0)], 0.0)
+    means = (totals - before) / position
+    radius = np.sqrt(np.log(3.0 * m * T / delta) / (2.0 * position))
+    return bool(np.any(np.abs(means - c[q_sorted]) > radius * (1.0 + ROUNDING)))
+
+
+def printed_lcb_sandwich_fails(queries: np.ndarray, costs: np.ndarray, hits: np.ndarray,
+                               c: np.ndarray, delta: float) -> bool:
+    r"""Whether the printed LCB leaves :math:`[c(q) - 2r_E, c(q)]` after some miss.
+
+    After the miss of round :math:`t` the printed algorithm recomputes
+    :math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{6\log t/N_{c,t}(q)}, 0\}` for
+    every observed :math:`q`; :math:`r_E = \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}`.  The
+    LCBs are rebuilt from the run's own trace (queries, hits, observed costs) with the
+    printed radius: one row per miss, one column per query (no loop).
+    """
+    T, m = queries.size, c.size
+    missed = np.flatnonzero(~hits)
+    observed = np.zeros((T, m))
+    observed[missed, queries[missed]] = 1.0
+    counts = np.cumsum(observed, axis=0)[missed]
+    sums = np.cumsum(observed * costs[:, None], axis=0)[missed]
+    rounds = (missed + 1.0)[:, None]
+    seen = counts > 0
+    safe = np.where(seen, counts, 1.0)
+    lcb = np.maximum(sums / safe - np.sqrt(6.0 * np.log(rounds) / safe), 0.0)
+    r_e = np.sqrt(np.log(3.0 * m * T / delta) / (2.0 * safe))
+    slack = ROUNDING * (1.0 + c)
+    outside = (lcb > c + slack) | (lcb < c - 2.0 * r_e - slack)
+    return bool(np.any(outside & seen))
+
+
+def printed_radius_case(horizon: int, delta: float, trials: int) -> EventCase:
+    """Steps (c) and (f) of the online proof for the printed radius: a known failure."""
+    from reference.cucb_llm_stream import cucb_llm_stream
+    from validation.scenarios import llm_instances
+
+    problem = llm_instances.build(STREAM_INSTANCE).problem
+    c = np.asarray(problem.c, dtype=float)
+
+    def draw(rng: np.random.Generator) -> bool:
+        trace = cucb_llm_stream(problem, horizon, rng, "printed")
+        return printed_lcb_sandwich_fails(trace.queries, trace.costs, trace.hits, c, delta)
+
+    return EventCase("event-online-lcb-printed", ("thm-llm-online",),
+                     "reference.cucb_llm_stream", "apdx_sec:app_LLM_cache_online steps (c), (f)",
+                     "c(q) - 2 r_E <= lcb_t(q) <= c(q) for all q, t with the printed radius "
+                     "sqrt(6 log t/N_c) (corrected: event-online-cost, the radius r_E)",
+                     "stream-erratum", horizon, delta, 2.0 * delta / 3.0, draw,
+                     "alg:CUCB-LLM_stream/radius-vs-proof", trials)
+
+
+#: An online cache algorithm under test: (queries, costs, m, k, delta) -> hits per round.
+StreamAlgorithm = Callable[[Any, Any, int, int, float], np.ndarray]
+
+
+def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta: float,
+                     trials: int, run: StreamAlgorithm | None = None) -> EventCase:
+    """The online cost event, on the streaming algorithm with the corrected radius by default.
+
+    ``run`` replaces it: it gets the stream and returns which rounds hit its cache.
+    """
+    from reference.cucb_llm_stream import cucb_llm_stream
+    from reference.problems.llm_cache import sample_costs, sample_queries
+    from validation.scenarios import llm_instances
+
+    problem = llm_instances.build(params).problem
+    c = np.asarray(problem.c, dtype=float)
+
+    def draw(rng: np.random.Generator) -> bool:
+        if run is None:
+            trace = cucb_llm_stream(problem, horizon, rng, "fixed-log", params["noise"])
+            return online_cost_event_fails(trace.queries, trace.costs, trace.hits, c, delta)
+        queries = sample_queries(problem.p, horizon, rng)
+        costs = sample_costs(c[queries], rng, params["noise"])
+        hits = run(queries, costs, problem.m, problem.k, delta)
+        return online_cost_event_fails(queries, costs, hits, c, delta)
+
+    return EventCase("event-online-cost", ("thm-llm-online",), "reference.cucb_llm_stream",
+                     "apdx_sec:app_LLM_cache_online (E_arm)",
+                     "|c_hat_t(q) - c(q)| <= sqrt(log(3mT/delta)/(2 N_c,t(q))) for all q, t",
+                     instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
+
+
+def cases(profile: str, run: CacheAlgorithm | None = None, subject: str = "reference",
+          ) -> list[EventCase]:
+    """Offline cost/frequency rows for both variants, the stream lemma, the online cost event.
+
+    With a ``subject`` other than the reference, the offline rows check its result, the
+    online cost row its caches, and the stream-lemma rows are n/a (they need its scores).
+    """
+    from dataclasses import replace
+
+    from validation.events import subject as substitute
+    from validation.scenarios.llm_instances import small_ood, zipf_random
+
+    n = 2000
+    rows: list[EventCase] = []
+    instances = [("ood-small", small_ood())]
+    if profile != "quick":
+        instances.append(("zipf-random", zipf_random()))
+    for name, params in instances:
+        for bound_id, variant in (("lem-llm-std", "standard"), ("thm3-llm", "improved")):
+            for which in ("cost", "frequency"):
+                method = run if subject == "reference" \
+                    else substitute.cache_algorithm(subject, bound_id)
+                rows.append(cache_case(f"event-llm-{which}-{variant}", bound_id, variant,
+                                       which, name, params, n, 0.05, method))
+    stream_trials = {"quick": 10, "default": 20, "full": 60}[profile]  # ~80 ms per run
+    rows.append(stream_case("event-stream-oracle", "fixed-log", 600, 0.05, stream_trials))
+    rows.append(stream_case("event-stream-oracle-printed", "printed", 600, 0.05, stream_trials,
+                            erratum="apdx_lem:stream_oracle"))
+    online = None if subject == "reference" else substitute.stream_hits(subject)
+    rows.append(online_cost_case(STREAM_INSTANCE, "stream-erratum", 300, 0.05, stream_trials,
+                                 online))
+    rows.append(printed_radius_case(300, 0.05, stream_trials))
+    if subject != "reference":
+        def hidden(rng: np.random.Generator) -> bool:
+            raise substitute.NotExposedError(
+                f"subject {subject} returns caches only, not the scores p_hat_t lcb_t")
+
+        rows = [replace(row, draw=hidden)
+                if row.id.startswith(("event-stream-oracle", "event-online-lcb")) else row
+                for row in rows]
+    return rows
