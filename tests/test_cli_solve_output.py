@@ -200,3 +200,22 @@ def test_cache_consistency_is_checked_on_request(cache_log: tuple[Path, CacheLog
     capsys.readouterr()
     assert run_cli([*base, "--check-logged-actions"]) == 2
     assert f"round {hit}: must be null exactly when" in capsys.readouterr().err
+
+
+def test_only_the_asked_solver_is_imported() -> None:
+    """Start-up: ``offcmab solve cascade`` builds one parser and imports one solver."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from validation.cli import build_parser; "
+            "build_parser(['solve', 'cascade', '--k', '1']); "
+            "print(sorted(m for m in sys.modules if m.startswith(('validation.solvers.', "
+            "'validation.commands.'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout.strip() == str(["validation.commands.solve", "validation.solvers.cascade",
+                                       "validation.solvers.summary"])
+    every = code.replace("['solve', 'cascade', '--k', '1']", "None")
+    done = subprocess.run([sys.executable, "-c", every], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[1])
+    assert "validation.solvers.llm_cache" in done.stdout  # without argv: every parser

@@ -21,6 +21,7 @@ from reference.errors import InputError
 #: Subcommand name -> implementing module, in the order ``--help`` lists them.
 COMMANDS: dict[str, str] = {
     "validate": "validation.commands.validate",
+    "tightness": "validation.commands.tightness",
     "bound": "validation.commands.bound",
     "coefficients": "validation.commands.coefficients",
     "claims": "validation.commands.claims",

@@ -17,8 +17,9 @@ two ways chosen per group of edges when the graph is prepared (:class:`LiveEdgeS
   ``q``), and a candidate ``e`` is kept with probability :math:`p_e / q` (no draw when every edge
   of the segment has probability ``q``).  Each edge is therefore live independently with
   probability :math:`q \cdot p_e/q = p_e`, and the work is about one draw per live edge plus one
-  per segment.  Long segments are cut into chunks of about ``CHUNK_HITS / q`` edges so that the
-  number of vectorized rounds (the most candidates of any chunk) stays small.
+  per segment.  Long segments are cut into chunks of about ``CHUNK_HITS / q`` edges, and after
+  ``SKIP_ROUNDS`` vectorized rounds the few chunks not yet exhausted flip one coin per
+  remaining edge (gaps are memoryless, so this is exact), which bounds the fixed cost per step.
 
 Edges with :math:`p = 0` are never live and cost nothing.
 
@@ -38,10 +39,12 @@ from reference.dataset import FloatArray, IntArray
 
 #: Edges with a probability below this may be skip-sampled (see :func:`_worth_skipping`).
 SKIP_BELOW = 0.2
+#: Skip-sampling rounds per frontier; chunks not exhausted by then flip coins for the rest.
+SKIP_ROUNDS = 3
 #: Cost of one geometric draw, in coins (decides per run of edges which method is cheaper).
 SKIP_COST = 3.0
 #: Expected candidates per skip-sampling chunk (bounds the number of vectorized rounds).
-CHUNK_HITS = 8.0
+CHUNK_HITS = 1.0
 _SCALE = 65536.0
 
 
@@ -192,7 +195,7 @@ def _skip_sampled(
     length = sampler.chunk_count[chunk]
     offset = np.zeros(chunk.size, dtype=np.int64) - 1  # position of the last candidate
     found_chunk, found_offset, found_owner = [], [], []
-    while chunk.size:  # one round: the next candidate of every chunk not yet exhausted
+    for _ in range(SKIP_ROUNDS):  # one round: the next candidate of every unexhausted chunk
         gap = np.log1p(-rng.random(chunk.size)) / sampler.chunk_log_miss[chunk]
         offset = offset + 1 + np.minimum(gap, length).astype(np.int64)
         inside = offset < length
@@ -205,4 +208,27 @@ def _skip_sampled(
     thin = np.flatnonzero(~sampler.chunk_exact[chunk])  # keep candidate e w.p. p_e / q
     keep = np.ones(position.size, dtype=bool)
     keep[thin] = rng.random(thin.size) * sampler.chunk_q[chunk[thin]] < sampler.p[position[thin]]
-    return position[keep], owner[keep]
+    tail_position, tail_owner = _coin_tail(sampler, found_chunk[-1], found_owner[-1],
+                                           found_offset[-1], rng)
+    return (np.concatenate([position[keep], tail_position]),
+            np.concatenate([owner[keep], tail_owner]))
+
+
+def _coin_tail(
+    sampler: LiveEdgeSampler, chunk: IntArray, owner: IntArray, offset: IntArray,
+    rng: np.random.Generator,
+) -> tuple[IntArray, IntArray]:
+    """Chunks still unexhausted after :data:`SKIP_ROUNDS` rounds: one coin per remaining edge.
+
+    Gaps are memoryless, so the edges after a chunk's last candidate are still live
+    independently with their own probabilities; flipping them directly is exact and bounds
+    the number of rounds (each round costs a fixed dozen array calls, whatever its size).
+    """
+    remaining = sampler.chunk_count[chunk] - offset - 1
+    rest = np.flatnonzero(remaining > 0)
+    if rest.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    start = sampler.chunk_start[chunk[rest]] + offset[rest] + 1
+    position, _ = _ranges(start, remaining[rest])
+    hit = np.flatnonzero(rng.random(position.size) < sampler.p[position])
+    return position[hit], np.repeat(owner[rest], remaining[rest])[hit]

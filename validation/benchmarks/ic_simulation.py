@@ -45,6 +45,8 @@ def grid(quick: bool, full: bool) -> tuple[tuple[int, ...], int, int]:
 
 
 def run(quick: bool, full: bool = False) -> dict[str, Any]:
+    from validation.benchmarks.clcb_statistics import figure
+
     sizes, cascades, repeats = grid(quick, full)
     cases: dict[str, Any] = {}
     for n in sizes:
@@ -65,6 +67,12 @@ def run(quick: bool, full: bool = False) -> dict[str, Any]:
         "goal_met": bool(cases[worst]["ratio"] >= GOAL_EVERY
                          and all(r >= GOAL_HEADLINE for r in headline) and bool(headline)),
         "cases": cases,
+        "figures": [
+            figure(f"IC throughput, worst case ({worst})", cases[worst]["ratio"], "cynetdiff",
+                   GOAL_EVERY, "higher"),
+            *([figure("IC throughput, issue 16's rows (worst)", min(headline), "cynetdiff",
+                      GOAL_HEADLINE, "higher")] if headline else []),
+        ],
     }
 
 

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from validation.arguments import nonnegative_int, positive_float, positive_int
+from validation.runner.spec import Instance
 from validation.scenarios import REGISTRY
 
 #: Most worker processes ``--jobs`` may start.
@@ -53,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "unflagged (runs the controls in every profile)")
     power.add_argument("--no-power", action="store_true",
                        help="skip the negative controls (run by default and --full)")
+    parser.add_argument("--instances", nargs="+", type=Path, metavar="FILE",
+                        help="replay only these saved instances (offcmab tightness --out); "
+                             "the default and full profiles also run validation/corpus")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,13 +80,15 @@ def _run(args: argparse.Namespace) -> int:
     backend = args.backend or ("dask" if args.scheduler else
                                "serial" if args.jobs == 1 else "processes")
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
+    extra, only = _saved_instances(args, only)
     config = RunConfig(profile=PROFILES[args.profile], seed=args.seed, out=args.out,
                        only=only, jobs=args.jobs, backend=backend, scheduler=args.scheduler,
                        resume=args.resume, bound_scale=args.bound_scale, progress=True,
                        stop_after=getattr(args, "stop_after", None),
                        subject=getattr(args, "subject", "reference"),
                        power=args.require_power or (args.profile != "quick"
-                                                    and not args.no_power))
+                                                    and not args.no_power),
+                       extra_instances=extra, replay_only=bool(args.instances))
 
     def describe() -> dict[str, object]:
         return {"versions": package_versions(),
@@ -118,3 +124,24 @@ def _run(args: argparse.Namespace) -> int:
                          f"{', '.join(power['missing'])}\n")
         return 3
     return 0
+
+
+def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]
+                     ) -> tuple[tuple[tuple[str, Instance], ...], tuple[str, ...]]:
+    """The ``--instances`` files (then only their ids run), else the profile's corpus."""
+    from validation.tightness.corpus import corpus_instances
+    from validation.tightness.files import read_instances
+
+    if not args.instances:
+        return corpus_instances(args.profile), only
+    if only:
+        raise ValueError("only: not used with --instances (the files name their bound ids)")
+    found = read_instances(args.instances, "file")
+    for path, (_, _, document) in zip(args.instances, found, strict=True):
+        if document.get("seed", args.seed) != args.seed:
+            sys.stderr.write(f"offcmab validate: note: {path} was searched with seed "
+                             f"{document.get('seed')}; with --seed {document.get('seed')} the "
+                             "replay's trials start with the search's own draws\n")
+    ids = dict.fromkeys(bound_id for bound_id, _, _ in found)
+    return tuple((bound_id, instance) for bound_id, instance, _ in found), \
+        tuple(bound_id for bound_id in REGISTRY if bound_id in ids)

@@ -53,6 +53,10 @@ class RunConfig:
     stop_after: int | None = None
     subject: str = "reference"
     power: bool = False
+    #: (bound id, instance) pairs run beside the scenarios' own (corpus, saved instances).
+    extra_instances: tuple[tuple[str, Instance], ...] = ()
+    #: Run only ``extra_instances`` (``validate --instances``), not the scenarios' own.
+    replay_only: bool = False
 
 
 CellKey = tuple[str, str, int]  # (bound id, instance name, n)
@@ -135,7 +139,9 @@ def plan_run(config: RunConfig, registry: Mapping[str, str]) -> Plan:
             continue
         plan.scenarios[bound_id] = scenario
         plan.modules[bound_id] = module
-        plan.instances[bound_id] = scenario.instances(config.profile, config.seed)
+        instances = [] if config.replay_only else scenario.instances(config.profile, config.seed)
+        instances += [instance for owner, instance in config.extra_instances if owner == bound_id]
+        plan.instances[bound_id] = instances
     plan_rows(plan, config.bound_scale)
     # Event rows share the budget: those that can fail are counted before trials are sized
     # (rows a subject turns n/a, known only once run, are counted too: conservative).

@@ -1,0 +1,1 @@
+"""The regression corpus of ``offcmab tightness`` (JSON files, see validation.tightness.corpus)."""

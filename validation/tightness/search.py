@@ -1,0 +1,192 @@
+r"""Search a theorem's instances for the one where its bound is closest to tight.
+
+The objective of a point ``x`` of the bound id's
+:class:`~validation.tightness.spaces.Space` is minus the tightness of the row
+``offcmab validate`` would report for the decoded instance (less ``TIE_BREAK``
+times its mean gap over the bound): the empirical :math:`(1-\delta)`-quantile of
+the real algorithm's gap over the stated bound.  It is computed by the runner
+itself: each of the ``trials`` trials is :func:`validation.runner.backends.run_task`
+on the trial key ``(id, "tightest", n, t)`` with the search seed, and the row is
+:func:`validation.runner.analysis.upper_row`.  Every candidate therefore sees the
+same seeds (common random numbers), and the saved instance replays to the same row.
+
+An instance is a candidate only when its bound applies (the precondition holds, the
+coefficients are finite) and is not vacuous (smaller than the largest gap the
+instance allows, :mod:`validation.tightness.largest`).  Non-candidates score above
+every candidate (a vacuous one by bound over largest gap, so the optimizer is led
+towards smaller bounds), and no trial is run for them.
+
+The optimizer is :func:`scipy.optimize.differential_evolution` with a fixed seed,
+one worker, immediate updating, no polishing and no convergence test (a population
+whose scores are all equal keeps searching until the budget is spent), started from
+a population whose first member is the space's starting instance and whose others
+are a Latin hypercube drawn from the seed: for a fixed seed the search is
+deterministic.  The budget counts evaluations (decoded instances, candidates or
+not); once it is spent, the objective stops running trials and the optimizer is
+stopped after its current generation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from validation.runner import analysis
+from validation.runner.backends import Task, load_scenario, run_task
+from validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES, Instance, TrialKey
+from validation.scenarios import REGISTRY
+from validation.tightness.largest import largest_gap
+from validation.tightness.spaces import SPACES, Space
+
+#: Name of every evaluated instance: part of its trial seeds, kept by the saved instance.
+INSTANCE_NAME = "tightest"
+#: Trials per evaluation: those of the default profile, so the corpus replays there.
+TRIALS = PROFILES["default"].trials
+#: Weight of the mean gap over the bound in a candidate's score: among instances of equal
+#: tightness (often 0: the algorithm rarely errs) it prefers those where errors occur.
+TIE_BREAK = 1e-3
+#: Score of an instance whose bound does not apply (above every candidate's).
+NOT_APPLICABLE_SCORE = 10.0
+
+
+def searchable(bound_id: str) -> str:
+    """Empty when ``bound_id`` can be searched, else why not (for the CLI's message)."""
+    if bound_id not in REGISTRY:
+        return f"unknown bound id {bound_id!r}; searchable: {', '.join(SPACES)}"
+    if bound_id not in SPACES:
+        return (f"{bound_id} is a lower bound (a minimax risk over a family): there is no "
+                "gap/bound ratio of one instance to maximise; searchable: " + ", ".join(SPACES))
+    return ""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One decoded instance and what it scored."""
+
+    instance: Instance
+    n: int
+    status: str  # "candidate", "vacuous" or "n/a"
+    score: float  # minimised: -tightness for a candidate
+    row: dict[str, Any] = field(default_factory=dict)
+    largest_gap: float | None = None
+    reason: str = ""
+    excess: float | None = None  # bound / largest gap of a vacuous instance
+
+    @property
+    def ratio(self) -> float:
+        """The tightness of a candidate (``nan`` for a non-candidate)."""
+        return float(self.row["tightness"]) if self.status == "candidate" else math.nan
+
+
+def evaluate(bound_id: str, params: dict[str, Any], delta: float, n: int, seed: int,
+             trials: int = TRIALS) -> Evaluation:
+    """Score one instance of ``bound_id``: the validate row of its ``trials`` trials at ``n``."""
+    module = REGISTRY[bound_id]
+    scenario = load_scenario(module, bound_id)
+    instance = Instance(INSTANCE_NAME, params, delta, (n,), "tightness")
+    value = scenario.bound(instance, n, "stated")
+    if value.value is None:
+        return Evaluation(instance, n, "n/a", NOT_APPLICABLE_SCORE, reason=value.reason)
+    largest = largest_gap(bound_id, params, n)
+    if value.value >= largest:
+        excess = value.value / largest if largest > 0 else math.inf
+        return Evaluation(instance, n, "vacuous", min(1.0 + excess, NOT_APPLICABLE_SCORE),
+                          largest_gap=largest, excess=excess,
+                          reason=f"bound {value.value:.4g} >= largest gap {largest:.4g}")
+    records = [run_task(Task(module, instance, TrialKey(bound_id, INSTANCE_NAME, n, t), seed))
+               for t in range(trials)]
+    cell = analysis.Cell.from_records(bound_id, instance, n, records)
+    plan = analysis.RowPlan("stated", value, None)
+    row = analysis.upper_row(cell, plan, FALSE_ALARM_BUDGET, PROFILES["default"].detect)
+    tie_break = TIE_BREAK * float(row["gap_mean"]) / float(row["bound"])
+    return Evaluation(instance, n, "candidate", -float(row["tightness"]) - tie_break, row,
+                      largest)
+
+
+@dataclass
+class SearchResult:
+    """The best candidate, the starting instance's evaluation, and counts by status."""
+
+    bound_id: str
+    space: Space
+    best: Evaluation | None
+    start: Evaluation
+    counts: dict[str, int]
+    evaluations: int
+    closest_vacuous: float  # smallest bound / largest gap among vacuous instances (inf: none)
+    seed: int
+    budget: int
+    trials: int
+
+
+class _Objective:
+    """Decode, evaluate, remember the best candidate; stop running trials past the budget."""
+
+    def __init__(self, bound_id: str, space: Space, seed: int, budget: int, trials: int):
+        self.bound_id, self.space, self.seed = bound_id, space, seed
+        self.budget, self.trials = budget, trials
+        self.evaluations = 0
+        self.counts = {"candidate": 0, "vacuous": 0, "n/a": 0}
+        self.best: Evaluation | None = None
+        self.first: Evaluation | None = None
+        self.closest_vacuous = math.inf
+
+    def __call__(self, x: np.ndarray) -> float:
+        if self.evaluations >= self.budget:
+            return NOT_APPLICABLE_SCORE
+        params, delta, n = self.space.decode(x)
+        found = evaluate(self.bound_id, params, delta, n, self.seed, self.trials)
+        self.evaluations += 1
+        self.counts[found.status] += 1
+        if self.first is None:
+            self.first = found
+        if found.status == "vacuous" and found.excess is not None:
+            self.closest_vacuous = min(self.closest_vacuous, found.excess)
+        if found.status == "candidate" and (self.best is None or found.score < self.best.score):
+            self.best = found
+        return found.score
+
+    def spent(self, *_: Any, **__: Any) -> bool:
+        """Differential evolution's callback: stop once the budget is spent."""
+        return self.evaluations >= self.budget
+
+
+def initial_population(space: Space, size: int, seed: int) -> np.ndarray:
+    """The start point, then ``size - 1`` Latin-hypercube points of the box (seeded)."""
+    from scipy.stats import qmc
+
+    lower, upper = np.array(space.lower), np.array(space.upper)
+    sample = qmc.LatinHypercube(d=len(space.names), rng=np.random.default_rng(seed))
+    points = qmc.scale(sample.random(size - 1), lower, upper)
+    return np.vstack([np.array(space.start), points])
+
+
+def population_size(budget: int, dimension: int) -> int:
+    """Members per generation: about a fifth of the budget, between 5 and ``dimension + 5``."""
+    return max(5, min(budget // 5, dimension + 5))
+
+
+def search(bound_id: str, budget: int, seed: int, trials: int = TRIALS) -> SearchResult:
+    """Differential evolution over the space of ``bound_id`` for at most ``budget`` evaluations."""
+    from scipy.optimize import differential_evolution
+
+    reason = searchable(bound_id)
+    if reason:
+        raise ValueError(f"id: {reason}")
+    if budget < 1:
+        raise ValueError(f"budget: must be at least 1, got {budget}")
+    space = SPACES[bound_id]()
+    objective = _Objective(bound_id, space, seed, budget, trials)
+    size = population_size(budget, len(space.names))
+    generations = max(1, math.ceil(budget / size))
+    differential_evolution(
+        objective, list(zip(space.lower, space.upper, strict=True)),
+        integrality=np.array(space.integral), init=initial_population(space, size, seed),
+        maxiter=generations, rng=np.random.default_rng(seed), polish=False, workers=1,
+        updating="immediate", tol=0.0, atol=-1.0, callback=objective.spent)
+    assert objective.first is not None  # the start point is evaluated first
+    return SearchResult(bound_id, space, objective.best, objective.first, objective.counts,
+                        objective.evaluations, objective.closest_vacuous, seed, budget, trials)
