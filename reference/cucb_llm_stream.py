@@ -89,6 +89,8 @@ class StreamRun:
         equal only when no tie decides membership).
     final_cache
         :math:`\mathcal M_{T+1}`.
+    caches
+        :math:`1\{q \in \mathcal M_t\}`, shape ``(T, m)``: the cache held in each round.
     """
 
     queries: IntArray
@@ -99,6 +101,7 @@ class StreamRun:
     equals_reference: npt.NDArray[np.bool_]
     same_set_as_topk: npt.NDArray[np.bool_]
     final_cache: IntArray
+    caches: npt.NDArray[np.bool_] | None = None
 
     @property
     def cumulative_regret(self) -> FloatArray:
@@ -165,10 +168,12 @@ def cucb_llm_stream(
     value_gap = np.zeros(T)
     equal = np.zeros(T, dtype=bool)
     same_set = np.zeros(T, dtype=bool)
+    held = np.zeros((T, m), dtype=bool)
     fixed_log = float(np.log(T))
     for t in range(1, T + 1):
         q = int(q_stream[t - 1])
         regret[t - 1] = best_saving - float(np.sum(weights[in_cache]))
+        held[t - 1] = in_cache
         arrivals[q] += 1  # p_hat_t = arrivals / t (both branches)
         if in_cache[q]:  # apdx_line:if_1 -- a hit: no cost feedback, cache kept
             hits[t - 1] = True
@@ -195,7 +200,7 @@ def cucb_llm_stream(
         equal[t - 1] = value_gap[t - 1] <= VALUE_TOLERANCE * max(best, 1e-300)
         same_set[t - 1] = _same_set(scores, in_cache, k)
     return StreamRun(q_stream, c_stream, hits, regret, value_gap, equal, same_set,
-                     np.flatnonzero(in_cache).astype(np.int64))
+                     np.flatnonzero(in_cache).astype(np.int64), held)
 
 
 def _same_set(scores: FloatArray, in_cache: npt.NDArray[np.bool_], k: int) -> bool:

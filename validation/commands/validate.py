@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     config = RunConfig(profile=PROFILES[args.profile], seed=args.seed, out=args.out,
                        only=only, jobs=args.jobs, backend=backend, scheduler=args.scheduler,
                        resume=args.resume, bound_scale=args.bound_scale, progress=True,
-                       stop_after=getattr(args, "stop_after", None))
+                       stop_after=getattr(args, "stop_after", None),
+                       subject=getattr(args, "subject", "reference"))
 
     def describe() -> dict[str, object]:
         return {"versions": package_versions(),

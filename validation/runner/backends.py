@@ -51,7 +51,9 @@ def run_task(task: Task) -> TrialRecord:
     scenario = load_scenario(task.module, task.key.bound_id)
     rng = trial_generator(task.seed, task.key)
     start = time.perf_counter()
-    outcome = scenario.trial(task.instance, task.key.n, rng)
+    subject = task.key.subject
+    outcome = (scenario.trial(task.instance, task.key.n, rng) if subject == "reference"
+               else scenario.trial(task.instance, task.key.n, rng, subject))
     seconds = time.perf_counter() - start
     return TrialRecord(task.key.text(), float(outcome.gap), float(outcome.gap_error),
                        {k: float(v) for k, v in outcome.extra.items()}, seconds)

@@ -1,9 +1,10 @@
 r"""The interface every validation scenario implements.
 
 A scenario checks one bound id.  It lists its instances for a profile, runs one
-trial (draw a dataset, run the algorithm the theorem covers, measure the exact
-suboptimality gap) and evaluates the bound for an instance and ``n`` from exact
-coefficients.  Scenario modules live in :mod:`validation.scenarios` and expose
+trial (draw a dataset, run the algorithm the theorem covers or a substituted
+subject of :mod:`validation.subjects`, measure the exact suboptimality gap) and
+evaluates the bound for an instance and ``n`` from exact coefficients.  Scenario
+modules live in :mod:`validation.scenarios` and expose
 ``SCENARIOS: dict[str, Scenario]``; trials name their scenario by module path and
 bound id, so worker processes rebuild it by import (nothing is pickled but data).
 """
@@ -92,8 +93,13 @@ class Scenario(Protocol):
         """The instances to check under ``profile``; generated ones depend on ``seed``."""
         ...
 
-    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
-        """Draw one dataset of ``n`` samples, run the algorithm, measure its gap."""
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator,
+              subject: str = "reference") -> TrialOutcome:
+        """Draw one dataset of ``n`` samples, run the algorithm, measure its gap.
+
+        ``subject`` names the algorithm run (see :mod:`validation.subjects`); the
+        dataset must not depend on it (only on ``rng``).
+        """
         ...
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:

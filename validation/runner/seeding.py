@@ -4,7 +4,9 @@ The key (bound id, instance name, n, trial index) is turned into a
 ``SeedSequence`` spawn key: the instance part is hashed with SHA-256 (stable
 across processes and Python versions, unlike ``hash``), ``n`` and the trial index
 are appended as integers.  Two runs with the same seed therefore draw identical
-datasets for a key, whichever worker runs it and in whichever order.
+datasets for a key, whichever worker runs it and in whichever order.  The key's
+``subject`` (the algorithm run, see :mod:`validation.subjects`) is left out on
+purpose: the reference and a substituted algorithm see the same dataset.
 """
 
 from __future__ import annotations

@@ -80,13 +80,19 @@ class Instance:
 
 @dataclass(frozen=True, order=True)
 class TrialKey:
-    """Identifies one trial; its seed is derived from exactly these four fields."""
+    """Identifies one trial: the algorithm run (``subject``) and where.
+
+    The seed is derived from the first four fields only, never from ``subject``, so
+    every subject sees the same dataset on the same (bound id, instance, n, trial).
+    """
 
     bound_id: str
     instance: str
     n: int
     trial: int
+    subject: str = "reference"
 
     def text(self) -> str:
-        """The key as stored in the trial log."""
-        return f"{self.bound_id}|{self.instance}|{self.n}|{self.trial}"
+        """The key as stored in the trial log (the subject appended unless it is the reference)."""
+        base = f"{self.bound_id}|{self.instance}|{self.n}|{self.trial}"
+        return base if self.subject == "reference" else f"{base}|{self.subject}"

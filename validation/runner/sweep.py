@@ -34,7 +34,8 @@ class RunConfig:
     r"""Everything that defines a run (the CLI builds it from the arguments).
 
     ``stop_after`` is a test hook: stop after writing that many new trials, as if
-    the run had been killed, to test ``--resume``.
+    the run had been killed, to test ``--resume``.  ``subject`` names the algorithm
+    run in place of the reference one (a spec of :mod:`validation.subjects`).
     """
 
     profile: Profile
@@ -48,6 +49,7 @@ class RunConfig:
     bound_scale: float = 1.0
     progress: bool = False
     stop_after: int | None = None
+    subject: str = "reference"
 
 
 @dataclass
@@ -76,7 +78,7 @@ def plan_run(config: RunConfig, registry: Mapping[str, str]) -> Plan:
         for instance in instances:
             for n in instance.n_grid:
                 for trial in range(config.profile.trials):
-                    key = TrialKey(bound_id, instance.name, n, trial)
+                    key = TrialKey(bound_id, instance.name, n, trial, config.subject)
                     plan.tasks.append(Task(module, instance, key, config.seed))
     return plan
 
@@ -111,15 +113,16 @@ def run_trials(config: RunConfig, plan: Plan, header: dict[str, Any]) -> dict[st
     return log.finished
 
 
-def build_cells(plan: Plan, records: Mapping[str, TrialRecord],
-                trials: int) -> dict[str, list[list[analysis.Cell]]]:
+def build_cells(plan: Plan, records: Mapping[str, TrialRecord], trials: int,
+                subject: str = "reference") -> dict[str, list[list[analysis.Cell]]]:
     """Cells per bound id, grouped per instance, in plan order."""
     cells: dict[str, list[list[analysis.Cell]]] = {}
     for bound_id, instances in plan.instances.items():
         cells[bound_id] = [
             [analysis.Cell.from_records(
                 bound_id, instance, n,
-                [records[TrialKey(bound_id, instance.name, n, t).text()] for t in range(trials)])
+                [records[TrialKey(bound_id, instance.name, n, t, subject).text()]
+                 for t in range(trials)])
              for n in instance.n_grid]
             for instance in instances
         ]
@@ -127,8 +130,11 @@ def build_cells(plan: Plan, records: Mapping[str, TrialRecord],
 
 
 def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], scale: float,
-              level: float) -> list[dict[str, Any]]:
-    """Every row of the report at row level ``level``, in plan order."""
+              level: float, subject: str = "reference") -> list[dict[str, Any]]:
+    """Every row of the report at row level ``level``, in plan order.
+
+    ``algorithm`` names the reference module, or the subject when one was substituted.
+    """
     rows: list[dict[str, Any]] = []
     for bound_id, groups in cells.items():
         scenario = plan.scenarios[bound_id]
@@ -143,7 +149,8 @@ def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], scale:
             for cell in group:
                 for variant, value in analysis.planned_upper(cell, scenario.bound):
                     mine.append(analysis.upper_row(cell, variant, value, scale, level))
-        rows.extend(row | {"algorithm": scenario.algorithm} for row in mine)
+        algorithm = scenario.algorithm if subject == "reference" else subject
+        rows.extend(row | {"algorithm": algorithm} for row in mine)
     for bound_id, reason in plan.unavailable.items():
         rows.append({"id": bound_id, "instance": None, "n": None, "variant": None,
                      "trials": 0, "delta": None, "violations": None, "bound": None,
@@ -153,11 +160,13 @@ def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], scale:
 
 
 def rows_with_budget(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]],
-                     scale: float) -> tuple[list[dict[str, Any]], int, float]:
+                     scale: float, subject: str = "reference",
+                     ) -> tuple[list[dict[str, Any]], int, float]:
     """Rows whose level is the budget shared equally by the tested rows (Bonferroni)."""
-    tested = sum(row["verdict"] != analysis.NA for row in make_rows(plan, cells, scale, 1.0))
+    tested = sum(row["verdict"] != analysis.NA
+                 for row in make_rows(plan, cells, scale, 1.0, subject))
     level = FALSE_ALARM_BUDGET / max(tested, 1)
-    return make_rows(plan, cells, scale, level), tested, level
+    return make_rows(plan, cells, scale, level, subject), tested, level
 
 
 def run_validation(config: RunConfig, registry: Mapping[str, str],
@@ -167,17 +176,17 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
     plan = plan_run(config, registry)
     header = {"seed": config.seed, "profile": config.profile.name}
     records = run_trials(config, plan, header)
-    cells = build_cells(plan, records, config.profile.trials)
-    rows, tested, level = rows_with_budget(plan, cells, config.bound_scale)
+    cells = build_cells(plan, records, config.profile.trials, config.subject)
+    rows, tested, level = rows_with_budget(plan, cells, config.bound_scale, config.subject)
     per_id: dict[str, float] = {}
     for task in plan.tasks:
-        seconds = records[task.key.text()].seconds
+        seconds = records[task.key.text()].seconds  # subject is part of the key text
         per_id[task.key.bound_id] = per_id.get(task.key.bound_id, 0.0) + seconds
     report: dict[str, Any] = {
         "tool": "offcmab validate",
         "profile": config.profile.name, "trials": config.profile.trials,
         "seed": config.seed, "bound_scale": config.bound_scale,
-        "backend": config.backend, "jobs": config.jobs,
+        "backend": config.backend, "jobs": config.jobs, "subject": config.subject,
         "false_alarm_budget": FALSE_ALARM_BUDGET, "tested_rows": tested, "row_level": level,
         "summary": summarize(rows),
         "instances": {bound_id: [_instance_json(i) for i in instances]

@@ -24,6 +24,7 @@ from validation.runner.spec import Instance, Profile
 from validation.scenarios import cmabt
 from validation.scenarios.common import bound_value, generated_instances
 from validation.scenarios.thm1 import DELTAS, GRIDS, named
+from validation.subjects import REFERENCE, resolve
 
 
 def strategy() -> Any:
@@ -46,13 +47,12 @@ class CascadeScenario:
         return cascades + generated_instances(strategy(), profile, seed, self.bound_id,
                                               GRIDS[profile.name])
 
-    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
-        from reference.clcb_cascade import clcb_cascade
-
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator,
+              subject: str = REFERENCE) -> TrialOutcome:
         setup = cmabt.build(instance.params)
         data = setup.law.sample(n, rng)
-        action = clcb_cascade(data, instance.params["k"], instance.delta).action
-        return TrialOutcome(cmabt.gap(setup, action))
+        result = resolve(subject, self.bound_id)(data, instance.params["k"], instance.delta)
+        return TrialOutcome(cmabt.gap(setup, cmabt.checked_action(setup.problem, result, subject)))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         coefficients = cmabt.coverage(instance.params)

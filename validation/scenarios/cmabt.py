@@ -117,6 +117,27 @@ def coverage(params: Mapping[str, Any]) -> dict[str, Any]:
     return _COVERAGE[key]
 
 
+def checked_action(problem: CMABTProblem, result: Any, name: str) -> np.ndarray:
+    """The action a subject returned, checked for this problem (``ValueError`` if infeasible).
+
+    Ids index items (cascade), arms (k-path) or nodes (``im-edge``, a seed set); a
+    k-path action must be the arms of one path.
+    """
+    from validation.subjects import as_action
+
+    if isinstance(problem, KPathProblem):
+        action = as_action(result, problem.m, problem.k, name)
+        if np.unique(action // problem.k).size != 1:
+            raise ValueError(f"action returned by {name}: arms {action.tolist()} are not "
+                             f"one path (path j holds arms j*{problem.k} .. "
+                             f"j*{problem.k}+{problem.k - 1})")
+        return action
+    if isinstance(problem, CascadeProblem):
+        return as_action(result, problem.m, problem.k, name)
+    graph = problem.graph  # type: ignore[attr-defined]
+    return as_action(result, graph.nodes, problem.k, name)  # type: ignore[attr-defined]
+
+
 def gap(setup: Setup, action: np.ndarray) -> float:
     r"""Exact :math:`\alpha r(S^*;\mu) - r(\hat S;\mu)` (closed-form rewards)."""
     problem = setup.problem

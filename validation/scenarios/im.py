@@ -33,6 +33,7 @@ from reference.dataset import FloatArray, IntArray
 from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios.common import bound_value, generated_instances
+from validation.subjects import REFERENCE, as_action, resolve
 
 GRIDS: dict[str, tuple[int, ...]] = {
     "quick": (45000,),
@@ -68,6 +69,22 @@ def exact_oracle(graph: Any, k: int) -> Any:
         return exact_spread(graph.with_probabilities(np.clip(weights, 0.0, 1.0)), action)
 
     return BruteForceOracle(tuple(combinations(range(graph.nodes), k)), spread)
+
+
+_STRUCTURE: dict[str, Any] = {}
+
+
+def structure(params: Mapping[str, Any]) -> Any:
+    """The instance's graph with every edge probability 0: what an algorithm may know.
+
+    The algorithm learns the probabilities from the cascades only (the reference
+    ignores the graph's own), so a substituted algorithm is not shown the truth.
+    """
+    key = json.dumps(params, sort_keys=True)
+    if key not in _STRUCTURE:
+        graph = build(params).graph
+        _STRUCTURE[key] = graph.with_probabilities(np.zeros(graph.edges))
+    return _STRUCTURE[key]
 
 
 def ic_graph(params: Mapping[str, Any]) -> Any:
@@ -121,13 +138,14 @@ class IMScenario:
             return named
         return named + generated_instances(strategy(), profile, seed, self.bound_id, grid)
 
-    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
-        from reference.im.clcb_im_node import clcb_im_node
-
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator,
+              subject: str = REFERENCE) -> TrialOutcome:
         problem = build(instance.params)
         oracle = exact_oracle(problem.graph, problem.k)
         cascades = problem.sample(n, rng)
-        seeds = clcb_im_node(problem.graph, cascades, oracle, instance.delta).seeds
+        result = resolve(subject, self.bound_id)(structure(instance.params), cascades, oracle,
+                                                 instance.delta)
+        seeds = as_action(result, problem.graph.nodes, problem.k, subject)
         spread = problem.spread(seeds)  # exact here: stderr 0
         return TrialOutcome(oracle.alpha * problem.sigma_star - spread.spread, spread.stderr)
 

@@ -3,7 +3,8 @@ r"""LLM cache, offline (``lem-llm-std``, ``thm3-llm``): CLCB-LLM-C in its two va
 Each trial draws a log :math:`(\mathcal M_t, q_t, C_t)_{t\le n}` with
 :func:`reference.problems.llm_cache.sample_log`, runs
 :func:`reference.clcb_llm.clcb_llm` (``variant="standard"`` for the lemma,
-``"improved"`` for Theorem 3; the module's ``THEORY_BY_VARIANT`` maps them) and
+``"improved"`` for Theorem 3; the module's ``THEORY_BY_VARIANT`` maps them), or the
+subject substituted for it (:mod:`validation.subjects`), and
 measures the exact gap :math:`c(\hat{\mathcal M}) - c(\mathcal M^*)`.  Bounds take the
 exact :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*` (see
 :mod:`validation.scenarios.llm_instances`).
@@ -25,6 +26,7 @@ from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import llm_instances as cases
 from validation.scenarios.common import bound_value, generated_instances
+from validation.subjects import REFERENCE, as_action, resolve
 
 PAPER_GRID = tuple(2**i for i in range(1, 12))
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -52,14 +54,15 @@ class CacheScenario:
         return instances + generated_instances(cases.strategy(), profile, seed,
                                                self.bound_id, grid)
 
-    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
-        from reference.clcb_llm import clcb_llm
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator,
+              subject: str = REFERENCE) -> TrialOutcome:
         from reference.problems.llm_cache import sample_log
 
         setup = cases.build(instance.params)
-        log = sample_log(setup.problem, setup.law, n, rng, instance.params["noise"])
-        cache = clcb_llm(log, setup.problem.k, instance.delta, VARIANT[self.bound_id]).cache
-        return TrialOutcome(setup.problem.gap(cache))
+        problem = setup.problem
+        log = sample_log(problem, setup.law, n, rng, instance.params["noise"])
+        result = resolve(subject, self.bound_id)(log, problem.k, instance.delta)
+        return TrialOutcome(problem.gap(as_action(result, problem.m, problem.k, subject)))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         params = cases.coefficients(instance.params) | {

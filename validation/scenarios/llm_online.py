@@ -5,6 +5,9 @@ Each trial runs :func:`reference.cucb_llm_stream.cucb_llm_stream` as printed
 of the report standing for ``T``, and measures the exact pseudo-regret
 :math:`\sum_{t\le T} [c(\mathcal M_t) - c(\mathcal M^*)]` (closed-form expected costs of
 the caches actually held).  The theorem bounds it with probability :math:`1-\delta`.
+The scenario draws the stream (queries, then costs, as the algorithm would) and hands
+it to the subject (:mod:`validation.subjects`), which returns the cache it held in
+every round; the regret is measured from those caches.
 The instances are those of the offline scenarios without their logged caches.
 """
 
@@ -14,16 +17,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reference.problems.llm_cache import LLMCacheProblem
 from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import llm_instances as cases
 from validation.scenarios.common import bound_value, generated_instances
+from validation.subjects import REFERENCE, as_caches, resolve
 
 GRIDS: dict[str, tuple[int, ...]] = {
     "quick": (150,),
     "default": (200, 800),
     "full": (500, 2000, 8000),
 }
+
+
+def stream_regret(problem: LLMCacheProblem, caches: np.ndarray) -> float:
+    r"""Pseudo-regret :math:`\sum_t [c(\mathcal M_t) - c(\mathcal M^*)]` of per-round caches."""
+    weights = problem.p * problem.c
+    best = float(np.sum(weights[problem.optimal_cache()]))
+    return float(np.sum(best - caches @ weights))
 
 
 @dataclass(frozen=True)
@@ -40,12 +52,17 @@ class StreamScenario:
         return instances + generated_instances(cases.strategy(), profile, seed,
                                                self.bound_id, grid)
 
-    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
-        from reference.cucb_llm_stream import cucb_llm_stream
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator,
+              subject: str = REFERENCE) -> TrialOutcome:
+        from reference.problems.llm_cache import sample_costs, sample_queries
 
         problem = cases.build(instance.params).problem
-        run = cucb_llm_stream(problem, n, rng, "printed", instance.params["noise"])
-        return TrialOutcome(float(run.regret.sum()))
+        queries = sample_queries(problem.p, n, rng)  # the order cucb_llm_stream draws them in
+        costs = sample_costs(problem.c[queries], rng, instance.params["noise"])
+        result = resolve(subject, self.bound_id)(queries, costs, problem.m, problem.k,
+                                                 instance.delta)
+        caches = as_caches(result, n, problem.m, problem.k, subject)
+        return TrialOutcome(stream_regret(problem, caches))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         params = {"m": len(instance.params["p"]), "T": n, "delta": instance.delta}

@@ -44,6 +44,7 @@ from validation.runner.spec import Instance, Profile
 from validation.scenarios import cmabt
 from validation.scenarios.common import bound_value, generated_instances, rounded
 from validation.scenarios.im import star_and_chain
+from validation.subjects import REFERENCE, resolve
 
 PAPER_GRID = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -112,13 +113,12 @@ class CLCBScenario:
         return named(profile) + generated_instances(strategy(), profile, seed, self.bound_id,
                                                     GRIDS[profile.name])
 
-    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
-        from reference.clcb import clcb
-
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator,
+              subject: str = REFERENCE) -> TrialOutcome:
         setup = cmabt.build(instance.params)
         data = setup.law.sample(n, rng)
-        action = clcb(data, setup.oracle, instance.delta).action
-        return TrialOutcome(cmabt.gap(setup, action))
+        result = resolve(subject, self.bound_id)(data, setup.oracle, instance.delta)
+        return TrialOutcome(cmabt.gap(setup, cmabt.checked_action(setup.problem, result, subject)))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         coefficients = cmabt.coverage(instance.params)

@@ -6,7 +6,8 @@ For each ``n`` the proof (``apdx_sec:lower_bound``) builds two k-path instances
 has average risk :math:`\tfrac12(\mathbb E_1 g + \mathbb E_2 g) \ge
 \tfrac{k}{8e}\min(\tfrac14, \sqrt{C_\infty^*/(20n)})` on that pair.  Each trial draws
 one dataset from each instance (from :func:`reference.problems.kpath.lower_bound_family`)
-and runs CLCB and the two baselines of :mod:`reference.baselines` (CUCB-Offline, EMP)
+and runs CLCB (or the subject substituted for it, :mod:`validation.subjects`) and the two
+baselines of :mod:`reference.baselines` (CUCB-Offline, EMP)
 on both; a trial's value per algorithm is its pair-averaged gap.
 
 Rows per ``n``:
@@ -40,7 +41,9 @@ import numpy as np
 
 from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
+from validation.scenarios.cmabt import checked_action
 from validation.scenarios.common import bound_value
+from validation.subjects import REFERENCE, resolve
 
 ALGORITHMS = ("clcb", "cucb", "emp")
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -78,18 +81,19 @@ class LowerBoundScenario:
                          tuple(n for n in grid if n >= c), "paper")
                 for name, m, k, c, variant in cases]
 
-    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator,
+              subject: str = REFERENCE) -> TrialOutcome:
         from reference.baselines import cucb_offline, emp
-        from reference.clcb import clcb
 
         pair = family(instance, n)
-        runs = {"clcb": clcb, "cucb": cucb_offline, "emp": emp}
+        runs = {"clcb": resolve(subject, self.bound_id), "cucb": cucb_offline, "emp": emp}
         risks = dict.fromkeys(ALGORITHMS, 0.0)
         for law in (pair.first, pair.second):
             data = law.sample(n, rng)
             oracle = law.problem.oracle()
             for name in ALGORITHMS:
-                action = runs[name](data, oracle, instance.delta).action
+                result = runs[name](data, oracle, instance.delta)
+                action = checked_action(law.problem, result, subject if name == "clcb" else name)
                 risks[name] += law.problem.gap(action) / 2.0
         return TrialOutcome(risks["clcb"], extra=risks)
 

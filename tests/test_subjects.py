@@ -1,0 +1,145 @@
+"""The substitution point: signatures, specs, action checks and paired datasets."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import subject_probe
+
+from validation import subjects
+from validation.runner.backends import load_scenario
+from validation.runner.seeding import trial_seed_sequence
+from validation.runner.spec import PROFILES, TrialKey
+from validation.runner.sweep import RunConfig, run_validation
+from validation.scenarios import REGISTRY
+
+
+def test_every_bound_id_has_a_signature_matching_its_reference() -> None:
+    assert set(subjects.SIGNATURES) == set(REGISTRY)
+    for bound_id, sig in subjects.SIGNATURES.items():
+        function = subjects.reference_algorithm(bound_id)
+        parameters = list(inspect.signature(function).parameters)
+        called = sig.call[sig.call.index("(") + 1 : -1].split(", ")
+        assert parameters[: len(called)] == called, bound_id
+
+
+def test_llm_references_bind_their_variant() -> None:
+    assert subjects.reference_algorithm("lem-llm-std").keywords == {"variant": "standard"}
+    assert subjects.reference_algorithm("thm3-llm").keywords == {"variant": "improved"}
+
+
+def test_unknown_specs_are_value_errors() -> None:
+    with pytest.raises(ValueError, match="subject: unknown prefix 'nope'"):
+        subjects.resolve("nope:x", "thm1-inf")
+    with pytest.raises(ValueError, match="subject: must be"):
+        subjects.resolve("plain", "thm1-inf")
+    with pytest.raises(ValueError, match="bound id: no algorithm"):
+        subjects.resolve("reference", "no-such-id")
+    with pytest.raises(ValueError, match="prefix"):
+        subjects.register_prefix("reference", subject_probe.resolver)
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ([0, 1, 2], "wrong length, expected k=2"),
+    ([1, 1], "duplicate ids"),
+    ([0, 5], r"ids out of range, must lie in \[0, 5\)"),
+    ([0.0, np.nan], "contains NaN"),
+    ([0.5, 1.0], "ids must be integers"),
+    ([True, False], "ids must be integers"),
+    (["a", "b"], "ids must be integers"),
+    ([[0, 1]], "must be a flat array"),
+])
+def test_as_action_names_the_problem(value: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=f"action returned by me: {message}"):
+        subjects.as_action(value, 5, 2, "me")
+
+
+def test_as_action_accepts_arrays_and_result_objects() -> None:
+    class Result:
+        seeds = np.array([4, 0])
+
+    assert subjects.as_action([3.0, 1.0], 5, 2).tolist() == [3, 1]
+    assert subjects.as_action(Result(), 5, 2).tolist() == [4, 0]
+
+
+def test_as_caches_checks_shape_type_and_size() -> None:
+    good = np.zeros((3, 4), dtype=bool)
+    assert subjects.as_caches(good, 3, 4, 1) is good
+    with pytest.raises(ValueError, match="shape"):
+        subjects.as_caches(good[:2], 3, 4, 1)
+    with pytest.raises(ValueError, match="boolean"):
+        subjects.as_caches(good.astype(int), 3, 4, 1)
+    good[1, :2] = True
+    with pytest.raises(ValueError, match="round 1 holds 2"):
+        subjects.as_caches(good, 3, 4, 1)
+
+
+def test_seed_ignores_the_subject() -> None:
+    a = TrialKey("thm1-inf", "x", 10, 3)
+    b = TrialKey("thm1-inf", "x", 10, 3, "probe:first")
+    assert a.text() != b.text()
+    assert (trial_seed_sequence(7, a).generate_state(4).tolist()
+            == trial_seed_sequence(7, b).generate_state(4).tolist())
+
+
+def _trial(bound_id: str, subject: str) -> tuple[float, str]:
+    scenario = load_scenario(REGISTRY[bound_id], bound_id)
+    instance = scenario.instances(PROFILES["quick"], 2025)[0]
+    n = min(instance.n_grid)
+    rng = np.random.default_rng(trial_seed_sequence(5, TrialKey(bound_id, instance.name, n, 0)))
+    start = len(subject_probe.SEEN)
+    gap = scenario.trial(instance, n, rng, subject).gap
+    return gap, "".join(subject_probe.SEEN[start:])
+
+
+@pytest.mark.parametrize("bound_id", list(REGISTRY))
+def test_reference_and_substitute_see_the_same_data(bound_id: str) -> None:
+    reference_gap = _trial(bound_id, "reference")[0]
+    recorded_gap, recorded = _trial(bound_id, "probe:record")
+    other_gap, other = _trial(bound_id, "probe:first")
+    assert recorded and recorded == other  # same datasets whatever the algorithm
+    assert recorded_gap == reference_gap  # the reference on those data: the same gap
+    assert other_gap >= 0.0
+
+
+@pytest.mark.parametrize("kind", ["LENGTH", "DUPLICATE", "RANGE", "NAN", "FLOAT"])
+@pytest.mark.parametrize("bound_id", ["thm1-inf", "cor1-cascade", "thm3-llm", "thm4-im"])
+def test_a_bad_action_is_a_value_error_naming_it(bound_id: str, kind: str) -> None:
+    words = {"LENGTH": "wrong length", "DUPLICATE": "duplicate ids", "RANGE": "out of range",
+             "NAN": "NaN", "FLOAT": "must be integers"}[kind]
+    with pytest.raises(ValueError, match=f"action returned by probe:bad-{kind}: .*{words}"):
+        _trial(bound_id, f"probe:bad-{kind}")
+
+
+def test_a_kpath_action_off_one_path_is_refused() -> None:
+    from reference.problems.kpath import KPathProblem
+    from validation.scenarios.cmabt import checked_action
+
+    problem = KPathProblem(np.array([0.5, 0.4, 0.3]), 2)
+    assert checked_action(problem, [2, 3], "me").tolist() == [2, 3]
+    with pytest.raises(ValueError, match="not one path"):
+        checked_action(problem, [1, 2], "me")
+
+
+def _rows(out: Path, subject: str, jobs: int) -> list[dict[str, Any]]:
+    config = RunConfig(profile=PROFILES["quick"], seed=11, out=out, only=("cor1-cascade",),
+                       jobs=jobs, backend="processes" if jobs > 1 else "serial",
+                       subject=subject)
+    return run_validation(config, REGISTRY)["rows"]
+
+
+def test_substituted_runs_are_identical_across_backends_and_keyed_apart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(subjects.ENVIRONMENT, "probe=subject_probe")
+    serial = _rows(tmp_path / "s", "probe:first", 1)
+    parallel = _rows(tmp_path / "p", "probe:first", 2)
+    reference = _rows(tmp_path / "r", "reference", 1)
+    assert serial == parallel
+    assert {row["algorithm"] for row in serial} == {"probe:first"}
+    assert [row["gap_max"] for row in serial] != [row["gap_max"] for row in reference]
+    log = (tmp_path / "s" / "trials.jsonl").read_text(encoding="utf-8")
+    assert "|probe:first" in log
