@@ -135,8 +135,8 @@ def resolve_spec(spec: str) -> UserAlgorithm:
 def load_parts(kind: SourceKind, location: str, qualname: str) -> UserAlgorithm:
     """Import the file or module and look the function up.
 
-    A file is imported once per process and content: its module name carries the
-    file's hash, so an edited file is imported afresh.
+    A file is imported once per process, path and content: its module name carries
+    a hash of both, so an edited or moved file is imported afresh.
     """
     digest: str | None
     if kind == "file":
@@ -161,7 +161,8 @@ def _import_file(path: Path, qualname: str) -> tuple[ModuleType, str]:
     if not path.is_file():
         raise AlgorithmError(f"algorithm {label}: no such file {path}")
     digest = file_digest(path)
-    name = f"_offcmab_user_{digest[:16]}_{''.join(c if c.isalnum() else '_' for c in path.stem)}"
+    where = hashlib.sha256(f"{path}\x1f{digest}".encode()).hexdigest()[:16]
+    name = f"_offcmab_user_{where}_{''.join(c if c.isalnum() else '_' for c in path.stem)}"
     if name in sys.modules:
         return sys.modules[name], digest
     spec = importlib.util.spec_from_file_location(name, path)
@@ -281,3 +282,72 @@ def _user_frames(tb: TracebackType | None, files: set[str]) -> list[traceback.Fr
     return [frame for frame in traceback.extract_tb(tb)
             if any(root == path or root in path.parents
                    for path in [Path(frame.filename).resolve()] for root in roots)]
+
+
+# --- subjects: how a run names the user's function (validation.subjects specs) ------------
+
+#: In-process functions (lambdas, closures) by their ``object:`` spec; serial runs only.
+_OBJECTS: dict[str, Callable[..., Any]] = {}
+
+
+def subject_spec(algorithm: UserAlgorithm) -> str:
+    """The subject spec of ``algorithm``: its spec plus the file hash workers check."""
+    digest = f"@{algorithm.sha256[:16]}" if algorithm.sha256 else ""
+    return f"{algorithm.spec}{digest}"
+
+
+def object_spec(function: Callable[..., Any]) -> str:
+    """A spec for a function only this process can call (a lambda or closure)."""
+    spec = f"object:{function_name(function)}#{len(_OBJECTS)}"
+    _OBJECTS[spec] = function
+    return spec
+
+
+def call_parameters(call: str) -> tuple[str, ...]:
+    """Parameter names of a printed call ``f(a, b, c)``."""
+    inside = call[call.index("(") + 1: call.rindex(")")]
+    return tuple(part.strip() for part in inside.split(",") if part.strip())
+
+
+def checked_call(function: Callable[..., Any], bound_id: str, label: str,
+                 roots: frozenset[str]) -> Callable[..., Any]:
+    """``function`` after its signature is checked against ``bound_id``'s call, guarded."""
+    from validation.subjects import signature
+
+    call = signature(bound_id).call
+    check_signature(function, call_parameters(call), label, call)
+    return guarded(function, label, roots)
+
+
+def _resolve_source(kind: SourceKind, rest: str, bound_id: str) -> Callable[..., Any]:
+    target, at, digest = rest.rpartition("@")
+    if not at:
+        target, digest = rest, ""
+    location, _, qualname = target.rpartition(":")
+    algorithm = load_parts(kind, location, qualname)
+    if digest and not (algorithm.sha256 or "").startswith(digest):
+        raise AlgorithmError(f"algorithm {algorithm.label}: {location} changed during the run "
+                             f"(sha256 {algorithm.sha256}, the run started with {digest}...)")
+    return checked_call(algorithm.function, bound_id, algorithm.label, algorithm.roots)
+
+
+def _resolve_object(rest: str, bound_id: str) -> Callable[..., Any]:
+    spec = f"object:{rest}"
+    if spec not in _OBJECTS:
+        raise AlgorithmError(f"algorithm {rest}: a function defined inside another function "
+                             "(or a lambda) can only run in the process that defined it; "
+                             "use jobs=1 or define it at the top level of a file")
+    function = _OBJECTS[spec]
+    return checked_call(function, bound_id, function_name(function), source_files(function))
+
+
+def register() -> None:
+    """Register the ``file``, ``module`` and ``object`` subject prefixes."""
+    from validation.subjects import register_prefix
+
+    register_prefix("file", lambda rest, bound_id: _resolve_source("file", rest, bound_id))
+    register_prefix("module", lambda rest, bound_id: _resolve_source("module", rest, bound_id))
+    register_prefix("object", _resolve_object)
+
+
+register()

@@ -40,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bound-scale", type=positive_float, default=1.0, metavar="X",
                         help="multiply every bound by X (a sensitivity probe)")
     parser.add_argument("--no-figures", action="store_true", help="skip figures/*.png")
+    parser.add_argument("--algorithm", metavar="FILE.py:FUNCTION", default=None,
+                        help="check your own function (or package.module:FUNCTION) in place "
+                             "of the reference algorithm; needs --only (see --signatures)")
+    parser.add_argument("--signatures", action="store_true",
+                        help="print the call signature --algorithm needs per bound id, exit")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
     from validation.runner.spec import PROFILES
     from validation.runner.sweep import RunConfig, RunInterrupted, package_versions, run_validation
 
+    if args.signatures:
+        from validation.api import signature_table
+
+        sys.stdout.write(signature_table() + "\n")
+        return 0
     if args.out.exists() and not args.out.is_dir():
         raise ValueError(f"out: {args.out} exists and is not a folder")
     if args.scheduler is not None and args.backend not in (None, "dask"):
@@ -54,6 +64,11 @@ def run(args: argparse.Namespace) -> int:
     backend = args.backend or ("dask" if args.scheduler else
                                "serial" if args.jobs == 1 else "processes")
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
+    algorithm: dict[str, object] = {}
+    if args.algorithm is not None:
+        from validation.api import cli_subject
+
+        args.subject, algorithm = cli_subject(args.algorithm, only)
     config = RunConfig(profile=PROFILES[args.profile], seed=args.seed, out=args.out,
                        only=only, jobs=args.jobs, backend=backend, scheduler=args.scheduler,
                        resume=args.resume, bound_scale=args.bound_scale, progress=True,
@@ -62,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
     def describe() -> dict[str, object]:
         return {"versions": package_versions(),
-                "git_commit": report.git_commit(Path(__file__).resolve().parent)}
+                "git_commit": report.git_commit(Path(__file__).resolve().parent),
+                **({"algorithm": algorithm} if algorithm else {})}
 
     try:
         result = run_validation(config, REGISTRY, describe)

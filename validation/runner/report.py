@@ -64,6 +64,16 @@ def _per_id(rows: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _algorithm(algorithm: dict[str, Any] | None) -> list[str]:
+    """The line naming a user's algorithm checked in place of the reference one."""
+    if not algorithm:
+        return []
+    where = algorithm.get("file") or algorithm.get("module") or "this process"
+    digest = f", sha256 `{algorithm['sha256']}`" if algorithm.get("sha256") else ""
+    return [f"Algorithm checked: `{algorithm.get('function')}` from `{where}`{digest} "
+            "(in place of the reference algorithm).", ""]
+
+
 def markdown(report: dict[str, Any]) -> str:
     """The human summary."""
     rows = report["rows"]
@@ -75,6 +85,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"seed {report['seed']}, bound scale {report['bound_scale']:g}, "
         f"commit `{report.get('git_commit') or 'unknown'}`.",
         "",
+        *_algorithm(report.get("algorithm")),
         f"**{summary['pass']} pass, {summary['FAIL']} fail, {summary['n/a']} n/a, "
         f"{summary['note']} note.**",
         "",
