@@ -301,3 +301,14 @@ def test_check_rejects_a_wrong_signature_before_running() -> None:
 
     with pytest.raises(AlgorithmError, match=r"two: signature two\(dataset, k\) does not fit"):
         check(two, "cor1-cascade", profile="quick")
+
+
+def test_docs_page_is_listed_and_names_the_tested_examples() -> None:
+    root = EXAMPLES.parent.parent
+    assert "Validate your own algorithm: own-algorithm.md" in (root / "mkdocs.yml").read_text()
+    page = (root / "docs" / "own-algorithm.md").read_text()
+    assert "{{ signature_table() }}" in page
+    broken = ["own_cascade.py:greedy_list", "own_cache.py:mean_cost_cache", "own_clcb.py:greedy"]
+    for target in [target for target, _ in CORRECT] + broken:
+        file, function = target.split(":")
+        assert f"docs/examples/{file}" in page and function in page

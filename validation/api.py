@@ -73,7 +73,7 @@ class CheckReport:
     def message(self) -> str:
         """The failing rows, one line each, under a line naming the algorithm."""
         name = self.algorithm.get("function", "?")
-        where = self.algorithm.get("file") or self.algorithm.get("module") or ""
+        where = _relative(self.algorithm.get("file") or self.algorithm.get("module") or "")
         lines = [f"{name} ({where}) violates {len(self.failures)} row(s) of "
                  f"{', '.join(dict.fromkeys(r['id'] for r in self.failures))} "
                  f"(profile {self.report['profile']}, seed {self.report['seed']}):"]
@@ -86,6 +86,13 @@ class CheckReport:
         """Raise :class:`BoundViolation` listing the failing rows, if any."""
         if not self.passed:
             raise BoundViolation(self.message())
+
+
+def _relative(where: str) -> str:
+    """A file below the working folder as a relative path; anything else unchanged."""
+    path = Path(where)
+    return str(path.relative_to(Path.cwd())) if path.is_absolute() and \
+        path.is_relative_to(Path.cwd()) else where
 
 
 def _short(value: Any) -> str:

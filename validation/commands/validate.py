@@ -93,4 +93,8 @@ def run(args: argparse.Namespace) -> int:
     summary = result["summary"]
     sys.stdout.write(f"offcmab validate: {summary['pass']} pass, {summary['FAIL']} fail, "
                      f"{summary['n/a']} n/a, {summary['note']} note; report in {args.out}\n")
+    if algorithm and summary["FAIL"]:
+        from validation.api import CheckReport
+
+        sys.stdout.write(CheckReport(algorithm, result).message() + "\n")
     return 1 if summary["FAIL"] else 0
