@@ -115,11 +115,16 @@ class StreamRun:
         return int(bad[0]) + 1 if bad.size else None
 
 
-def _lcb(c_hat: FloatArray, cost_counts: IntArray, log_term: float) -> FloatArray:
-    r""":math:`\max\{\hat c - \sqrt{6\,\mathrm{log\_term}/N_c}, 0\}`, 0 where :math:`N_c = 0`."""
+def _lcb(c_hat: FloatArray, cost_counts: IntArray, log_term: float,
+         scale: float = 1.0) -> FloatArray:
+    r""":math:`\max\{\hat c - s\sqrt{6\,\mathrm{log\_term}/N_c}, 0\}`, 0 where :math:`N_c = 0`.
+
+    ``scale`` :math:`s` is 1 in the printed algorithm (other values: negative controls).
+    """
     lcb = np.zeros(c_hat.size)
     seen = cost_counts > 0
-    lcb[seen] = np.maximum(c_hat[seen] - np.sqrt(6.0 * log_term / cost_counts[seen]), 0.0)
+    radius = np.sqrt(6.0 * log_term / cost_counts[seen])
+    lcb[seen] = np.maximum(c_hat[seen] - scale * radius, 0.0)
     return lcb
 
 
@@ -136,11 +141,14 @@ def cucb_llm_stream(
     noise: CostNoise = "bernoulli",
     queries: npt.ArrayLike | None = None,
     costs: npt.ArrayLike | None = None,
+    radius_scale: float = 1.0,
 ) -> StreamRun:
     r"""Run CUCB-LLM-S for ``T`` rounds (a Python loop over rounds: the algorithm is online).
 
     ``queries`` and ``costs`` (length ``T``) fix the stream; otherwise queries are drawn
-    from ``problem.p`` and costs by ``noise`` with ``rng``.
+    from ``problem.p`` and costs by ``noise`` with ``rng``.  ``radius_scale`` multiplies
+    the LCB's radius (1 as printed; the negative controls of :mod:`validation.controls`
+    pass 0, 0.1, -1 or infinity).
     """
     if variant not in VARIANTS:
         raise InputError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")
@@ -180,7 +188,8 @@ def cucb_llm_stream(
         else:  # a miss: observe C_t, update N_c and c_hat of q_t
             cost_counts[q] += 1
             c_hat[q] += (c_stream[t - 1] - c_hat[q]) / cost_counts[q]
-            lcb = _lcb(c_hat, cost_counts, fixed_log if variant == "fixed-log" else np.log(t))
+            lcb = _lcb(c_hat, cost_counts, fixed_log if variant == "fixed-log" else np.log(t),
+                       radius_scale)
             scores = arrivals / t * lcb
             if variant == "global-topk":
                 in_cache[:] = False

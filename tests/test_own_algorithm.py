@@ -3,16 +3,16 @@
 Statistical content: a correct algorithm is flagged by a validate run with probability
 at most the run's false-alarm budget, 1e-6 (exact binomial tails, Bonferroni over rows;
 ``validation.runner.verdict``), so each "correct variant exits 0" assertion fails
-spuriously with probability at most 1e-6 at its fixed seed.  A broken variant is
-asserted flagged only on bound ids where validate has an instance that separates it
-(see docs/own-algorithm.md for the measured rows); elsewhere the assertion is a strict
-xfail that turns red as soon as a trap instance gives validate that power.
+spuriously with probability at most 1e-6 at its fixed seed.  Each broken variant
+(empirical means instead of confidence bounds) is flagged by a trap instance of its
+bound id (``validation.scenarios.traps``); the test requires exit 1 and a failing row.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -52,12 +52,10 @@ CORRECT = [("own_cascade.py:pessimistic_list", "cor1-cascade"),
            ("own_clcb.py:pessimistic", "thm1-one"),
            ("own_cache.py:optimistic_cost_cache", "thm3-llm")]
 
-NO_POWER = pytest.mark.xfail(strict=True, reason="validate has no instance separating this "
-                             "broken variant yet (issue 10's trap instances)")
 BROKEN = [("own_clcb.py:greedy", "thm1-inf"),
           ("own_clcb.py:greedy", "thm1-one"),
-          pytest.param("own_cascade.py:greedy_list", "cor1-cascade", marks=NO_POWER),
-          pytest.param("own_cache.py:mean_cost_cache", "thm3-llm", marks=NO_POWER)]
+          ("own_cascade.py:greedy_list", "cor1-cascade"),
+          ("own_cache.py:mean_cost_cache", "thm3-llm")]
 
 
 @pytest.mark.parametrize(("target", "bound_id"), CORRECT)
@@ -103,19 +101,30 @@ def comparable(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [{k: v for k, v in row.items() if k != "seconds"} for row in report["rows"]]
 
 
+def validate_in_fresh_process(target: str, out: Path, *options: str) -> tuple[int, dict[str, Any]]:
+    """``validate`` in a new interpreter, so nothing of this process's state leaks in."""
+    command = [sys.executable, "-m", "validation", "validate", "--quick", "--only",
+               "cor1-cascade", "--algorithm", target, "--out", str(out), "--no-figures",
+               *options]
+    done = subprocess.run(command, cwd=EXAMPLES.parent.parent, capture_output=True,
+                          text=True, timeout=600, check=False)
+    return done.returncode, json.loads((out / "report.json").read_text())
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["processes", "dask"])
-def test_workers_import_the_function_from_its_file(tmp_path: Path, backend: str) -> None:
+def test_workers_import_the_function_from_its_file(tmp_path: Path) -> None:
     # the file lies outside every import path, so workers can only load it by its path
     path = tmp_path / "private_cascade.py"
     path.write_bytes((EXAMPLES / "own_cascade.py").read_bytes())
     target = f"{path}:greedy_list"
-    code, serial = validate(target, "cor1-cascade", tmp_path / "serial")
-    parallel_code, parallel = validate(target, "cor1-cascade", tmp_path / backend,
-                                       "--jobs", "2", "--backend", backend)
-    assert (code, parallel_code) == (0, 0)
-    assert comparable(parallel) == comparable(serial)
-    assert parallel["backend"] == backend
+    code, serial = validate_in_fresh_process(target, tmp_path / "serial")
+    assert code == 1  # flagged by the trap instance
+    for backend in ("processes", "dask"):
+        parallel_code, parallel = validate_in_fresh_process(
+            target, tmp_path / backend, "--jobs", "2", "--backend", backend)
+        assert parallel_code == code
+        assert comparable(parallel) == comparable(serial)
+        assert parallel["backend"] == backend
 
 
 # --- the signature table --------------------------------------------------------------------

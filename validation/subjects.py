@@ -103,7 +103,7 @@ SIGNATURES: dict[str, Signature] = {
 _PREFIXES: dict[str, Resolver] = {}
 
 #: Prefix -> module that registers it when imported (so worker processes find it).
-PREFIX_MODULES: dict[str, str] = {}
+PREFIX_MODULES: dict[str, str] = {"control": "validation.controls"}
 
 #: Environment variable adding ``prefix=module`` pairs to :data:`PREFIX_MODULES`.
 ENVIRONMENT = "OFFCMAB_SUBJECT_MODULES"

@@ -2,7 +2,9 @@ r"""``offcmab validate``: check every bound of the paper against Monte-Carlo gap
 
 Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial log
 ``trials.jsonl`` into ``--out``.  Exit code 0 when every tested row passes, 1 when a
-bound is violated beyond the run's false-alarm budget, 2 on bad usage.
+bound is violated beyond the run's false-alarm budget, 2 on bad usage, 3 with
+``--require-power`` when a negative control a trap should catch is not flagged
+(:mod:`validation.power`; controls never cause exit 1).
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "of the reference algorithm; needs --only (see --signatures)")
     parser.add_argument("--signatures", action="store_true",
                         help="print the call signature --algorithm needs per bound id, exit")
+    power = parser.add_mutually_exclusive_group()
+    power.add_argument("--require-power", action="store_true",
+                       help="exit 3 when a negative control that a trap should catch goes "
+                            "unflagged (runs the controls in every profile)")
+    power.add_argument("--no-power", action="store_true",
+                       help="skip the negative controls (run by default and --full)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
                        only=only, jobs=args.jobs, backend=backend, scheduler=args.scheduler,
                        resume=args.resume, bound_scale=args.bound_scale, progress=True,
                        stop_after=getattr(args, "stop_after", None),
-                       subject=getattr(args, "subject", "reference"))
+                       subject=getattr(args, "subject", "reference"),
+                       power=args.require_power or (args.profile != "quick"
+                                                    and not args.no_power))
 
     def describe() -> dict[str, object]:
         return {"versions": package_versions(),
@@ -90,11 +100,24 @@ def run(args: argparse.Namespace) -> int:
     report.write_markdown(result, args.out / "report.md")
     if not args.no_figures:
         figures.write_figures(result["rows"], args.out / "figures")
+        if "power" in result:
+            figures.write_power_figures(result["rows"], result["power"]["rows"],
+                                        args.out / "figures")
     summary = result["summary"]
+    power = result.get("power")
+    flagged = (f"; controls flagged {power['flagged']} of {power['controls']}"
+               if power is not None else "")
     sys.stdout.write(f"offcmab validate: {summary['pass']} pass, {summary['FAIL']} fail, "
-                     f"{summary['n/a']} n/a, {summary['note']} note; report in {args.out}\n")
+                     f"{summary['n/a']} n/a, {summary['note']} note{flagged}; "
+                     f"report in {args.out}\n")
     if algorithm and summary["FAIL"]:
         from validation.api import CheckReport
 
         sys.stdout.write(CheckReport(algorithm, result).message() + "\n")
-    return 1 if summary["FAIL"] else 0
+    if summary["FAIL"]:
+        return 1
+    if args.require_power and power is not None and power["missing"]:
+        sys.stderr.write("offcmab validate: controls not flagged: "
+                         f"{', '.join(power['missing'])}\n")
+        return 3
+    return 0

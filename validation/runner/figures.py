@@ -3,6 +3,8 @@ r"""``figures/<id>.png``: the gap against ``n`` with the bound, on log-log axes.
 One figure per bound id, one colour per instance: the mean gap (dots), the
 largest gap (triangles) and the bound (solid: stated, dashed: proved).  Zero gaps
 cannot sit on a log axis and are left out (the report's tables list them).
+``figures/<id>-power.png`` (:func:`write_power_figures`) plots every row's gap quantile
+against its bound, the reference's and the negative controls' (:mod:`validation.power`).
 matplotlib is imported here only, with the non-interactive Agg backend.
 """
 
@@ -52,6 +54,73 @@ def write_figures(rows: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
             axes.legend(fontsize=6, loc="best")
         figure.tight_layout()
         path = folder / f"{bound_id}.png"
+        figure.savefig(path, dpi=110)
+        plt.close(figure)
+        written.append(path)
+    return written
+
+
+def _quantile_points(rows: Sequence[dict[str, Any]], bound_id: str) -> list[tuple[float, float]]:
+    """(bound, gap quantile) of the upper-bound rows of ``bound_id`` (mean risk for
+    ``clcb-risk`` rows, which bound an expectation)."""
+    points = []
+    for row in rows:
+        if row["id"] != bound_id or row.get("bound") is None:
+            continue
+        value = row.get("gap_quantile")
+        if value is None and row.get("variant") == "clcb-risk":
+            value = row.get("gap_mean")
+        if value is not None and row["bound"] > 0:
+            points.append((float(row["bound"]), float(value)))
+    return points
+
+
+def write_power_figures(rows: Sequence[dict[str, Any]], control_rows: Sequence[dict[str, Any]],
+                        folder: Path) -> list[Path]:
+    r"""``figures/<id>-power.png``: each row's gap quantile against its bound, log-log.
+
+    Points above the diagonal exceed the bound (at the row's :math:`1-\delta` quantile).
+    The reference's rows are blue dots, the negative controls' red crosses; a quantile
+    of 0 cannot sit on a log axis and is drawn at the bottom edge as a hollow marker.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for bound_id in dict.fromkeys(row["id"] for row in rows):
+        series = {"reference": _quantile_points(rows, bound_id),
+                  "controls": _quantile_points(control_rows, bound_id)}
+        everything = [p for points in series.values() for p in points]
+        if not everything:
+            continue
+        positive = [v for p in everything for v in p if v > 0]
+        low, high = min(positive) / 3, max(positive) * 3
+        figure, axes = plt.subplots(figsize=(5.2, 4.6))
+        axes.plot([low, high], [low, high], "k--", linewidth=1, label="gap quantile = bound")
+        for name, colour, marker in (("reference", "C0", "o"), ("controls", "C3", "x")):
+            points = series[name]
+            shown = [(b, q) for b, q in points if q > 0]
+            zero = [b for b, q in points if q <= 0]
+            if shown:
+                axes.plot(*zip(*shown, strict=True), marker, color=colour, linestyle="none",
+                          alpha=0.7, label=f"{name} ({len(points)} rows)")
+            if zero:
+                axes.plot(zero, [low] * len(zero), marker if marker != "x" else "^",
+                          color=colour, linestyle="none", fillstyle="none", alpha=0.5,
+                          label=f"{name}: quantile 0" if not shown else None)
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        axes.set_xlim(low, high)
+        axes.set_ylim(low / 1.5, high)
+        axes.set_xlabel("bound")
+        axes.set_ylabel("gap (1 - delta)-quantile")
+        axes.set_title(f"{bound_id}: rows above the diagonal exceed their bound", fontsize=9)
+        axes.legend(fontsize=7, loc="upper left")
+        figure.tight_layout()
+        path = folder / f"{bound_id}-power.png"
         figure.savefig(path, dpi=110)
         plt.close(figure)
         written.append(path)

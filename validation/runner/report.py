@@ -74,6 +74,30 @@ def _algorithm(algorithm: dict[str, Any] | None) -> list[str]:
             "(in place of the reference algorithm).", ""]
 
 
+def power_lines(power: dict[str, Any]) -> list[str]:
+    """The power table: each control, the rows that flagged it, and why some have none."""
+    lines = ["## Power: negative controls", "",
+             f"**{power['flagged']} of {power['controls']} controls flagged.** Each control is "
+             "its bound id's reference algorithm with one expression broken, run on the trap "
+             "instances with the reference's datasets and judged by the same rows at the same "
+             "level; it never changes the exit code 1.", "",
+             "| control | id | broken | rows | flagged by | flagged |",
+             "|---|---|---|---|---|---|"]
+    for entry in power["table"]:
+        flagged_by = ", ".join(entry["flagged_by"]) or "—"
+        lines.append(f"| {entry['control']} | {entry['id']} | {entry['broken']} | "
+                     f"{entry['rows']} | {flagged_by} | {'yes' if entry['flagged'] else 'no'} |")
+    unflagged = [entry for entry in power["table"] if not entry["flagged"]]
+    if unflagged:
+        lines += ["", "### No power", "", "| control | id | reason |", "|---|---|---|"]
+        lines += [f"| {e['control']} | {e['id']} | {e['reason']} |" for e in unflagged]
+    if power["missing"]:
+        lines += ["", f"**Not flagged although a trap should catch them:** "
+                      f"{', '.join(power['missing'])} (exit 3 with `--require-power`)."]
+    lines += ["", f"Control trials took {power['trial_seconds']:.1f} s.", ""]
+    return lines
+
+
 def markdown(report: dict[str, Any]) -> str:
     """The human summary."""
     rows = report["rows"]
@@ -105,6 +129,8 @@ def markdown(report: dict[str, Any]) -> str:
         *_per_id(rows),
         "",
     ]
+    if "power" in report:
+        lines += power_lines(report["power"])
     failing = [row for row in rows if row["verdict"] == "FAIL"]
     if failing:
         lines += ["## Failing rows", "", *_table(failing), ""]

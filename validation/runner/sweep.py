@@ -35,7 +35,8 @@ class RunConfig:
 
     ``stop_after`` is a test hook: stop after writing that many new trials, as if
     the run had been killed, to test ``--resume``.  ``subject`` names the algorithm
-    run in place of the reference one (a spec of :mod:`validation.subjects`).
+    run in place of the reference one (a spec of :mod:`validation.subjects`).  ``power``
+    also runs the negative controls on the trap instances (:mod:`validation.power`).
     """
 
     profile: Profile
@@ -50,6 +51,7 @@ class RunConfig:
     progress: bool = False
     stop_after: int | None = None
     subject: str = "reference"
+    power: bool = False
 
 
 @dataclass
@@ -174,12 +176,20 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
     """Plan, run and analyse; return the report (rows plus run metadata)."""
     start = time.perf_counter()
     plan = plan_run(config, registry)
+    power = config.power and config.subject == "reference"
+    if power:
+        from validation import power as controls
+
+        plan.tasks.extend(controls.plan_tasks(plan.instances, registry, config.profile.trials,
+                                              config.seed))
     header = {"seed": config.seed, "profile": config.profile.name}
     records = run_trials(config, plan, header)
     cells = build_cells(plan, records, config.profile.trials, config.subject)
     rows, tested, level = rows_with_budget(plan, cells, config.bound_scale, config.subject)
     per_id: dict[str, float] = {}
     for task in plan.tasks:
+        if task.key.subject != config.subject:
+            continue  # the controls' trials are timed in the power section
         seconds = records[task.key.text()].seconds  # subject is part of the key text
         per_id[task.key.bound_id] = per_id.get(task.key.bound_id, 0.0) + seconds
     report: dict[str, Any] = {
@@ -195,6 +205,9 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
         "timings": {"wall_seconds": time.perf_counter() - start,
                     "trial_seconds_by_id": per_id, "trials_run": len(plan.tasks)},
     }
+    if power:
+        report["power"] = controls.power_report(plan, records, config.profile.trials,
+                                                config.bound_scale, level)
     if describe is not None:
         report |= describe()
     return report

@@ -21,7 +21,7 @@ import numpy as np
 
 from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
-from validation.scenarios import cmabt
+from validation.scenarios import cmabt, traps
 from validation.scenarios.common import bound_value, generated_instances
 from validation.scenarios.thm1 import DELTAS, GRIDS, named
 from validation.subjects import REFERENCE, resolve
@@ -44,8 +44,9 @@ class CascadeScenario:
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         cascades = [i for i in named(profile) if i.params["family"] == "cascade"]
-        return cascades + generated_instances(strategy(), profile, seed, self.bound_id,
-                                              GRIDS[profile.name])
+        return (cascades + traps.instances(self.bound_id, profile)
+                + generated_instances(strategy(), profile, seed, self.bound_id,
+                                      GRIDS[profile.name]))
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: str = REFERENCE) -> TrialOutcome:

@@ -32,6 +32,7 @@ import numpy as np
 from reference.dataset import FloatArray, IntArray
 from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
+from validation.scenarios import traps
 from validation.scenarios.common import bound_value, generated_instances
 from validation.subjects import REFERENCE, as_action, resolve
 
@@ -69,6 +70,20 @@ def exact_oracle(graph: Any, k: int) -> Any:
         return exact_spread(graph.with_probabilities(np.clip(weights, 0.0, 1.0)), action)
 
     return BruteForceOracle(tuple(combinations(range(graph.nodes), k)), spread)
+
+
+def instance_oracle(params: Mapping[str, Any], problem: Any) -> Any:
+    """The oracle an instance names: exact brute force (default) or IMM (``"imm"``).
+
+    IMM is :class:`reference.im.oracles.IMMOracle` with its defaults
+    (:math:`\alpha = 1 - 1/e - \varepsilon`, failure ``delta_prime``), run on the
+    graph's structure with the weights it is given.
+    """
+    if params.get("oracle", "exact") == "imm":
+        from reference.im.oracles import IMMOracle
+
+        return IMMOracle(problem.graph, problem.k)
+    return exact_oracle(problem.graph, problem.k)
 
 
 _STRUCTURE: dict[str, Any] = {}
@@ -136,12 +151,13 @@ class IMScenario:
         named = [Instance("star-and-chain", star_and_chain(), 0.05, grid)]
         if profile.name == "quick":  # cascades are costly: the named graph only
             return named
-        return named + generated_instances(strategy(), profile, seed, self.bound_id, grid)
+        return (named + traps.instances(self.bound_id, profile)
+                + generated_instances(strategy(), profile, seed, self.bound_id, grid))
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: str = REFERENCE) -> TrialOutcome:
         problem = build(instance.params)
-        oracle = exact_oracle(problem.graph, problem.k)
+        oracle = instance_oracle(instance.params, problem)
         cascades = problem.sample(n, rng)
         result = resolve(subject, self.bound_id)(structure(instance.params), cascades, oracle,
                                                  instance.delta)

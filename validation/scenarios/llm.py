@@ -25,6 +25,7 @@ import numpy as np
 from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import llm_instances as cases
+from validation.scenarios import traps
 from validation.scenarios.common import bound_value, generated_instances
 from validation.subjects import REFERENCE, as_action, resolve
 
@@ -51,8 +52,8 @@ class CacheScenario:
         paper = {"quick": None, "default": (2048, 8192),
                  "full": (*PAPER_GRID, 8192, 32768)}[profile.name]
         instances = cases.named(grid, paper)
-        return instances + generated_instances(cases.strategy(), profile, seed,
-                                               self.bound_id, grid)
+        return instances + traps.instances(self.bound_id, profile) + generated_instances(
+            cases.strategy(), profile, seed, self.bound_id, grid)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: str = REFERENCE) -> TrialOutcome:

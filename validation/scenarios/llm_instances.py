@@ -12,6 +12,8 @@ and a cache-collecting ``law``:
     The empty cache and, for each query of the optimal cache, the optimal cache with
     that query swapped for another one (a different one each time), equally likely: the
     log never shows an optimal cache, yet every query is sometimes outside the cache.
+``explicit``
+    Logged cache ``caches[j]`` with probability ``weights[j]`` (the trap instances).
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ def _law(problem: LLMCacheProblem, law: Mapping[str, Any]) -> CacheLaw:
         return EmptyCaches(m)
     if law["kind"] == "random":
         return UniformRandomCaches(m, law["size"])
+    if law["kind"] == "explicit":
+        return ExplicitCacheLaw(m, tuple(tuple(cache) for cache in law["caches"]),
+                                np.asarray(law["weights"], dtype=float))
     best = problem.optimal_cache().tolist()
     others = [q for q in np.argsort(-(problem.p * problem.c), kind="stable").tolist()
               if q not in best]
@@ -73,8 +78,9 @@ def coefficients(params: Mapping[str, Any]) -> dict[str, float]:
     r"""Exact :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*` of an instance.
 
     From :func:`bounds.coefficients.llm_coefficients` for the empty and random laws; the
-    out-of-distribution law is not among its named laws, so its :math:`\nu` is taken from
-    the law itself (exact) through the problem's ``nu_inv_sum`` and ``min_data_probability``.
+    out-of-distribution and explicit laws are not among its named laws, so their
+    :math:`\nu` is taken from the law itself (exact) through the problem's ``nu_inv_sum``
+    and ``min_data_probability``.
     """
     law = params["law"]
     if law["kind"] in ("empty", "random"):

@@ -21,6 +21,7 @@ from reference.problems.llm_cache import LLMCacheProblem
 from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import llm_instances as cases
+from validation.scenarios import traps
 from validation.scenarios.common import bound_value, generated_instances
 from validation.subjects import REFERENCE, as_caches, resolve
 
@@ -49,8 +50,8 @@ class StreamScenario:
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]
         instances = cases.named(grid, grid if profile.name == "full" else None)
-        return instances + generated_instances(cases.strategy(), profile, seed,
-                                               self.bound_id, grid)
+        return instances + traps.instances(self.bound_id, profile) + generated_instances(
+            cases.strategy(), profile, seed, self.bound_id, grid)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: str = REFERENCE) -> TrialOutcome:

@@ -41,7 +41,7 @@ import numpy as np
 
 from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
-from validation.scenarios import cmabt
+from validation.scenarios import cmabt, traps
 from validation.scenarios.common import bound_value, generated_instances, rounded
 from validation.scenarios.im import star_and_chain
 from validation.subjects import REFERENCE, resolve
@@ -110,8 +110,9 @@ class CLCBScenario:
     algorithm: str = "reference.clcb"
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
-        return named(profile) + generated_instances(strategy(), profile, seed, self.bound_id,
-                                                    GRIDS[profile.name])
+        return (named(profile) + traps.instances(self.bound_id, profile)
+                + generated_instances(strategy(), profile, seed, self.bound_id,
+                                      GRIDS[profile.name]))
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: str = REFERENCE) -> TrialOutcome:

@@ -41,6 +41,7 @@ import numpy as np
 
 from validation.runner.scenario import BoundValue, Kind, TrialOutcome
 from validation.runner.spec import Instance, Profile
+from validation.scenarios import traps
 from validation.scenarios.cmabt import checked_action
 from validation.scenarios.common import bound_value
 from validation.subjects import REFERENCE, resolve
@@ -79,7 +80,7 @@ class LowerBoundScenario:
             cases = cases[:1]
         return [Instance(name, {"m": m, "k": k, "C_inf": c, "variant": variant}, 0.05,
                          tuple(n for n in grid if n >= c), "paper")
-                for name, m, k, c, variant in cases]
+                for name, m, k, c, variant in cases] + traps.instances(self.bound_id, profile)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: str = REFERENCE) -> TrialOutcome:

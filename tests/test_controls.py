@@ -1,0 +1,77 @@
+"""Negative controls: the wrappers reproduce the reference at the reference's settings,
+and each control's one change is real (it resolves by name, it returns another action
+than the reference on its trap instance: see ``test_controls_differ_on_traps``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reference.clcb import clcb
+from reference.clcb_llm import clcb_llm
+from reference.cucb_llm_stream import cucb_llm_stream
+from reference.im.clcb_im_node import clcb_im_node
+from reference.problems.llm_cache import sample_log
+from validation.controls import CONTROLS, REFERENCE, cmab, im, llm, resolve_control, stream
+from validation.runner.spec import PROFILES
+from validation.scenarios import cmabt, llm_instances
+from validation.scenarios import im as im_scenario
+from validation.scenarios.thm1 import named
+from validation.subjects import printed_stream, resolve
+
+
+def test_every_bound_id_has_the_generic_controls() -> None:
+    for bound_id in REFERENCE:
+        assert {"no-pessimism", "optimism", "radius-0.1", "ignores-data"} <= set(
+            CONTROLS[bound_id]), bound_id
+        for control in CONTROLS[bound_id].values():
+            assert control.broken, control.name  # the docstring names what is broken
+
+
+def test_unknown_control_names_the_field() -> None:
+    with pytest.raises(ValueError, match="algorithm: no control 'nope' for thm1-inf"):
+        resolve_control("nope", "thm1-inf")
+
+
+@pytest.mark.parametrize("instance", named(PROFILES["quick"]), ids=lambda i: i.name)
+def test_clcb_index_at_scale_one_is_the_lcb(instance: object) -> None:
+    setup = cmabt.build(instance.params)  # type: ignore[attr-defined]
+    data = setup.law.sample(1000, np.random.default_rng(3))
+    _, index = cmab.scaled_index(data, 0.05, 1.0)
+    assert np.array_equal(index, clcb(data, setup.oracle, 0.05).lcb)
+
+
+@pytest.mark.parametrize("variant", ["improved", "standard"])
+@pytest.mark.parametrize("params", [llm_instances.small_ood(), llm_instances.zipf_random()])
+def test_llm_rescored_at_scale_one_is_the_reference(variant: str, params: dict) -> None:
+    setup = llm_instances.build(params)
+    log = sample_log(setup.problem, setup.law, 2000, np.random.default_rng(4), params["noise"])
+    ref = clcb_llm(log, params["k"], 0.05, variant)  # type: ignore[arg-type]
+    mine = llm.rescored(log, params["k"], 0.05, variant)  # type: ignore[arg-type]
+    assert np.array_equal(ref.cache, mine.cache)
+    assert np.array_equal(ref.scores, mine.scores)
+
+
+def test_im_intervals_at_scale_one_are_the_reference() -> None:
+    problem = im_scenario.build(im_scenario.star_and_chain())
+    cascades = problem.sample(200000, np.random.default_rng(5))
+    ref = clcb_im_node(problem.graph, cascades, im_scenario.exact_oracle(problem.graph, 2), 0.05)
+    mine = im.interval_edges(problem.graph, cascades, 0.05, 1.0, 1.0)
+    assert np.any(ref.lcb > 0)  # a non-trivial comparison
+    assert np.allclose(ref.lcb, mine.lcb, rtol=0, atol=1e-15)
+
+
+def test_stream_radius_scale_one_is_the_printed_algorithm() -> None:
+    problem = llm_instances.build(llm_instances.small_ood()).problem
+    ref = cucb_llm_stream(problem, 300, np.random.default_rng(6))
+    assert ref.caches is not None
+    mine = stream.scaled_stream(ref.queries, ref.costs, problem.m, problem.k, 1.0)
+    assert np.array_equal(ref.caches, mine)
+    assert np.array_equal(printed_stream(ref.queries, ref.costs, problem.m, problem.k, 0.05),
+                          mine)
+
+
+def test_control_specs_resolve_through_the_subject_registry() -> None:
+    for bound_id, controls in CONTROLS.items():
+        for name, control in controls.items():
+            assert resolve(f"control:{name}", bound_id) is control.function

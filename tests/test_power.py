@@ -1,0 +1,147 @@
+"""Power of ``offcmab validate``: the negative controls on the trap instances.
+
+Statistical content: a control is flagged by the same exact binomial (or Hoeffding)
+rows as the reference, at the same row level; on the traps the controls exceed the
+bound in every trial (gap 0.6 against 0.51, 0.4 against 0.25, 0.71 against 0.28 and
+0.54), so a flag does not rest on luck.  The reference passing the same rows is
+covered by the run-level false-alarm budget (1e-6).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.subject_probe import fingerprint
+from validation import power, subjects
+from validation.cli import main
+from validation.controls import CONTROLS, resolve_control
+from validation.runner.backends import load_scenario
+from validation.runner.spec import PROFILES
+from validation.scenarios import REGISTRY, traps
+
+
+def run_cli(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+@pytest.fixture(scope="module")
+def quick_power(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("quick-power")
+    assert run_cli(["validate", "--quick", "--require-power", "--out", str(out)]) == 0
+    return out
+
+
+def test_quick_require_power_flags_every_control_a_trap_should_catch(quick_power: Path) -> None:
+    report = json.loads((quick_power / "report.json").read_text())
+    assert report["summary"]["FAIL"] == 0  # the reference passes its own traps
+    table = report["power"]["table"]
+    assert report["power"]["missing"] == []
+    ran = [entry for entry in table if entry["rows"]]
+    assert {entry["id"] for entry in ran} >= {"thm1-inf", "thm1-one", "cor1-cascade",
+                                              "lem-llm-std", "thm3-llm"}
+    for entry in ran:
+        if (entry["id"], entry["control"]) not in power.NO_POWER:
+            assert entry["flagged"] and entry["flagged_by"], entry
+    for row in report["power"]["rows"]:  # control rows are the reference's kinds of rows
+        assert row["subject"] == f"control:{row['control']}"
+        assert row["algorithm"] == row["subject"]
+    markdown = (quick_power / "report.md").read_text()
+    assert "## Power: negative controls" in markdown and "### No power" in markdown
+    figures = {p.name for p in (quick_power / "figures").glob("*-power.png")}
+    assert figures == {f"{bound_id}-power.png" for bound_id in REGISTRY}
+
+
+def test_require_power_exits_3_when_a_control_escapes(tmp_path: Path) -> None:
+    # Bounds 100 times larger: the reference passes, no control exceeds them.
+    code = run_cli(["validate", "--quick", "--only", "thm1-inf", "--bound-scale", "100",
+                    "--require-power", "--no-figures", "--out", str(tmp_path)])
+    assert code == 3
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["summary"]["FAIL"] == 0
+    assert set(report["power"]["missing"]) == {f"thm1-inf {name}"
+                                               for name in CONTROLS["thm1-inf"]}
+
+
+def test_a_real_violation_is_exit_1_whatever_the_controls(tmp_path: Path) -> None:
+    # At a thousandth of its bound the reference fails on ood-small (smallest passing
+    # scale about 0.025 at seed 2025); the controls are flagged too, exit 1 all the same.
+    code = run_cli(["validate", "--quick", "--only", "thm3-llm", "--bound-scale", "1e-3",
+                    "--require-power", "--no-figures", "--out", str(tmp_path)])
+    assert code == 1
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["summary"]["FAIL"] > 0 and report["power"]["flagged"] > 0
+
+
+def test_quick_without_require_power_runs_no_controls(tmp_path: Path) -> None:
+    code = run_cli(["validate", "--quick", "--only", "cor1-cascade", "--no-figures",
+                    "--out", str(tmp_path)])
+    assert code == 0
+    assert "power" not in json.loads((tmp_path / "report.json").read_text())
+
+
+def test_default_profile_has_a_trap_for_every_control_expected_to_be_flagged() -> None:
+    for bound_id, module in REGISTRY.items():
+        scenario = load_scenario(module, bound_id)
+        mine = power.trap_instances(scenario.instances(PROFILES["default"], 2025))
+        assert mine, bound_id  # every bound id has a trap in the default profile
+        for name in CONTROLS[bound_id]:
+            assert (bound_id, name) in power.NO_POWER or mine, (bound_id, name)
+
+
+def test_power_table_reasons() -> None:
+    rows = [{"id": "thm1-inf", "control": "optimism", "instance": "trap", "n": 5,
+             "variant": "stated", "verdict": "FAIL"},
+            {"id": "thm1-inf", "control": "no-pessimism", "instance": "trap", "n": 5,
+             "variant": "stated", "verdict": "pass"}]
+    table = {(e["id"], e["control"]): e for e in power.power_table(rows, ["thm1-inf", "thm4-im"])}
+    assert table["thm1-inf", "optimism"]["flagged_by"] == ["trap n=5 stated"]
+    assert table["thm1-inf", "no-pessimism"]["reason"].startswith("not flagged")
+    assert table["thm1-inf", "radius-0.1"]["reason"] == "no trap instance in this profile"
+    assert table["thm4-im", "printed-estimator"]["reason"].startswith(
+        "no trap instance in this profile; thm4-im's bound")
+    missing = {(e["id"], e["control"]) for e in power.missing(list(table.values()))}
+    assert missing == {("thm1-inf", "no-pessimism")}  # ran, expected, unflagged
+
+
+# -- each control really changes what the reference computes, on its trap -----------------
+
+SEEN: list[tuple[str, bool]] = []
+
+
+def _differ(rest: str, bound_id: str) -> Callable[..., Any]:
+    """``differ:NAME`` runs the reference and control NAME on the same arguments."""
+    reference = subjects.reference_algorithm(bound_id)
+    control = resolve_control(rest, bound_id)
+
+    def run(*args: Any) -> Any:
+        mine = reference(*args)
+        SEEN.append((rest, fingerprint(mine) != fingerprint(control(*args))))
+        return mine
+
+    return run
+
+
+subjects.register_prefix("differ", _differ)
+
+
+@pytest.mark.parametrize("bound_id", list(REGISTRY))
+def test_controls_differ_from_the_reference_on_their_trap(bound_id: str) -> None:
+    """On the trap's first datasets, each control's result (action and the indices behind
+    it) differs from the reference's; where the trap separates them the action does."""
+    scenario = load_scenario(REGISTRY[bound_id], bound_id)
+    [trap] = traps.instances(bound_id, PROFILES["default"])
+    trials = 1 if bound_id == "thm4-im" else 2
+    for name in CONTROLS[bound_id]:
+        SEEN.clear()
+        for t in range(trials):
+            scenario.trial(trap, trap.n_grid[0], np.random.default_rng(t), f"differ:{name}")
+        assert any(changed for _, changed in SEEN), (bound_id, name)

@@ -1,0 +1,115 @@
+r"""Controls of CLCB-IM-N (``thm4-im``).
+
+``line:IM_inter_LCB`` combines three intervals into the edge LCB
+:math:`\underline p_{uv} = \frac{1}{\bar q_u}
+\bigl(1 - \bar p(\bar v)/\underline p(\bar v\mid\bar u)\bigr)` with
+:math:`\bar q_u = \hat q_u + \rho_u`, :math:`\bar p(\bar v) = \hat p(\bar v) + \rho(\bar v)`,
+:math:`\underline p(\bar v\mid\bar u) = \hat p(\bar v\mid\bar u) - \rho(\bar v\mid\bar u)`.
+:func:`interval_edges` recomputes it with every radius times :math:`s` (and the
+conditional one times :math:`s_c`), from the reference's own estimates and radii;
+:math:`s = s_c = 1` is the reference.  The controls:
+
+* ``no-pessimism``: :math:`s = s_c = 0` (the plug-in estimate);
+* ``optimism``: :math:`s = s_c = -1` (an edge UCB);
+* ``radius-0.1``: :math:`s = s_c = 0.1`;
+* ``no-lcb-cond``: :math:`s_c = 0`, no LCB on :math:`p(\bar v\mid\bar u)`;
+* ``printed-estimator``: the reference with ``estimator="printed"``
+  (:math:`n_{1,\bar u,\bar v}/n_{1,\bar v}`, conditioning on the wrong event);
+* ``ignores-data``: the ``k`` nodes with the largest ids;
+* ``oracle-ignores-weights``: the oracle is called with zero edge weights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from reference.im.clcb_im_node import (
+    CLCBIMResult,
+    bernstein_radius,
+    clcb_im_node,
+    edge_formula,
+    edge_lcbs,
+)
+from reference.im.data import NodeCascades
+from reference.im.graph import ICGraph
+from reference.oracles import Oracle, top_k
+
+
+def interval_edges(graph: ICGraph, cascades: NodeCascades, delta: float, scale: float,
+                   cond_scale: float) -> CLCBIMResult:
+    r"""The edge index of ``line:IM_LCB`` with radii times ``scale`` and ``cond_scale``.
+
+    Undefined values of the formula (:math:`\bar q_u = 0` or a conditional bound of 0)
+    become 0 for a lower index and 1 for an upper one (``scale < 0``).
+    """
+    ref = edge_lcbs(graph, cascades, delta)
+    est, counters, log_term = ref.estimates, ref.counters, ref.log_term
+    n = np.full(graph.nodes, counters.n)
+    cond = np.nan_to_num(est.p_not_given_not)
+    q = np.clip(est.q + scale * bernstein_radius(est.q, n, log_term), 0.0, 1.0)
+    p_not = np.clip(est.p_not + scale * bernstein_radius(est.p_not, n, log_term), 0.0, 1.0)
+    cond_radius = bernstein_radius(cond, counters.unseeded[graph.sources], log_term)
+    with np.errstate(invalid="ignore"):
+        p_cond = np.clip(cond - cond_scale * cond_radius, 0.0, 1.0)
+    index = np.nan_to_num(edge_formula(q[graph.sources], p_not[graph.targets], p_cond),
+                          nan=1.0 if scale < 0 else 0.0)
+    return replace(ref, q_ucb=q, p_not_ucb=p_not, p_cond_lcb=p_cond, lcb=index)
+
+
+def _with_oracle(result: CLCBIMResult, oracle: Oracle) -> CLCBIMResult:
+    return replace(result, seeds=oracle(result.lcb))
+
+
+def no_pessimism(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                 delta: float) -> CLCBIMResult:
+    """No pessimism: the oracle gets the plug-in edge estimates instead of the LCBs."""
+    return _with_oracle(interval_edges(graph, cascades, delta, 0.0, 0.0), oracle)
+
+
+def optimism(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+             delta: float) -> CLCBIMResult:
+    """Optimism: every interval is used the other way round, giving edge UCBs."""
+    return _with_oracle(interval_edges(graph, cascades, delta, -1.0, -1.0), oracle)
+
+
+def radius_tenth(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                 delta: float) -> CLCBIMResult:
+    """Radius times 0.1: every interval is a tenth as wide."""
+    return _with_oracle(interval_edges(graph, cascades, delta, 0.1, 0.1), oracle)
+
+
+def no_lcb_cond(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                delta: float) -> CLCBIMResult:
+    """No LCB on p(v̄|ū): the conditional probability enters as its empirical estimate."""
+    return _with_oracle(interval_edges(graph, cascades, delta, 1.0, 0.0), oracle)
+
+
+def printed_estimator(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                      delta: float) -> CLCBIMResult:
+    """Printed estimator n_{1,ū,v̄}/n_{1,v̄}: conditions on the wrong event."""
+    return clcb_im_node(graph, cascades, oracle, delta, estimator="printed")
+
+
+def ignores_data(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                 delta: float) -> CLCBIMResult:
+    """Ignores its data: always seeds the k nodes with the largest ids."""
+    ref = edge_lcbs(graph, cascades, delta)
+    k = oracle(ref.lcb).size
+    return replace(ref, seeds=top_k(np.arange(graph.nodes, dtype=np.float64), k))
+
+
+def oracle_ignores_weights(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                           delta: float) -> CLCBIMResult:
+    """An oracle that ignores its weights: the LCBs are computed, the oracle sees zeros."""
+    ref = edge_lcbs(graph, cascades, delta)
+    return replace(ref, seeds=oracle(np.zeros_like(ref.lcb)))
+
+
+IM_CONTROLS: dict[str, Callable[..., CLCBIMResult]] = {
+    "no-pessimism": no_pessimism, "optimism": optimism, "radius-0.1": radius_tenth,
+    "ignores-data": ignores_data, "oracle-ignores-weights": oracle_ignores_weights,
+    "printed-estimator": printed_estimator, "no-lcb-cond": no_lcb_cond,
+}

@@ -1,0 +1,120 @@
+r"""Trap instances: where pessimism matters, at an ``n`` where the bound is not vacuous.
+
+A correct algorithm passes a trap; the negative controls of :mod:`validation.controls`
+should not.  Each trap pairs an arm that matters and is rarely observed with arms that
+are observed often, so an algorithm that trusts few samples (no pessimism, optimism, a
+radius too small) or ignores the data picks a bad action with a gap above the bound.
+Traps have origin ``trap``; ``offcmab validate`` runs the reference *and* every control
+of the bound id on them, with paired datasets (the power table of :mod:`validation.power`).
+
+``lucky-poor`` (``thm1-inf``, ``thm1-one``)
+    k-path, paths of two arms: one good path (mean 0.6) drawn half the time, in the
+    middle of 2000 poor paths (mean 0.3) sharing the other half.  Each poor path is seen
+    once or twice, so among them some look perfect; the bound at ``n = 5000`` (0.51
+    stated, 0.37 proved) is below the gap 0.6 of any poor path.  The good path is neither
+    first nor last, so a fixed choice (first or last ids) is a poor path too.
+``rare-items`` (``cor1-cascade``)
+    Cascade with lists of one item: a good item (0.7) shown half the time among 2000 poor
+    items (0.3) shown about once each; bound 0.25 at ``n = 5000``, gap 0.4.
+``rare-optimal`` (``thm3-llm``, ``lem-llm-std``)
+    Three queries, cache of one.  The optimal query (arrival 0.8, cost 0.9) sits in the
+    logged cache in all but a fraction ``1e-6`` of rounds, so its cost is almost never
+    observed; the bounds do not depend on that (they need coverage outside the optimal
+    cache only).  An algorithm that does not over-estimate unknown costs leaves it out:
+    gap at least 0.71 at ``n = 8000`` against bounds 0.28 (Theorem 3) and 0.54 (the
+    standard lemma; 0.58 proved).
+``wide-pair`` (``thm2-lower``)
+    The proof's pair for ``m = 12, k = 3, C = 10`` at ``n = 30000``: a lower bound holds
+    for every algorithm, so a control can only break the check of CLCB's risk against
+    Theorem 1 (row ``clcb-risk``, Hoeffding on the mean risk); a control that picks a path
+    the data barely cover does (risk 1.51 against 0.38).  Hoeffding needs about 20 trials
+    here, so the quick profile (10) leaves this trap out.
+``lock-in`` (``thm-llm-online``)
+    Two equally frequent queries with costs 0.9 and 0.1, ``T = 200``.  Without a radius a
+    cached query is never observed again, so one unlucky cost can keep the wrong query
+    cached; the printed radius lets the expensive query's LCB turn positive within the
+    run, so the printed algorithm settles while a data-blind cache keeps churning.  No
+    affordable ``T`` makes the regret bound smaller than ``T`` times the largest
+    per-round regret (at ``m = 2``, ``T = 20000``: bound 18574), so only event rows can flag
+    the online controls here.
+``imm-oracle`` (``thm4-im``)
+    The six-node graph of :func:`validation.scenarios.im.star_and_chain` with the IMM
+    oracle (:math:`\alpha = 1 - 1/e - 0.1`, failure ``0.01``) instead of brute force, so
+    that validate exercises the oracle the paper uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validation.runner.spec import Instance, Profile
+
+TRAP = "trap"
+POOR = 1000  # poor paths (or items) on each side of the good one
+
+
+def lucky_poor() -> dict[str, Any]:
+    """k-path: a good path in the middle of 2000 rarely drawn poor paths."""
+    means = [0.3] * POOR + [0.6] + [0.3] * POOR
+    rare = 0.5 / (2 * POOR)
+    return {"family": "kpath", "path_means": means, "k": 2,
+            "law": {"kind": "paths", "weights": [rare] * POOR + [0.5] + [rare] * POOR}}
+
+
+def rare_items() -> dict[str, Any]:
+    """Cascade, lists of one: a good item in the middle of 2000 rarely shown poor items."""
+    m = 2 * POOR + 1
+    rare = 0.5 / (2 * POOR)
+    return {"family": "cascade", "mu": [0.3] * POOR + [0.7] + [0.3] * POOR, "k": 1,
+            "law": {"kind": "mixture", "lists": [[i] for i in range(m)],
+                    "weights": [rare] * POOR + [0.5] + [rare] * POOR}}
+
+
+RARE = 1e-6  # the probability that the logged cache leaves the optimal query out
+
+
+def rare_optimal() -> dict[str, Any]:
+    """LLM cache: the optimal query's cost is almost never observed."""
+    return {"p": [0.1, 0.8, 0.1], "c": [0.1, 0.9, 0.05], "k": 1, "noise": "bernoulli",
+            "law": {"kind": "explicit", "caches": [[1], []], "weights": [1.0 - RARE, RARE]}}
+
+
+def lock_in() -> dict[str, Any]:
+    """Online LLM cache: two equally frequent queries, costs 0.9 and 0.1."""
+    return {"p": [0.5, 0.5], "c": [0.9, 0.1], "k": 1, "noise": "bernoulli",
+            "law": {"kind": "empty"}}
+
+
+def wide_pair() -> dict[str, Any]:
+    """The proof's pair of the lower bound with m = 12, k = 3, C = 10."""
+    return {"m": 12, "k": 3, "C_inf": 10.0, "variant": "proved"}
+
+
+def imm_oracle() -> dict[str, Any]:
+    """Node-level IM on the six-node graph, solved by IMM."""
+    from validation.scenarios.im import star_and_chain
+
+    return star_and_chain() | {"oracle": "imm"}
+
+
+def instances(bound_id: str, profile: Profile) -> list[Instance]:
+    """The trap instances of ``bound_id`` in ``profile`` (quick leaves the costly ones out)."""
+    if bound_id in ("thm1-inf", "thm1-one"):
+        return [Instance("trap-lucky-poor", lucky_poor(), 0.05, (5000,), TRAP,
+                         "one good path among 2000 rarely drawn poor ones")]
+    if bound_id == "cor1-cascade":
+        return [Instance("trap-rare-items", rare_items(), 0.05, (5000,), TRAP,
+                         "one good item among 2000 rarely shown poor ones")]
+    if bound_id in ("thm3-llm", "lem-llm-std"):
+        return [Instance("trap-rare-optimal", rare_optimal(), 0.05, (8000,), TRAP,
+                         "the optimal query's cost is almost never observed")]
+    if bound_id == "thm2-lower" and profile.name != "quick":
+        return [Instance("trap-wide-pair", wide_pair(), 0.05, (30000,), TRAP,
+                         "the proof's pair, m = 12, k = 3, C = 10")]
+    if bound_id == "thm-llm-online" and profile.name != "quick":
+        return [Instance("trap-lock-in", lock_in(), 0.05, (200,), TRAP,
+                         "a cheap query that looks expensive once can lock the cache")]
+    if bound_id == "thm4-im" and profile.name != "quick":
+        return [Instance("trap-imm-oracle", imm_oracle(), 0.05, (45000,), TRAP,
+                         "the six-node graph solved by IMM")]
+    return []
