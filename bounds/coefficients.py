@@ -89,8 +89,14 @@ def coverage(p_opt: npt.ArrayLike, p_data: npt.ArrayLike) -> Coverage:
     if not np.any(triggered):
         raise InputError("p_opt", "S* triggers no arm (all probabilities are 0)")
     uncovered = triggered & (data == 0)
-    ratios = np.full(opt.shape, np.inf)
-    np.divide(opt, data, out=ratios, where=triggered & ~uncovered)
+    ratios = np.full(opt.shape, np.inf)  # an uncovered arm makes the coefficient infinite
+    with np.errstate(over="ignore"):
+        np.divide(opt, data, out=ratios, where=triggered & ~uncovered)
+    overflow = triggered & ~uncovered & np.isinf(ratios)
+    if np.any(overflow):
+        arm = int(np.flatnonzero(overflow)[0])
+        raise InputError("p_data", f"p_opt/p_data overflows a 64-bit float at arm {arm} "
+                         f"(p_data={data[arm]:g}); use 0 for an arm the data never trigger")
     ratios[~triggered] = 0.0
     return Coverage(
         C_inf=float(np.max(ratios)),

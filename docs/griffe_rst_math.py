@@ -1,62 +1,19 @@
-r"""Griffe extension: turn the reStructuredText math of numpydoc docstrings into Markdown math.
+r"""Griffe extension: rewrite each loaded docstring's reStructuredText math as Markdown math.
 
-The package's docstrings follow numpydoc, so inline math is written ``:math:`\mu_i``` and
-display math as a ``.. math::`` directive with an indented body.  mkdocstrings renders
-docstrings as Markdown, where ``pymdownx.arithmatex`` expects ``$...$`` and ``$$...$$``.
-This extension rewrites each docstring once, when griffe loads it; the source files are
-not touched.  Cross-reference roles (``:mod:`bounds```, ``:func:`clcb```) become inline code.
+The rewrite itself lives in ``docgen.rst_math`` (standard library only); this module adds
+the griffe hook, so only the docs build needs griffe.  Source files are not touched.
 """
 
 from __future__ import annotations
 
-import re
+import sys
+from pathlib import Path
 from typing import Any
 
 import griffe
 
-INLINE_MATH = re.compile(r":math:`([^`]+)`")
-ROLE = re.compile(r":(?:mod|func|class|meth|attr|data|obj|exc|ref):`~?([^`]+)`")
-DISPLAY_START = re.compile(r"^(?P<indent>[ \t]*)\.\. math::[ \t]*(?P<rest>.*)$")
-
-
-def convert_display_math(text: str) -> str:
-    """Replace every ``.. math::`` directive and its indented body by a ``$$`` block."""
-    lines = text.splitlines()
-    out: list[str] = []
-    index = 0
-    while index < len(lines):
-        match = DISPLAY_START.match(lines[index])
-        if match is None:
-            out.append(lines[index])
-            index += 1
-            continue
-        indent = match.group("indent")
-        body = [match.group("rest")] if match.group("rest").strip() else []
-        index += 1
-        while index < len(lines) and (
-            not lines[index].strip() or len(lines[index]) - len(lines[index].lstrip()) > len(indent)
-        ):
-            body.append(lines[index].strip())
-            index += 1
-        formula = "\n".join(line for line in body if line)
-        out.extend([f"{indent}$$", *(f"{indent}{line}" for line in formula.splitlines()),
-                    f"{indent}$$", ""])
-    return "\n".join(out)
-
-
-RST_HEADING = re.compile(r"^(?P<title>[^\n]+)\n[ \t]*-{3,}[ \t]*$", re.M)
-
-
-def headings_to_bold(text: str) -> str:
-    """Turn numpydoc section underlines into bold lines (for text griffe does not parse)."""
-    return RST_HEADING.sub(lambda m: f"**{m.group('title').strip()}**\n", text)
-
-
-def convert(text: str) -> str:
-    """Markdown math for a numpydoc docstring written with reStructuredText roles."""
-    text = convert_display_math(text)
-    text = INLINE_MATH.sub(lambda m: f"${m.group(1).strip()}$", text)
-    return ROLE.sub(lambda m: f"`{m.group(1)}`", text)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docgen.rst_math import convert  # noqa: E402
 
 
 class RstMath(griffe.Extension):

@@ -45,10 +45,11 @@ from typing import Literal
 
 import numpy as np
 
+from reference.confidence import log_over_delta
 from reference.dataset import FloatArray, IntArray
 from reference.errors import InputError, check_cardinality, check_probability
 from reference.oracles import top_k
-from reference.problems.llm_cache import CacheLog
+from reference.problems.llm_cache import QueryLog
 
 #: Bound ids covering each variant (``bounds/registry.py``).
 THEORY = ("thm3-llm", "lem-llm-std")
@@ -73,18 +74,26 @@ class CacheStatistics:
         return means
 
 
-def cache_statistics(log: CacheLog) -> CacheStatistics:
+#: Rounds per block in :func:`cache_statistics`.
+_BLOCK = 1 << 20
+
+
+def cache_statistics(log: QueryLog) -> CacheStatistics:
     r"""Counters by ``bincount`` (no loop over rounds).
 
     References
     ----------
     ``alg:CLCB-LLM`` line ``line:LLM_counter``.
     """
-    missed = ~log.hits
     counts = np.bincount(log.queries, minlength=log.m).astype(np.int64)
-    cost_counts = np.bincount(log.queries[missed], minlength=log.m).astype(np.int64)
-    cost_sums = np.bincount(log.queries[missed], weights=log.costs[missed],
-                            minlength=log.m).astype(np.float64)
+    cost_counts = np.zeros(log.m, dtype=np.int64)
+    cost_sums = np.zeros(log.m)
+    for start in range(0, log.n, _BLOCK):  # blocks of rounds: small temporaries on big logs
+        missed = ~log.hits[start:start + _BLOCK]
+        queries = log.queries[start:start + _BLOCK][missed]
+        cost_counts += np.bincount(queries, minlength=log.m)
+        cost_sums += np.bincount(queries, weights=log.costs[start:start + _BLOCK][missed],
+                                 minlength=log.m)
     return CacheStatistics(counts, cost_counts, cost_sums)
 
 
@@ -104,7 +113,7 @@ class CLCBLLMResult:
 
 def ucb_radius(counts: IntArray, n: int, m: int, delta: float, sigma: float = 1.0) -> FloatArray:
     r"""Printed radius :math:`\sigma\sqrt{2\log(4mn/\delta)/N}`, ``inf`` where :math:`N = 0`."""
-    log_term = np.log(4.0 * m * n / check_probability(delta))
+    log_term = log_over_delta((4.0, m, n), check_probability(delta))
     radius = np.full(counts.shape, np.inf)
     seen = counts > 0
     radius[seen] = sigma * np.sqrt(2.0 * log_term / counts[seen])
@@ -112,7 +121,7 @@ def ucb_radius(counts: IntArray, n: int, m: int, delta: float, sigma: float = 1.
 
 
 def clcb_llm(
-    log: CacheLog,
+    log: QueryLog,
     k: int,
     delta: float,
     variant: Variant = "improved",

@@ -21,6 +21,8 @@ References
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -70,6 +72,15 @@ def arm_statistics(dataset: OfflineDataset) -> ArmStatistics:
     return ArmStatistics(counts, sums, means)
 
 
+def log_over_delta(factors: Iterable[float], delta: float) -> float:
+    r""":math:`\log(\prod_j f_j / \delta)` as :math:`\sum_j \log f_j - \log\delta`.
+
+    The sum of logs is finite for every positive ``delta`` a float holds (down to the
+    subnormal ``5e-324``), where the product ``c m n / delta`` would overflow to infinity.
+    """
+    return math.fsum(math.log(factor) for factor in factors) - math.log(delta)
+
+
 def hoeffding_radius(
     counts: IntArray, n: int, m: int, delta: float, rule: RadiusRule = "alg1"
 ) -> FloatArray:
@@ -90,7 +101,7 @@ def hoeffding_radius(
     delta = check_probability(delta)
     if rule not in LOG_CONSTANT:
         raise InputError("radius", f"must be one of {sorted(LOG_CONSTANT)}, got {rule!r}")
-    log_term = np.log(LOG_CONSTANT[rule] * m * n / delta)
+    log_term = log_over_delta((LOG_CONSTANT[rule], m, n), delta)
     radius = np.full(counts.shape, np.inf)
     observed = counts > 0
     radius[observed] = np.sqrt(log_term / (2.0 * counts[observed]))

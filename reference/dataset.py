@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reference.errors import InputError, check_size
+from reference.errors import InputError, check_dense, check_size
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -43,8 +43,14 @@ def _as_int_array(values: npt.ArrayLike, field: str) -> IntArray:
     if array.dtype.kind == "f":
         if not np.all(np.isfinite(array)) or np.any(array != np.floor(array)):
             raise InputError(field, "must contain integers only")
+        if np.any(np.abs(array) >= 2.0**63):
+            bad = array[np.abs(array) >= 2.0**63][0]
+            raise InputError(field, f"id {bad:.0f} is too large for a 64-bit integer")
     elif array.dtype.kind not in "iu":
         raise InputError(field, f"must contain integers, got dtype {array.dtype}")
+    elif array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.max() > 2**63 - 1:
+        bad = array[array > 2**63 - 1][0]  # would wrap to a negative int64
+        raise InputError(field, f"id {int(bad)} is too large for a 64-bit signed integer")
     return array.astype(np.int64, copy=False)
 
 
@@ -61,7 +67,7 @@ def _check_offsets(offsets: IntArray, total: int, field: str) -> None:
         raise InputError(field, "must start with 0")
     if offsets[-1] != total:
         raise InputError(field, f"must end with the number of entries ({total}), got {offsets[-1]}")
-    if np.any(np.diff(offsets) < 0):
+    if (offsets[1:] < offsets[:-1]).any():  # no np.diff: one comparison, no int64 copy
         raise InputError(field, "must be non-decreasing")
 
 
@@ -87,7 +93,10 @@ def _check_distinct_per_sample(ids: IntArray, offsets: IntArray, field: str) -> 
     if longest <= 16:
         first_bad: int | None = None
         for d in range(1, longest):
-            equal = np.flatnonzero(ids[d:] == ids[:-d]) + d
+            pairs = ids[d:] == ids[:-d]
+            if not pairs.any():  # the usual case: no equal pair at all at this shift
+                continue
+            equal = np.flatnonzero(pairs) + d
             if equal.size:
                 owner = np.searchsorted(offsets, equal, side="right") - 1
                 same = equal[equal - offsets[owner] >= d]
@@ -148,9 +157,10 @@ class OfflineDataset:
         if offsets.size < 2:
             raise InputError("dataset", "is empty: it needs at least one sample")
         _check_ids(triggered, self.m, "triggered")
-        if not np.all(np.isfinite(outcomes)):
-            raise InputError("outcomes", "must be finite (found NaN or infinity)")
-        if outcomes.size and (outcomes.min() < 0.0 or outcomes.max() > 1.0):
+        # min and max propagate NaN, so two passes also catch non-finite values
+        if outcomes.size and not (outcomes.min() >= 0.0 and outcomes.max() <= 1.0):
+            if not np.all(np.isfinite(outcomes)):
+                raise InputError("outcomes", "must be finite (found NaN or infinity)")
             raise InputError("outcomes", "must lie in [0, 1]")
         _check_distinct_per_sample(triggered, offsets, "triggered")
         object.__setattr__(self, "triggered", triggered)
@@ -171,6 +181,8 @@ class OfflineDataset:
             _check_ids(actions, self.m, "actions")
             object.__setattr__(self, "actions", actions)
             object.__setattr__(self, "action_offsets", action_offsets)
+        check_dense(self.m, triggered.size + (0 if self.actions is None else self.actions.size),
+                    "m")
 
     @property
     def n(self) -> int:

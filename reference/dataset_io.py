@@ -23,7 +23,8 @@ field and, for JSON Lines, the line.
 from __future__ import annotations
 
 import json
-import zipfile
+import math
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,16 +37,22 @@ from reference.errors import InputError, check_size
 T = TypeVar("T")
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+#: Largest integer a float64 holds without overflow (the float just below 2**1024).
+FLOAT_MAX_INT = int(sys.float_info.max)
 
 NPZ_KEYS = ("m", "triggered_offsets", "triggered", "outcomes")
 NPZ_OPTIONAL_KEYS = ("action_offsets", "actions")
 
 
-def read_dataset(path: str | Path) -> OfflineDataset:
-    """Read a dataset, choosing the format from the file suffix (``.npz`` or JSON Lines)."""
+def read_dataset(path: str | Path, actions: bool = True) -> OfflineDataset:
+    """Read a dataset, choosing the format from the file suffix (``.npz`` or JSON Lines).
+
+    ``actions=False`` leaves a ``.npz`` archive's logged actions unread (and unchecked), for
+    algorithms that use only the triggered arms and outcomes; JSON Lines are read whole.
+    """
     path = Path(path)
     if path.suffix == ".npz":
-        return read_npz(path)
+        return read_npz(path, actions)
     return read_jsonl(path)
 
 
@@ -115,12 +122,24 @@ def _int_list(record: dict[str, Any], key: str, line: int) -> list[int]:
     return value
 
 
+def is_float_number(value: Any) -> bool:
+    """Whether a decoded JSON value is a number a float holds: not bool, not NaN or infinity,
+    not an integer beyond the float range (JSON allows 400-digit integers)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, int):
+        return abs(value) <= FLOAT_MAX_INT
+    return math.isfinite(value)
+
+
 def _number_list(record: dict[str, Any], key: str, line: int) -> list[float]:
     value = record.get(key)
     if not isinstance(value, list):
         raise InputError(key, "missing or not a list", line)
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
         raise InputError(key, "must be a list of numbers", line)
+    if any(isinstance(v, int) and abs(v) > FLOAT_MAX_INT for v in value):
+        raise InputError(key, "holds a number too large for a 64-bit float", line)
     return value
 
 
@@ -242,8 +261,12 @@ def write_jsonl(dataset: OfflineDataset, path: str | Path) -> None:
             handle.write(json.dumps(record) + "\n")
 
 
-def load_npz_arrays(path: str | Path, required: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """Every array of a ``.npz`` archive, opened with ``allow_pickle=False``.
+def load_npz_arrays(path: str | Path, required: tuple[str, ...],
+                    optional: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+    """The arrays ``required`` and (those present of) ``optional`` of a ``.npz`` archive.
+
+    Opened without ever unpickling (:func:`reference.npz.read_npz_members`); other members
+    are not read.
 
     Raises
     ------
@@ -251,29 +274,18 @@ def load_npz_arrays(path: str | Path, required: tuple[str, ...]) -> dict[str, np
         If the file is missing, is not an archive, lacks one of ``required``, or holds
         pickled objects (which are never loaded).
     """
-    path = Path(path)
-    try:
-        archive = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise InputError("data", f"file not found: {path}") from None
-    except (ValueError, OSError, zipfile.BadZipFile) as error:
-        raise InputError("data", f"{path} is not a valid .npz archive ({error})") from None
-    if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise InputError("data", f"{path} is a single array, not an .npz archive")
-    with archive:
-        missing = [key for key in required if key not in archive.files]
-        if missing:
-            raise InputError(missing[0], f"array missing from {path.name}")
-        try:
-            return {key: archive[key] for key in archive.files}
-        except ValueError:
-            raise InputError("data", "archive holds pickled objects, which are never loaded") \
-                from None
+    from reference.npz import read_npz_members
+
+    return read_npz_members(path, required + optional, required)
 
 
-def read_npz(path: str | Path) -> OfflineDataset:
-    """Read a ``.npz`` dataset (never unpickling anything); see the module docstring."""
-    arrays = load_npz_arrays(path, NPZ_KEYS)
+def read_npz(path: str | Path, actions: bool = True) -> OfflineDataset:
+    """Read a ``.npz`` dataset (never unpickling anything); see the module docstring.
+
+    Only the members the dataset needs are read (the actions only with ``actions=True``),
+    uncompressed ones straight into their arrays (:func:`reference.npz.read_npz_members`).
+    """
+    arrays = load_npz_arrays(path, NPZ_KEYS, NPZ_OPTIONAL_KEYS if actions else ())
     m = arrays["m"]
     if m.shape != () or m.dtype.kind not in "iu":
         raise InputError("m", "must be a scalar integer")
@@ -288,7 +300,7 @@ def read_npz(path: str | Path) -> OfflineDataset:
 
 
 def write_npz(dataset: OfflineDataset, path: str | Path) -> None:
-    """Write a dataset as an uncompressed ``.npz`` archive (fast to load)."""
+    """Write a dataset as an uncompressed ``.npz`` archive, members aligned (fast to load)."""
     arrays: dict[str, np.ndarray] = {
         "m": np.asarray(dataset.m, dtype=np.int64),
         "triggered_offsets": dataset.triggered_offsets,
@@ -298,5 +310,6 @@ def write_npz(dataset: OfflineDataset, path: str | Path) -> None:
     if dataset.actions is not None and dataset.action_offsets is not None:
         arrays["action_offsets"] = dataset.action_offsets
         arrays["actions"] = dataset.actions
-    with Path(path).open("wb") as handle:
-        np.savez(handle, **arrays)  # type: ignore[arg-type]
+    from reference.npz import write_npz_aligned
+
+    write_npz_aligned(path, arrays)

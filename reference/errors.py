@@ -73,3 +73,24 @@ def check_size(size: object, field: str, line: int | None = None) -> int:
     if value > MAX_SIZE:
         raise InputError(field, f"at most {MAX_SIZE} is supported, got {value}", line)
     return value
+
+
+#: Sizes up to this many arms, queries or nodes are always accepted.
+DENSE_MIN = 1_000_000
+#: Above :data:`DENSE_MIN`, a size may exceed the id entries present by at most this factor.
+DENSE_FACTOR = 8
+
+
+def check_dense(size: int, entries: int, field: str) -> int:
+    r"""Return ``size`` after checking the data present can justify it.
+
+    Work and memory grow with the declared number of arms (per-arm counters, LCBs, output),
+    so a header ``m = 50000000`` over a handful of samples would cost seconds and gigabytes
+    for nothing.  Refused when ``size > DENSE_MIN`` and ``size > DENSE_FACTOR * (entries + 1)``,
+    ``entries`` being the number of id entries in the data (each occurrence counts).
+    """
+    if size > DENSE_MIN and size > DENSE_FACTOR * (entries + 1):
+        raise InputError(field, f"is {size} but the data hold only {entries} ids; above "
+                         f"{DENSE_MIN} it may be at most {DENSE_FACTOR} x (ids + 1) (renumber "
+                         "the ids used to 0, 1, 2, ...)")
+    return size

@@ -4,14 +4,20 @@ Both read the same counters as CLCB-LLM-C (:func:`reference.clcb_llm.cache_stati
 and use no confidence bound:
 
 * **LFU** caches the ``k`` queries seen most often: top-k by :math:`N(q)` (equivalently
-  :math:`\hat p(q)`).  Zhu et al.'s offline code: ``sorted(P, key=P.get)[:cache_size]``.
+  :math:`\hat p(q)`).  Zhu et al.'s offline code:
+  ``sorted(P, key=P.get, reverse=True)[:cache_size]``.
 * **LEC** (least expected cost) caches the top-k by :math:`\hat p(q) \hat c(q)`, the
   plug-in estimate of the saved cost.  Zhu et al.'s offline code sorts by
-  ``P[q] * mean_cost[q]`` where a query with no observed cost has mean 0; we do the same
-  (a query never observed scores 0).
+  ``P[q] * mean_cost[q]``, largest first, where a query with no observed cost
+  has mean 0; we do the same (a query never observed scores 0).
 
-Ties go to smaller query ids (Zhu et al.'s ``sorted`` keeps first-seen order instead,
-which depends on the log's order; ours is deterministic).
+Tie rule.  Ours: among equal scores the smaller query id goes first
+(:func:`reference.oracles.top_k`), so the cache depends on the counts only.  Theirs:
+Python's ``sorted`` is stable, and stays stable with ``reverse=True`` (equal keys are not
+reversed), so among equal scores the query that comes first in the dict ``P`` goes first,
+i.e. the order in which ``P`` was filled, which depends on the log (or on the sampler's
+listing of queries).  The two caches differ only when a tie straddles the ``k``-th place,
+and then only in which of the tied queries is kept.
 
 References
 ----------
@@ -27,18 +33,18 @@ from reference.clcb_llm import cache_statistics
 from reference.dataset import IntArray
 from reference.errors import check_cardinality
 from reference.oracles import top_k
-from reference.problems.llm_cache import CacheLog
+from reference.problems.llm_cache import QueryLog
 
 THEORY: tuple[str, ...] = ()
 
 
-def lfu(log: CacheLog, k: int) -> IntArray:
+def lfu(log: QueryLog, k: int) -> IntArray:
     r"""Least-frequently-used eviction, offline: top-k by arrival count :math:`N(q)`."""
     stats = cache_statistics(log)
     return top_k(stats.counts.astype(np.float64), check_cardinality(k, log.m))
 
 
-def lec(log: CacheLog, k: int) -> IntArray:
+def lec(log: QueryLog, k: int) -> IntArray:
     r"""Least-expected-cost eviction, offline: top-k by :math:`\hat p(q)\hat c(q)` (0 if unseen)."""
     stats = cache_statistics(log)
     c_hat = np.nan_to_num(stats.c_hat, nan=0.0)

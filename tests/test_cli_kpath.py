@@ -13,6 +13,7 @@ from reference.dataset_io import write_dataset
 from reference.problems.kpath import lower_bound_family
 from tests.test_cli_solve import run_cli
 from validation.cli import main
+from validation.solvers.summary import SUMMARY
 
 
 @pytest.fixture
@@ -27,7 +28,7 @@ def test_solve_kpath_json(log: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["solve", "kpath", "--data", str(log), "--k", "3", "--delta", "0.1",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"action", "path", "lcb", "mean", "counts"}
+    assert set(out) == {"action", "path", "lcb", "mean", "counts"} | SUMMARY
     assert out["action"] == [3 * out["path"] + j for j in range(3)]
     assert out["counts"][6:] == [] and len(out["lcb"]) == 6
     assert out["lcb"][0] is not None
@@ -39,7 +40,7 @@ def test_solve_kpath_json(log: Path, capsys: pytest.CaptureFixture[str]) -> None
         (["--k", "4", "--delta", "0.1"], "k: must divide the number of arms m=6"),
         (["--k", "7", "--delta", "0.1"], "k: must not exceed the number of arms m=6"),
         (["--k", "3", "--delta", "0"], "argument --delta: must lie strictly between 0 and 1"),
-        (["--k", "x", "--delta", "0.1"], "argument --k: must be a positive integer"),
+        (["--k", "x", "--delta", "0.1"], "argument --k: must be an integer written in digits 0-9"),
     ],
 )
 def test_solve_kpath_bad_input(
@@ -63,10 +64,19 @@ def test_solve_kpath_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--quick", "--json", "--only", "clcb-statistics"]) == 0
-    out = json.loads(capsys.readouterr().out)["clcb-statistics"]
-    for key in ("solve_process_s", "floor_process_s", "ratio_process", "speedup_vs_loop"):
-        assert out[key] > 0
-    assert out["n"] == 20_000
+    everything = json.loads(capsys.readouterr().out)
+    out = everything["clcb-statistics"]
+    for problem in ("cascade", "kpath", "llm-cache"):
+        for key in ("solve_s", "floor_s", "ratio", "memory_ratio", "solve_peak_rss_mb"):
+            assert out[problem][key] > 0
+    assert out["cascade"]["n"] == 20_000 and out["llm-cache"]["n"] == 20_000
+    rows = everything["summary"]["figures"]
+    assert [row["figure"] for row in rows] == [f"solve {p} {what}" for p in
+                                              ("cascade", "kpath", "llm-cache")
+                                              for what in ("time", "peak memory")]
+    worst = everything["summary"]["worst_lower_is_better"]
+    assert worst["ratio"] == max(row["ratio"] for row in rows)
+    assert everything["summary"]["all_met"] == all(row["met"] for row in rows)
 
 
 def test_bench_table_prints_nested_blocks(capsys: pytest.CaptureFixture[str]) -> None:

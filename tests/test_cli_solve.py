@@ -11,6 +11,7 @@ import pytest
 from reference.dataset import OfflineDataset
 from reference.dataset_io import write_dataset
 from validation.cli import main
+from validation.solvers.summary import SUMMARY
 
 
 def run_cli(argv: list[str]) -> int:
@@ -33,7 +34,7 @@ def test_solve_cascade_json(log: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["solve", "cascade", "--data", str(log), "--k", "2", "--delta", "0.1",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"action", "lcb", "mean", "counts"}
+    assert set(out) == {"action", "lcb", "mean", "counts"} | SUMMARY
     assert out["counts"] == [1, 2, 1]
     assert out["action"][0] == 1  # the arm observed twice with mean 1 has the largest LCB
 
@@ -43,7 +44,7 @@ def test_solve_cascade_json(log: Path, capsys: pytest.CaptureFixture[str]) -> No
     [
         (["--k", "4", "--delta", "0.1"], "k: must not exceed the number of arms m=3"),
         (["--k", "1", "--delta", "1.5"], "argument --delta: must lie strictly between 0 and 1"),
-        (["--k", "1", "--delta", "nan"], "argument --delta: must lie strictly between 0 and 1"),
+        (["--k", "1", "--delta", "nan"], "argument --delta: must be a decimal number"),
         (["--k", "0", "--delta", "0.1"], "argument --k: must be at least 1"),
     ],
 )

@@ -1,20 +1,35 @@
 r"""Argument types shared by subcommands: they turn bad values into one-line usage errors.
 
-Values are parsed as plain numbers; user text is never evaluated.
+Values are parsed strictly by :mod:`validation.numbers` (ASCII digits only, finite floats);
+user text is never evaluated.  argparse names the option in its message.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+from collections.abc import Callable
+from typing import TypeVar
+
+from reference.errors import InputError
+from validation import numbers
+
+T = TypeVar("T")
+
+#: Largest count (``--k``, ``--jobs``, ``--samples``, ...) or seed accepted on the command line.
+MAX_COUNT = 2**63 - 1
+
+
+def _usage(parse: Callable[[str], T], text: str) -> T:
+    """``parse(text)`` with an :class:`InputError` turned into argparse's usage error."""
+    try:
+        return parse(text)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
 
 
 def probability(text: str) -> float:
     """A number strictly between 0 and 1 (``--delta``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text!r}") from None
+    value = _usage(lambda t: numbers.parse_float(t, "value"), text)
     if not 0.0 < value < 1.0:
         raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text!r}")
     return value
@@ -22,32 +37,17 @@ def probability(text: str) -> float:
 
 def positive_int(text: str) -> int:
     """An integer of at least 1 (``--k``, ``--jobs``, ...)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+    return _usage(lambda t: numbers.parse_int(t, "value", 1, MAX_COUNT), text)
 
 
 def nonnegative_int(text: str) -> int:
     """An integer of at least 0 (``--seed``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
-    return value
+    return _usage(lambda t: numbers.parse_int(t, "value", 0, MAX_COUNT), text)
 
 
 def positive_float(text: str) -> float:
     """A finite number greater than 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
+    value = _usage(lambda t: numbers.parse_float(t, "value"), text)
+    if not value > 0:
         raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text!r}")
     return value

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
@@ -37,6 +38,9 @@ EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr and exit code 2."""
 
+    #: The words after this parser's subcommand name, when known (see :func:`build_parser`).
+    argv: list[str] | None = None
+
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
         raise SystemExit(EXIT_USAGE)
@@ -52,8 +56,20 @@ def load_command(module_path: str) -> ModuleType | None:
         raise
 
 
-def build_parser() -> Parser:
-    """The full parser, one subparser per available subcommand."""
+def requested(argv: Sequence[str], names: Sequence[str]) -> str | None:
+    """The first word of ``argv`` that is one of ``names`` and no option, or None."""
+    word = next((word for word in argv if not word.startswith("-")), None)
+    return word if word in names else None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> Parser:
+    """The parser: one subparser per available subcommand.
+
+    With ``argv`` naming a subcommand, only that one is built (its module imported): start-up
+    time of ``offcmab solve`` is part of its cost.  ``argv`` is handed on as ``Parser.argv``
+    so that a command with sub-subcommands (``solve``) can do the same.
+    """
+    only = requested(argv, list(COMMANDS)) if argv is not None else None
     parser = Parser(
         prog="offcmab",
         description="Off-CMAB reference implementation and theory checker.",
@@ -64,10 +80,13 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for name, module_path in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         module = load_command(module_path)
         if module is None:
             continue
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        command.argv = list(argv[argv.index(name) + 1:]) if only is not None and argv else None
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     return parser
@@ -75,17 +94,25 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``offcmab`` console script; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
+    args = parser.parse_args(words)
     try:
-        return int(args.run(args))
+        with warnings.catch_warnings():
+            # a numeric warning (overflow, 0/0) means a wrong number would be printed: stop
+            warnings.simplefilter("error")
+            return int(args.run(args))
+    except MemoryError:
+        sys.stderr.write(f"offcmab {args.command}: error: the input needs more memory than "
+                         "this machine has\n")
     except InputError as error:
         sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
     except ValueError as error:
         sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
     except OSError as error:
         name = f" {error.filename}" if error.filename else ""
-        sys.stderr.write(f"offcmab {args.command}: error: {error.strerror}{name}\n")
+        reason = error.strerror or str(error) or type(error).__name__  # never "None"
+        sys.stderr.write(f"offcmab {args.command}: error: {reason}{name}\n")
     return EXIT_USAGE
 
 

@@ -11,34 +11,41 @@ from typing import Any
 import numpy as np
 
 
-def jsonable(value: Any) -> Any:
-    """Convert numpy values to plain Python; non-finite floats become ``None`` (JSON null)."""
+def non_finite(number: float, words: bool) -> str | None:
+    """How a non-finite float is written: ``None`` (JSON null) or the words ``"inf"``,
+    ``"-inf"``, ``"nan"`` (``words=True``, what the command line prints: ``null`` would not
+    say which, and ``float()`` reads the words back)."""
+    return str(number) if words else None
+
+
+def jsonable(value: Any, words: bool = False) -> Any:
+    """Convert numpy values to plain Python; non-finite floats become :func:`non_finite`."""
     if isinstance(value, Mapping):
-        return {str(key): jsonable(item) for key, item in value.items()}
+        return {str(key): jsonable(item, words) for key, item in value.items()}
     if isinstance(value, np.ndarray):
-        return _array_to_list(value)
+        return _array_to_list(value, words)
     if isinstance(value, list | tuple):
-        return [jsonable(item) for item in value]
+        return [jsonable(item, words) for item in value]
     if isinstance(value, np.bool_ | bool):
         return bool(value)
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, float | np.floating):
         number = float(value)
-        return number if math.isfinite(number) else None
+        return number if math.isfinite(number) else non_finite(number, words)
     return value
 
 
-def _array_to_list(array: np.ndarray) -> Any:
-    """A numpy array as nested lists in one ``tolist`` call; non-finite floats become None."""
+def _array_to_list(array: np.ndarray, words: bool = False) -> Any:
+    """A numpy array as nested lists in one ``tolist`` call; non-finite floats as in jsonable."""
     if array.dtype.kind not in "biuf":
-        return [jsonable(item) for item in array.tolist()]
+        return [jsonable(item, words) for item in array.tolist()]
     if array.ndim != 1:
-        return [_array_to_list(row) for row in array]
+        return [_array_to_list(row, words) for row in array]
     values = array.tolist()
     if array.dtype.kind == "f":
         for index in np.flatnonzero(~np.isfinite(array)).tolist():
-            values[index] = None
+            values[index] = non_finite(values[index], words)
     return values
 
 
@@ -58,8 +65,11 @@ def to_json(data: Any) -> str:
 
 
 def emit(payload: Mapping[str, Any], as_json: bool) -> None:
-    """Print ``payload`` as one JSON object, or as ``key: value`` lines."""
-    data = jsonable(payload)
+    """Print ``payload`` as one JSON object, or as ``key: value`` lines.
+
+    A non-finite number is printed as ``"inf"``, ``"-inf"`` or ``"nan"``, never as ``null``.
+    """
+    data = jsonable(payload, words=True)
     if as_json:
         sys.stdout.write(to_json(data) + "\n")
         return

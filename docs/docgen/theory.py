@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 # Imported now: docs/ is on sys.path only while the hooks load.
-from griffe_rst_math import convert, headings_to_bold
+from docgen.rst_math import convert, headings_to_bold
 
 from docgen import validation_run
 

@@ -41,6 +41,7 @@ from typing import Literal
 
 import numpy as np
 
+from reference.confidence import log_over_delta
 from reference.dataset import FloatArray, IntArray
 from reference.errors import InputError, check_probability
 from reference.im.data import NodeCascades
@@ -201,7 +202,7 @@ def edge_lcbs(
     counters = node_counters(graph, cascades)  # line:IM_counter
     est = node_estimates(graph, counters, estimator)  # line:IM_empirical_mean
     n, E = counters.n, max(graph.edges, 1)
-    log_term = float(np.log(12.0 * n * E / delta))
+    log_term = log_over_delta((12.0, n, E), delta)
     rho_u = bernstein_radius(est.q, np.full(graph.nodes, n), log_term)  # line:IM_intervals
     rho_v = bernstein_radius(est.p_not, np.full(graph.nodes, n), log_term)
     cond_count = counters.unseeded[graph.sources]

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from reference.dataset import IntArray, OfflineDataset, offsets_from_lengths
 from reference.errors import InputError
-from reference.im.diffusion import Diffusion, batches, diffuse
+from reference.im.diffusion import BatchPlan, Diffusion, diffuse
 from reference.im.graph import ICGraph, out_edges_of
 from reference.im.one_step import check_seed_probabilities
 
@@ -99,8 +99,51 @@ class NodeCascades:
 
 
 def sample_seed_keys(q: npt.NDArray[np.float64], runs: int, rng: np.random.Generator) -> IntArray:
-    """Keys ``r * V + u`` of seeds drawn from the product law (``u`` a seed w.p. ``q_u``)."""
-    return np.flatnonzero(rng.random((runs, q.size)) < q[None, :]).astype(np.int64)
+    r"""Sorted keys ``r * V + u`` of seeds drawn from the product law (``u`` a seed w.p. ``q_u``).
+
+    Work proportional to the seeds drawn, not to ``runs * V``: nodes are grouped by dyadic level
+    (:math:`q_u \in (2^{-j-1}, 2^{-j}]`); within a level, the ``runs x members`` cells are
+    candidates independently with the level's envelope :math:`\bar q` (the largest
+    :math:`q_u` there), found by geometric gaps (:func:`bernoulli_positions`), and a candidate
+    cell of node ``u`` is kept with probability :math:`q_u/\bar q`, so each cell is a seed with
+    probability exactly :math:`q_u`, independently.
+    """
+    V = q.size
+    positive = np.flatnonzero(q > 0)
+    level = np.floor(-np.log2(q[positive])).astype(np.int64)
+    parts = [np.zeros(0, dtype=np.int64)]
+    for j in np.unique(level):
+        members = positive[level == j]
+        envelope = float(q[members].max())
+        cell = bernoulli_positions(runs * members.size, envelope, rng)
+        run, node = np.divmod(cell, members.size)
+        node = members[node]
+        keep = rng.random(cell.size) * envelope < q[node]
+        parts.append(run[keep] * V + node[keep])
+    return np.sort(np.concatenate(parts))
+
+
+def bernoulli_positions(n: int, q: float, rng: np.random.Generator) -> IntArray:
+    r"""Sorted positions in ``[0, n)``, each included independently with probability ``q``.
+
+    For ``q < 1/4`` the gaps between included positions are drawn as geometric variables,
+    :math:`\lfloor \ln U / \ln(1-q)\rfloor` skipped positions each (a few blocks of draws,
+    sized from the expected count); otherwise one uniform per position.
+    """
+    if n <= 0 or q <= 0.0:
+        return np.zeros(0, dtype=np.int64)
+    if q >= 0.25:
+        return np.flatnonzero(rng.random(n) < q).astype(np.int64)
+    log_miss = np.log1p(-q)
+    parts, last = [], -1
+    while last < n:
+        block = int(n * q + 4.0 * np.sqrt(n * q) + 16)
+        skipped = np.minimum(np.log1p(-rng.random(block)) / log_miss, n)
+        position = last + np.cumsum(skipped.astype(np.int64) + 1)
+        parts.append(position)
+        last = int(position[-1])
+    position = np.concatenate(parts)
+    return position[position < n]
 
 
 def _simulate_from_product_law(
@@ -110,9 +153,12 @@ def _simulate_from_product_law(
         raise InputError("n", f"must be a positive integer, got {n!r}")
     probabilities = check_seed_probabilities(q, graph.nodes)
     parts = []
-    for start, runs in batches(int(n), graph.nodes):
+    plan = BatchPlan(int(n), graph.nodes, float(probabilities.sum()))
+    for start, runs in plan:
         keys = sample_seed_keys(probabilities, runs, rng)
-        parts.append((start, diffuse(graph, keys, runs, rng, record_edges=record_edges)))
+        part = diffuse(graph, keys, runs, rng, record_edges=record_edges, dense=plan.dense)
+        plan.record(runs, part.active_keys.size + part.tried_keys.size)
+        parts.append((start, part))
     return parts
 
 

@@ -1,16 +1,24 @@
-r"""Independent cascade (IC) diffusion, vectorized across simulations.
+r"""Independent cascade (IC) diffusion, vectorized across simulations, at a cost that follows
+the cascades.
 
-Many cascades run at once.  The state of simulation ``r`` and node ``v`` lives at the flat
-key ``r * V + v`` of one boolean array, and each diffusion step is a handful of array
-operations over all simulations together:
+Many cascades run at once, frontier by frontier.  Simulation ``r``'s node ``v`` is the key
+``r * V + v``; the frontier is the array of keys activated at the last step (nothing is dense
+over runs x nodes), and each step is a handful of array operations over all runs together:
 
-1. gather the out-edges of every newly activated node (a CSR gather, :func:`out_edges_of`);
-2. flip one coin per edge, ``U < p_uv`` (each newly active node tries each out-neighbour once);
-3. keep the successful targets not yet active and deduplicate them (without sorting):
-   they form :math:`S_h \setminus S_{h-1}`.
+1. draw the live out-edges of every frontier node (:func:`~reference.im.live_edges.live_targets`:
+   a coin per edge for high probabilities, geometric skips for low ones, so the random draws
+   follow the live edges rather than every out-edge);
+2. keep the targets not yet active, once each (a :class:`~reference.im.keyset.KeySet` of the
+   visited keys): they form :math:`S_h \setminus S_{h-1}`.
+
+Time and memory are proportional to the edges tried (or, with skips, the live ones) and the
+active (run, node) pairs; batches of runs are sized from the cascade sizes seen so far so that
+one batch holds about :data:`BATCH_ACTIVE` active pairs.
 
 The cascade :math:`(S_0, S_1, \dots)` is recorded as the activation step of every active node,
-so :math:`S_h = \{v : \text{step}(v) \le h\}` is cumulative, as the paper defines it.
+so :math:`S_h = \{v : \text{step}(v) \le h\}` is cumulative, as the paper defines it.  When
+edge-level feedback is recorded, every tried edge is listed with its outcome, so that path
+flips one coin per tried edge.
 
 References
 ----------
@@ -28,9 +36,17 @@ import numpy.typing as npt
 from reference.dataset import IntArray
 from reference.errors import InputError
 from reference.im.graph import ICGraph, out_edges_of
+from reference.im.keyset import DENSE_RATIO, DenseKeys, KeySet
+from reference.im.live_edges import live_targets
 
-#: Most (simulation, node) cells one batch may hold (about 40 MB of scratch per batch).
-BATCH_CELLS = 1 << 22
+#: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
+BATCH_ACTIVE = 1 << 18
+#: Most cells of a batch's byte map (:class:`~reference.im.keyset.DenseKeys`): small enough to
+#: stay in cache, where its random reads and writes are several times cheaper.
+DENSE_CELLS = 1 << 22
+
+#: Most cascades one spread estimate may simulate (their sizes alone take 8 bytes each).
+MAX_SAMPLES = 10**9
 
 
 @dataclass(frozen=True)
@@ -74,7 +90,7 @@ def check_seed_set(seeds: npt.ArrayLike, nodes: int, field: str = "seeds") -> In
 
 def diffuse(
     graph: ICGraph, seed_keys: IntArray, runs: int, rng: np.random.Generator,
-    record_edges: bool = False,
+    record_edges: bool = False, dense: bool = False,
 ) -> Diffusion:
     r"""Run ``runs`` IC cascades at once from the given seed cells.
 
@@ -90,12 +106,14 @@ def diffuse(
         Source of randomness.
     record_edges
         Also record every triggered edge and its outcome (edge-level feedback).
+    dense
+        Start with the visited keys in a byte per (run, node) cell instead of a hash set
+        (:attr:`BatchPlan.dense`); the hash set also switches to the byte map once the visited
+        pairs reach ``1 / DENSE_RATIO`` of the cells, so memory stays proportional to them.
     """
     V = graph.nodes
-    active = np.zeros(runs * V, dtype=bool)
-    stamp = np.zeros(runs * V, dtype=np.int64)  # for deduplication without sorting
-    frontier = np.unique(seed_keys)
-    active[frontier] = True
+    seen: KeySet | DenseKeys = DenseKeys(runs * V) if dense else KeySet(4 * seed_keys.size)
+    frontier = seen.add(seed_keys)
     found_keys, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
     tried: list[IntArray] = []
     fired_parts: list[npt.NDArray[np.bool_]] = []
@@ -103,15 +121,18 @@ def diffuse(
     while frontier.size:
         step += 1
         sims, nodes = np.divmod(frontier, V)
-        edge, owner = out_edges_of(graph, nodes)
-        success = rng.random(edge.size) < graph.p[edge]
-        if record_edges:
+        if record_edges:  # every tried edge is part of the output: one coin each
+            edge, owner = out_edges_of(graph, nodes)
+            success = rng.random(edge.size) < graph.p[edge]
             tried.append(sims[owner] * graph.edges + edge)
             fired_parts.append(success)
-        reached = sims[owner[success]] * V + graph.targets[edge[success]]
-        frontier = _first_occurrences(reached[~active[reached]], stamp)
-        active[frontier] = True
+            target, owner = graph.targets[edge[success]], owner[success]
+        else:
+            target, owner = live_targets(graph.live_edges, nodes, rng)
+        frontier = seen.add(sims[owner] * V + target)
         found_keys.append(frontier)
+        if isinstance(seen, KeySet) and DENSE_RATIO * len(seen) >= runs * V:
+            seen = DenseKeys(runs * V, np.concatenate(found_keys))  # cheaper from here on
         found_steps.append(np.full(frontier.size, step, dtype=np.int64))
     empty = np.zeros(0, dtype=np.int64)
     tried_keys = np.concatenate(tried) if tried else empty
@@ -121,24 +142,39 @@ def diffuse(
                      tried_keys[edge_order], fired[edge_order])
 
 
-def _first_occurrences(keys: IntArray, stamp: IntArray) -> IntArray:
-    """The distinct values of ``keys`` (first occurrences), via a scratch array, without sorting.
+class BatchPlan:
+    """``(start, size)`` batches of ``total`` runs holding about :data:`BATCH_ACTIVE` pairs each.
 
-    ``stamp`` has one cell per possible key; after writing each key's position into its cell,
-    the position that survives for a value is the same for all its copies, so exactly one copy
-    reads back its own position.  Cells are overwritten before being read, so ``stamp`` never
-    needs clearing.
+    The first batch guesses cascades of 64 times ``seeds_per_run`` nodes; after each batch the
+    caller reports the active pairs it produced (:meth:`record`), and the next batch is sized
+    from the mean cascade size so far.
     """
-    position = np.arange(keys.size, dtype=np.int64)
-    stamp[keys] = position
-    return keys[stamp[keys] == position]
 
+    def __init__(self, total: int, nodes: int, seeds_per_run: float) -> None:
+        self.total, self.nodes = int(total), int(nodes)
+        self._size = max(1, int(BATCH_ACTIVE / (64.0 * max(seeds_per_run, 1.0))))
+        self._runs = self._active = 0
 
-def batches(total: int, nodes: int) -> Iterator[tuple[int, int]]:
-    """Split ``total`` simulations into ``(start, size)`` batches of at most BATCH_CELLS cells."""
-    size = max(1, BATCH_CELLS // max(nodes, 1))
-    for start in range(0, total, size):
-        yield start, min(size, total - start)
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        start = 0
+        while start < self.total:
+            size = min(self._size, self.total - start)
+            yield start, size
+            start += size
+
+    @property
+    def dense(self) -> bool:
+        """Whether the next batch should use :class:`~reference.im.keyset.DenseKeys`: cascades
+        seen so far average at least ``V / DENSE_RATIO`` nodes on a graph of ``V`` nodes."""
+        return self._runs > 0 and DENSE_RATIO * self._active / self._runs >= self.nodes
+
+    def record(self, runs: int, active: int) -> None:
+        """Report that a batch of ``runs`` runs produced ``active`` active pairs."""
+        self._runs += runs
+        self._active += active
+        self._size = max(1, int(BATCH_ACTIVE / max(self._active / self._runs, 1.0)))
+        if self.dense:
+            self._size = min(self._size, max(1, DENSE_CELLS // self.nodes))
 
 
 @dataclass(frozen=True)
@@ -157,12 +193,17 @@ def cascade_sizes(
     seed_set = check_seed_set(seeds, graph.nodes)
     if isinstance(samples, bool) or int(samples) != samples or samples < 1:
         raise InputError("samples", f"must be a positive integer, got {samples!r}")
+    if samples > MAX_SAMPLES:  # checked before allocating one size per cascade
+        raise InputError("samples", f"at most {MAX_SAMPLES:.0e} cascades are supported, "
+                         f"got {samples}")
     sizes = np.zeros(int(samples), dtype=np.int64)
     V = graph.nodes
-    for start, runs in batches(int(samples), V):
+    plan = BatchPlan(int(samples), V, seed_set.size)
+    for start, runs in plan:
         keys = (np.arange(runs, dtype=np.int64)[:, None] * V + seed_set[None, :]).reshape(-1)
-        outcome = diffuse(graph, keys, runs, rng)
+        outcome = diffuse(graph, keys, runs, rng, dense=plan.dense)
         sizes[start : start + runs] = np.bincount(outcome.active_keys // V, minlength=runs)
+        plan.record(runs, outcome.active_keys.size)
     return sizes
 
 

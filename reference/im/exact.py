@@ -46,6 +46,19 @@ def _live_edge_worlds(graph: ICGraph) -> tuple[npt.NDArray[np.bool_], FloatArray
 
 def activation_probabilities(graph: ICGraph, seeds: npt.ArrayLike) -> FloatArray:
     r"""Exact :math:`\Pr[v \in \Phi(S)]` for every node ``v``."""
+    reach, weight = _reach(graph, seeds)
+    return np.asarray(weight @ reach, dtype=np.float64)
+
+
+def spread_distribution(graph: ICGraph, seeds: npt.ArrayLike) -> FloatArray:
+    r"""Exact law of the cascade size: entry ``s`` is :math:`\Pr[|\Phi(S)| = s]`, ``s <= V``."""
+    reach, weight = _reach(graph, seeds)
+    law = np.bincount(reach.sum(axis=1), weights=weight, minlength=graph.nodes + 1)
+    return np.asarray(law, dtype=np.float64)
+
+
+def _reach(graph: ICGraph, seeds: npt.ArrayLike) -> tuple[npt.NDArray[np.bool_], FloatArray]:
+    """Which nodes each live-edge world makes active from ``seeds``, and the worlds' weights."""
     seed_set = check_seed_set(seeds, graph.nodes)
     live, weight = _live_edge_worlds(graph)
     reach = np.zeros((live.shape[0], graph.nodes), dtype=bool)
@@ -56,7 +69,7 @@ def activation_probabilities(graph: ICGraph, seeds: npt.ArrayLike) -> FloatArray
             reach[:, graph.targets[e]] |= reach[:, graph.sources[e]] & live[:, e]
         if np.array_equal(before, reach):
             break
-    return np.asarray(weight @ reach, dtype=np.float64)
+    return reach, weight
 
 
 def exact_spread(graph: ICGraph, seeds: npt.ArrayLike) -> float:

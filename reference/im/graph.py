@@ -13,12 +13,17 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from reference.dataset import FloatArray, IntArray
-from reference.errors import MAX_SIZE, InputError
+from reference.errors import MAX_SIZE, InputError, check_dense
+
+if TYPE_CHECKING:
+    from reference.im.live_edges import LiveEdgeSampler
 
 #: Largest number of nodes accepted (guards against a stray huge id allocating gigabytes).
 MAX_NODES = MAX_SIZE
@@ -70,6 +75,7 @@ class ICGraph:
         prob = np.broadcast_to(np.asarray(p, dtype=np.float64), src.shape).copy()
         _check_node_ids(src, nodes, "source")
         _check_node_ids(dst, nodes, "target")
+        check_dense(nodes, src.size + dst.size, "nodes")
         if np.any(~np.isfinite(prob)) or np.any((prob < 0) | (prob > 1)):
             raise InputError("p", "edge probabilities must lie in [0, 1]")
         if np.any(src == dst):
@@ -89,6 +95,13 @@ class ICGraph:
     def edges(self) -> int:
         """:math:`E`, the number of edges."""
         return int(self.sources.size)
+
+    @cached_property
+    def live_edges(self) -> LiveEdgeSampler:
+        """Tables for sampling live out-edges (:mod:`reference.im.live_edges`), built once."""
+        from reference.im.live_edges import LiveEdgeSampler
+
+        return LiveEdgeSampler.of(self.nodes, self.sources, self.targets, self.p)
 
     def with_probabilities(self, p: npt.ArrayLike) -> ICGraph:
         r"""The same structure with new probabilities (e.g. the LCB graph :math:`\underline G`)."""

@@ -22,9 +22,22 @@ RR sets, independent of those that produced :math:`LB`; this is what makes the s
 guarantee hold.  Hence the oracle declares ``alpha = 1 - 1/e - eps`` with failure probability
 ``delta_prime``.
 
-RR sets are drawn many at a time with array operations (a reverse IC diffusion keyed by
-``set * V + node``), and greedy maximum coverage updates node coverage counts with
-``bincount`` over the newly covered sets (a Python loop over the ``k`` picks only).
+Why the sampling phase's sets are not reused (the IMM paper reuses them, which would save
+roughly the sampling phase's share of the sets): with reuse, the selection phase's number of
+sets :math:`\theta = \lambda^*/LB` is a function of the very sets it is then applied to, while
+the selection phase's concentration bound is proved for a number of independent sets fixed in
+advance; Chen's note shows that the published argument does not cover this dependence.  A
+sound reuse needs a bound that holds simultaneously for every number of sets the sampling
+phase can end with (a union bound over its :math:`\lceil\log_2 V\rceil` rounds, splitting
+:math:`\delta'`), which changes the constants of :math:`\lambda^*`; those constants are not
+re-derived here, so the sets stay fresh and the declared ``(alpha, delta_prime)`` is exactly
+the proved one.
+
+RR sets are reverse IC diffusions run by the sparse simulator of
+:mod:`~reference.im.diffusion` (keys ``set * V + node``, live edges by coins or geometric
+skips), so their cost follows the sets' sizes, and greedy maximum coverage updates node
+coverage counts with ``bincount`` over the newly covered sets (a Python loop over the ``k``
+picks only).
 
 References
 ----------
@@ -41,26 +54,11 @@ import numpy.typing as npt
 
 from reference.dataset import FloatArray, IntArray
 from reference.errors import InputError, check_cardinality, check_probability
-from reference.im.diffusion import BATCH_CELLS, batches, check_seed_set, diffuse
-from reference.im.graph import ICGraph, out_edges_of
+from reference.im.diffusion import BATCH_ACTIVE, BatchPlan, check_seed_set, diffuse
+from reference.im.graph import ICGraph
 
-#: RR sets drawn per vectorized batch.
-RR_BATCH = 20000
-
-
-def _distinct(keys: IntArray) -> IntArray:
-    """Sorted distinct values (sort-based; cheaper than a hash for these sizes)."""
-    ordered = np.sort(keys)
-    keep = np.ones(ordered.size, dtype=bool)
-    keep[1:] = ordered[1:] != ordered[:-1]
-    return ordered[keep]
-
-
-def _not_in_sorted(keys: IntArray, sorted_pool: IntArray) -> npt.NDArray[np.bool_]:
-    where = np.minimum(np.searchsorted(sorted_pool, keys), max(sorted_pool.size - 1, 0))
-    if sorted_pool.size == 0:
-        return np.ones(keys.size, dtype=bool)
-    return np.asarray(sorted_pool[where] != keys)
+#: Most RR sets IMM may sample (each holds at least one 8-byte node id and one offset).
+MAX_RR_SETS = 10**8
 
 
 @dataclass(frozen=True)
@@ -79,27 +77,21 @@ class RRSets:
 def sample_rr_sets(reverse: ICGraph, count: int, rng: np.random.Generator) -> RRSets:
     r"""``count`` random RR sets of the graph whose transpose is ``reverse``.
 
-    Each set is a reverse IC diffusion from a uniform root; visited (set, node) keys are kept
-    in a sorted array, so memory scales with the sets' total size, not ``count * V``.
+    Each set is a reverse IC diffusion from a uniform root, run by the same sparse simulator as
+    forward cascades (:func:`~reference.im.diffusion.diffuse`): live edges by coins or skips,
+    visited (set, node) keys in a hash set, so time and memory follow the sets' total size and
+    the edges tried, not ``count * V``.
     """
     V = reverse.nodes
     parts: list[IntArray] = []
-    for start in range(0, count, RR_BATCH):
-        runs = min(RR_BATCH, count - start)
-        frontier = np.arange(runs, dtype=np.int64) * V + rng.integers(0, V, size=runs)
-        visited = frontier
-        while frontier.size:
-            sets, nodes = np.divmod(frontier, V)
-            edge, owner = out_edges_of(reverse, nodes)
-            live = rng.random(edge.size) < reverse.p[edge]
-            reached = _distinct(sets[owner[live]] * V + reverse.targets[edge[live]])
-            frontier = reached[_not_in_sorted(reached, visited)]
-            if frontier.size:  # merge two sorted runs: timsort does it in linear time
-                visited = np.concatenate([visited, frontier])
-                visited.sort(kind="stable")
-        parts.append(visited + start * V)
+    plan = BatchPlan(count, V, 1.0)
+    for start, runs in plan:
+        roots = np.arange(runs, dtype=np.int64) * V + rng.integers(0, V, size=runs)
+        keys = diffuse(reverse, roots, runs, rng, dense=plan.dense).active_keys
+        plan.record(runs, keys.size)
+        parts.append(np.sort(keys) + start * V)  # sorted keys are grouped by set
     keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-    set_id, node = np.divmod(keys, V)  # keys are sorted, hence grouped by set
+    set_id, node = np.divmod(keys, V)
     offsets = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(np.bincount(set_id, minlength=count), out=offsets[1:])
     return RRSets(V, offsets, node)
@@ -150,6 +142,15 @@ def _log_binomial(n: int, k: int) -> float:
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
 
+def rr_set_count(theta: float) -> int:
+    r"""``ceil(theta)`` RR sets; beyond :data:`MAX_RR_SETS` (eps or delta' too small) refused."""
+    if not theta <= MAX_RR_SETS:  # also catches inf and NaN
+        raise InputError("eps", f"IMM would need {theta:.3g} RR sets, more than the "
+                         f"{MAX_RR_SETS:.0e} supported; use a larger eps or delta_prime, or "
+                         "a graph with fewer isolated nodes")
+    return max(math.ceil(theta), 0)
+
+
 def imm(
     graph: ICGraph, k: int, eps: float, delta_prime: float, rng: np.random.Generator
 ) -> IMMResult:
@@ -164,24 +165,28 @@ def imm(
     log_choose = _log_binomial(V, k)
     eps1 = math.sqrt(2.0) * eps
     log_steps = math.log(max(math.log2(V), 1.0))
-    lam1 = (2.0 + 2.0 * eps1 / 3.0) * (log_choose + math.log(2.0 / delta_prime) + log_steps) \
-        * V / eps1**2
+    log_fail = -math.log(delta_prime)  # log(1/delta') is finite for every float delta' > 0
+    lam1 = (2.0 + 2.0 * eps1 / 3.0) * (log_choose + math.log(2.0) + log_fail + log_steps) \
+        * V / eps1 / eps1  # inf (then refused) rather than a division by an underflowed 0
+    e_factor = 1.0 - 1.0 / math.e
+    a = math.sqrt(math.log(4.0) + log_fail)
+    b = math.sqrt(e_factor * (log_choose + math.log(4.0) + log_fail))
+    # OPT <= min(V, k + E) (each edge activates at most one node), so the selection phase
+    # needs at least this many RR sets: refuse at once what would be refused after minutes.
+    rr_set_count(2.0 * V * (e_factor * a + b) ** 2 / eps / eps / min(V, k + graph.edges))
     # Sampling phase: find LB <= OPT (failure <= delta'/2 over all rounds).
     lower = 1.0
     rr = RRSets(V, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
     for i in range(1, max(math.ceil(math.log2(V)), 1)):
         x = V / 2.0**i
-        theta = math.ceil(lam1 / x)
+        theta = rr_set_count(lam1 / x)
         rr = _extend(rr, sample_rr_sets(reverse, theta - rr.count, rng))
         _, fraction = max_coverage(rr, k)
         if V * fraction >= (1.0 + eps1) * x:
             lower = V * fraction / (1.0 + eps1)
             break
     # Selection phase on fresh RR sets (Chen 2018), failure <= delta'/2.
-    e_factor = 1.0 - 1.0 / math.e
-    a = math.sqrt(math.log(4.0 / delta_prime))
-    b = math.sqrt(e_factor * (log_choose + math.log(4.0 / delta_prime)))
-    theta = math.ceil(2.0 * V * (e_factor * a + b) ** 2 / eps**2 / lower)
+    theta = rr_set_count(2.0 * V * (e_factor * a + b) ** 2 / eps / eps / lower)
     final = sample_rr_sets(reverse, theta, rng)
     seeds, fraction = max_coverage(final, k)
     return IMMResult(seeds, V * fraction, theta, lower)
@@ -244,7 +249,7 @@ def greedy_monte_carlo(
     for j in range(k):
         candidates = np.setdiff1d(np.arange(V), chosen)
         totals = np.zeros(candidates.size)
-        per_batch = max(1, BATCH_CELLS // (V * samples))
+        per_batch = max(1, BATCH_ACTIVE // (64 * samples * (j + 1)))
         for start in range(0, candidates.size, per_batch):
             block = candidates[start : start + per_batch]
             runs = block.size * samples
@@ -270,5 +275,5 @@ def seed_set_spread_ris(graph: ICGraph, seeds: npt.ArrayLike, rr: RRSets) -> flo
     return float(graph.nodes * covered.mean())
 
 
-__all__ = ["IMMOracle", "IMMResult", "RRSets", "batches", "greedy_monte_carlo", "imm",
+__all__ = ["IMMOracle", "IMMResult", "RRSets", "greedy_monte_carlo", "imm",
            "max_coverage", "sample_rr_sets", "seed_set_spread_ris"]

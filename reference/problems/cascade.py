@@ -37,6 +37,7 @@ from reference.confidence import hoeffding_radius
 from reference.dataset import FloatArray, IntArray, OfflineDataset
 from reference.errors import InputError, check_cardinality, check_probability
 from reference.oracles import TopK, top_k
+from reference.problems.cascade_log import check_cascade_log
 
 
 def check_means(mu: npt.ArrayLike, field: str = "mu") -> FloatArray:
@@ -143,50 +144,6 @@ def cascade_feedback(
     """
     clicks = rng.random(lists.shape) < mu[lists]
     return _log_from_clicks(int(mu.size), lists, clicks)
-
-
-def check_cascade_log(dataset: OfflineDataset) -> OfflineDataset:
-    r"""Return ``dataset`` after checking it is cascade feedback on ranked lists.
-
-    The user scans the list top down and stops at the first click, so in every sample
-    no item before the last triggered one was clicked (outcome 0) and, when the lists are
-    recorded, the triggered items are a prefix of the list, the whole list unless the last
-    one was clicked.  Checked by array operations on the CSR layout.
-
-    Raises
-    ------
-    InputError
-        Naming the field and the first offending sample (``InputError.sample``).
-    """
-    offsets = dataset.triggered_offsets
-    lengths = np.diff(offsets)
-    if np.any(lengths == 0):
-        t = int(np.argmax(lengths == 0))
-        raise InputError("triggered", "is empty: the first item of a list is always examined",
-                         sample=t)
-    last = offsets[1:] - 1
-    clicked_early = dataset.outcomes != 0
-    clicked_early[last] = False
-    if clicked_early.any():
-        t = int(np.searchsorted(offsets, np.argmax(clicked_early), side="right") - 1)
-        raise InputError("outcomes", "a click before the last triggered item: cascade feedback "
-                         "stops at the first click", sample=t)
-    if dataset.actions is None or dataset.action_offsets is None:
-        return dataset
-    list_lengths = np.diff(dataset.action_offsets)
-    stopped_early = (lengths < list_lengths) & (dataset.outcomes[last] == 0)
-    if np.any(lengths > list_lengths) or stopped_early.any():
-        t = int(np.argmax((lengths > list_lengths) | stopped_early))
-        raise InputError("triggered", "must be the list up to the first click (all of it when "
-                         "nothing was clicked)", sample=t)
-    # entry e of sample t should be actions[e - offsets[t] + action_offsets[t]]
-    index = np.repeat(dataset.action_offsets[:-1] - offsets[:-1], lengths)
-    index += np.arange(offsets[-1])
-    mismatch = dataset.actions[index] != dataset.triggered
-    if mismatch.any():
-        t = int(np.searchsorted(offsets, np.argmax(mismatch), side="right") - 1)
-        raise InputError("triggered", "must be a prefix of the ranked list (action)", sample=t)
-    return dataset
 
 
 def uniform_ranked_lists(
@@ -605,6 +562,7 @@ __all__ = [
     "ListMixtureLaw",
     "UniformListsLaw",
     "cascade_feedback",
+    "check_cascade_log",
     "check_means",
     "check_ranked_list",
     "leave_one_out_elementary",

@@ -47,6 +47,7 @@ released code ``inferband/trace.py`` (the power-law request sampler).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar, Literal, Protocol
 
 import numpy as np
@@ -62,7 +63,7 @@ from reference.dataset import (
     as_real_array,
     offsets_from_lengths,
 )
-from reference.errors import InputError, check_cardinality, check_size
+from reference.errors import InputError, check_cardinality, check_dense, check_size
 from reference.oracles import top_k
 
 View = Literal["standard", "improved"]
@@ -433,6 +434,7 @@ class CacheLog:
                              f"got {offsets.size}")
         _check_offsets(offsets, caches.size, "cache_offsets")
         _check_ids(caches, self.m, "cache")
+        check_dense(self.m, queries.size + caches.size, "queries")
         _check_distinct_per_sample(caches, offsets, "cache")
         costs = as_real_array(self.costs, "cost")
         if costs.shape != queries.shape:
@@ -441,30 +443,91 @@ class CacheLog:
         object.__setattr__(self, "caches", caches)
         object.__setattr__(self, "cache_offsets", offsets)
         object.__setattr__(self, "costs", costs)
-        hits = self.hits
-        if np.any(np.isnan(costs) != hits):
-            t = int(np.flatnonzero(np.isnan(costs) != hits)[0])
-            raise InputError("cost", f"round {t}: must be null exactly when the query is in the "
-                             "cache")
-        observed = costs[~hits]
-        if not np.all(np.isfinite(observed)):
-            raise InputError("cost", "observed costs must be finite")
-        if self.bounded and (np.any(observed < 0) or np.any(observed > 1)):
-            raise InputError("cost", "observed costs must lie in [0, 1] (or pass bounded=False)")
+        _check_costs(costs, self.hits, self.bounded)
 
     @property
     def n(self) -> int:
         """Number of rounds."""
         return int(self.queries.size)
 
-    @property
+    @cached_property
     def hits(self) -> npt.NDArray[np.bool_]:
         r""":math:`1\{q_t \in \mathcal M_t\}` per round (vectorized over the CSR layout)."""
         return cache_hits(self.cache_offsets, self.caches, self.queries)
 
 
+def _check_costs(costs: FloatArray, hits: npt.NDArray[np.bool_], bounded: bool) -> None:
+    """Costs null exactly on hits; observed ones finite, and in [0, 1] when ``bounded``."""
+    unobserved = np.isnan(costs)
+    if not np.array_equal(unobserved, hits):
+        t = int(np.flatnonzero(unobserved != hits)[0])
+        raise InputError("cost", f"round {t}: must be null exactly when the query is in the "
+                         "cache")
+    if hits.all():
+        return
+    # fmin/fmax skip NaN (the hits), so no copy of the observed costs is made; inf shows here
+    low, high = np.fmin.reduce(costs), np.fmax.reduce(costs)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise InputError("cost", "observed costs must be finite")
+    if bounded and (low < 0 or high > 1):
+        raise InputError("cost", "observed costs must lie in [0, 1] (or pass bounded=False)")
+
+
+@dataclass(frozen=True)
+class HitLog:
+    r"""A cache log without its caches: per round the query :math:`q_t` and :math:`C_t`.
+
+    What the offline algorithms (CLCB-LLM-C, LFU, LEC) use of a :class:`CacheLog`: the
+    counts come from the queries, and a round was a hit exactly when its cost is ``NaN``
+    (unobserved), so the caches themselves are not needed.  Reading a large log this way
+    skips its largest array (:func:`reference.problems.llm_cache_io.read_cache_log` with
+    ``caches=False``); the costs' consistency with the caches is then not checked.
+
+    Attributes
+    ----------
+    m, queries, costs, bounded
+        As in :class:`CacheLog`.
+    """
+
+    m: int
+    queries: IntArray
+    costs: FloatArray
+    bounded: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "m", check_size(self.m, "queries"))
+        queries = _as_int_array(self.queries, "query")
+        if queries.size == 0:
+            raise InputError("data", "the log is empty")
+        _check_ids(queries, self.m, "query")
+        costs = as_real_array(self.costs, "cost")
+        if costs.shape != queries.shape:
+            raise InputError("cost", f"must have {queries.size} entries, got {costs.size}")
+        object.__setattr__(self, "queries", queries)
+        object.__setattr__(self, "costs", costs)
+        _check_costs(costs, self.hits, self.bounded)
+
+    @property
+    def n(self) -> int:
+        """Number of rounds."""
+        return int(self.queries.size)
+
+    @cached_property
+    def hits(self) -> npt.NDArray[np.bool_]:
+        r""":math:`1\{q_t \in \mathcal M_t\}` per round: the rounds whose cost is unobserved."""
+        return np.isnan(self.costs)
+
+
+#: What the offline cache algorithms read: a full log or one without its caches.
+QueryLog = CacheLog | HitLog
+
+
 def cache_hits(offsets: IntArray, caches: IntArray, queries: IntArray) -> npt.NDArray[np.bool_]:
     r""":math:`1\{q_t \in \mathcal M_t\}` for caches in CSR layout, without a loop over rounds."""
+    size = int(offsets[1] - offsets[0]) if offsets.size > 1 else 0
+    if caches.size == size * queries.size and np.all(np.diff(offsets) == size):
+        # caches of one size (the usual log): a rounds x size table, no index arrays
+        return (caches.reshape(queries.size, size) == queries[:, None]).any(axis=1)
     rounds = np.repeat(np.arange(queries.size), np.diff(offsets))
     hit = np.zeros(queries.size, dtype=bool)
     hit[rounds[caches == queries[rounds]]] = True

@@ -30,17 +30,27 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from reference.dataset import offsets_from_lengths
-from reference.dataset_io import load_npz_arrays, open_text, parse_json_line, read_header
+from reference.dataset_io import (
+    is_float_number,
+    load_npz_arrays,
+    open_text,
+    parse_json_line,
+    read_header,
+)
 from reference.errors import InputError
-from reference.problems.llm_cache import CacheLog
+from reference.problems.llm_cache import CacheLog, HitLog
 
 NPZ_KEYS = ("queries_m", "cache_offsets", "caches", "queries", "costs")
 
 
-def read_cache_log(path: str | Path, bounded: bool = True) -> CacheLog:
-    """Read a cache log, choosing the format from the suffix (``.npz`` or JSON Lines)."""
+def read_cache_log(path: str | Path, bounded: bool = True,
+                   caches: bool = True) -> CacheLog | HitLog:
+    """Read a cache log, choosing the format from the suffix (``.npz`` or JSON Lines).
+
+    ``caches=False`` leaves a ``.npz`` archive's caches unread (see :func:`read_cache_npz`).
+    """
     path = Path(path)
-    return read_cache_npz(path, bounded) if path.suffix == ".npz" else \
+    return read_cache_npz(path, bounded, caches) if path.suffix == ".npz" else \
         read_cache_jsonl(path, bounded)
 
 
@@ -81,7 +91,7 @@ def _parse_round(record: dict[str, Any], m: int, line: int,
         return cache, query, math.nan
     if cost is None:
         raise InputError("cost", "is null but the query is not in the cache (a miss)", line)
-    if not isinstance(cost, int | float) or isinstance(cost, bool) or not math.isfinite(cost):
+    if not is_float_number(cost):
         raise InputError("cost", "must be a finite number", line)
     if bounded and not 0 <= cost <= 1:
         raise InputError("cost", f"must lie in [0, 1], got {cost}", line)
@@ -124,22 +134,33 @@ def write_cache_jsonl(log: CacheLog, path: str | Path) -> None:
             handle.write(json.dumps(record) + "\n")
 
 
-def read_cache_npz(path: str | Path, bounded: bool = True) -> CacheLog:
-    """Read a ``.npz`` cache log (never unpickling anything)."""
-    arrays = load_npz_arrays(path, NPZ_KEYS)
+def read_cache_npz(path: str | Path, bounded: bool = True,
+                   caches: bool = True) -> CacheLog | HitLog:
+    """Read a ``.npz`` cache log (never unpickling anything).
+
+    With ``caches=False`` the logged caches are not read and a
+    :class:`~reference.problems.llm_cache.HitLog` is returned: the offline algorithms
+    (CLCB-LLM-C, LFU, LEC) use only whether each round was a hit, which the cost records
+    (``NaN`` exactly on hits); the costs' consistency with the caches is then not checked.
+    """
+    keys = NPZ_KEYS if caches else ("queries_m", "queries", "costs")
+    arrays = load_npz_arrays(path, keys)
     m = arrays["queries_m"]
     if m.shape != () or m.dtype.kind not in "iu":
         raise InputError("queries_m", "must be a scalar integer")
     if arrays["costs"].dtype.kind != "f":
         raise InputError("costs", f"must be a float array, got dtype {arrays['costs'].dtype}")
+    if not caches:
+        return HitLog(int(m), arrays["queries"], arrays["costs"], bounded)
     return CacheLog(int(m), arrays["cache_offsets"], arrays["caches"], arrays["queries"],
                     arrays["costs"], bounded)
 
 
 def write_cache_npz(log: CacheLog, path: str | Path) -> None:
-    """Write a cache log as an uncompressed ``.npz`` archive."""
+    """Write a cache log as an uncompressed ``.npz`` archive (members 64-byte aligned)."""
+    from reference.npz import write_npz_aligned
+
     arrays = {"queries_m": np.asarray(log.m, dtype=np.int64),
               "cache_offsets": log.cache_offsets, "caches": log.caches,
               "queries": log.queries, "costs": log.costs}
-    with Path(path).open("wb") as handle:
-        np.savez(handle, **arrays)  # type: ignore[arg-type]
+    write_npz_aligned(path, arrays)

@@ -1,38 +1,29 @@
-r"""CLCB-Cascade on a large log: the whole ``offcmab solve cascade`` process vs a numpy floor.
+r"""``offcmab solve`` as a whole process against a bare numpy floor script, per problem.
 
-The log: ``n = 2e6`` uniformly random ranked lists of ``k = 5`` items out of
-``m = 1e5`` (cascade feedback, means ~ U[0, 1]), saved as an uncompressed ``.npz``.
+For each problem a log is drawn and saved as ``.npz`` (uncompressed, as our writer stores
+it), then two child processes are timed, interleaved ``repeats`` times (5; 1 with
+``quick``) so that a busy machine slows both alike, and the medians are compared:
 
-Timed, best of ``repeats`` runs each (5; 1 with ``quick``):
+* ``solve``: ``python -m validation solve PROBLEM --data log.npz ...`` (start-up, imports,
+  reading and checking the file, the algorithm, the summary output);
+* ``floor``: ``python -c`` a script that imports numpy, loads the arrays the statistics
+  need with :func:`numpy.load`, and does the statistics, the confidence bounds and the
+  oracle (``bincount`` calls, ``argpartition`` / a path argmax) with no checks at all.
 
-* ``solve_process_s``: ``python -m validation solve cascade --data log.npz --k 5
-  --delta 0.05 --json`` as a subprocess (start-up, imports, loading and
-  validating the file, statistics, LCB, top-k, JSON output);
-* ``floor_process_s``: a subprocess that only imports numpy, loads every array
-  of the archive (as the solver must, to validate it), does the two
-  ``bincount`` calls, the LCB and an ``argpartition``;
-* ``floor_minimal_process_s``: the same but loading only the three arrays the
-  statistics use (not the logged actions);
-* ``floor_inprocess_s``: the full floor inside this process (no start-up);
-* ``solve_inprocess_s``: the solver's work inside this process (read and
-  validate the file, CLCB-Cascade, JSON text), so ``ratio_both_inprocess``
-  compares the two without interpreter start-up and imports.
+Peak memory is each child's own high-water mark (``VmHWM``, or ``ru_maxrss`` of
+:func:`resource.getrusage` off Linux), written by the child at exit and compared with the
+size of the arrays the floor loads.  Sizes (full run): cascade ``n = 2e6`` lists of ``k = 5``
+among ``m = 1e5`` items; k-path ``n = 8e5`` paths of ``k = 5`` arms, ``m = 1e5``;
+LLM cache ``n = 5e6`` rounds, ``m = 1e5`` queries, caches of 5 (so
+that the floor's arrays, 80 MB, match the cascade's).
 
-``ratio_process`` = solve / floor, both whole processes (the fair comparison;
-goal <= 2, stretch 1.2); ``ratio_minimal_process`` charges the solver for
-reading and validating the actions too; ``ratio_inprocess`` = solve process /
-in-process floor (strictest: it charges the interpreter's start-up to the solver).
-
-``loop_estimate_s`` and ``numpy_loop_estimate_s`` are per-sample Python loops (over Python lists,
-conversion excluded; over numpy CSR slices with ``counts[ids] += 1``) timed on a
-subsample of ``loop_samples`` samples and extrapolated linearly to ``n``;
-``speedup_vs_*`` divide them by the whole solve process, and
-``speedup_statistics_vs_loop`` divides the list loop by ``statistics_s``, the
-time of CLCB-Cascade proper on the loaded log (the work the loop replaces).
+Goals (issue 14): time ratio ``<= 1.5``, memory ratio ``<= 2``.
 """
 
 from __future__ import annotations
 
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,126 +31,175 @@ import time
 from pathlib import Path
 from typing import Any
 
-TITLE = "CLCB-Cascade statistics: whole solve process vs bare numpy floor"
+TITLE = "offcmab solve (whole process) vs a bare numpy floor script, per problem"
 
-FLOOR = """
+GOAL_TIME_RATIO = 1.5
+GOAL_MEMORY_RATIO = 2.0
+
+_LOAD = """
+import sys
 import numpy as np
-with np.load(PATH, allow_pickle=False) as z:
-    arrays = {key: z[key] for key in z.files if ALL or key in ("m", "triggered", "outcomes",
-                                                                 "triggered_offsets")}
-m = int(arrays["m"]); ids = arrays["triggered"]; x = arrays["outcomes"]
-n = arrays["triggered_offsets"].size - 1
+with np.load(sys.argv[1], allow_pickle=False) as z:
+    a = {key: z[key] for key in KEYS}
+"""
+
+#: Floor scripts: load the needed arrays, statistics, bounds, oracle; no input checks.
+FLOORS: dict[str, str] = {
+    "cascade": _LOAD.replace("KEYS", '("m", "triggered_offsets", "triggered", "outcomes")') + """
+m = int(a["m"]); ids = a["triggered"]; n = a["triggered_offsets"].size - 1
 counts = np.bincount(ids, minlength=m)
-sums = np.bincount(ids, weights=x, minlength=m)
+sums = np.bincount(ids, weights=a["outcomes"], minlength=m)
 with np.errstate(divide="ignore", invalid="ignore"):
     lcb = sums / counts - np.sqrt(np.log(2 * m * n / 0.05) / (2 * counts))
 lcb[counts == 0] = -np.inf
 top = np.argpartition(-lcb, 5)[:5]
-"""
+""",
+    "kpath": _LOAD.replace("KEYS", '("m", "triggered_offsets", "triggered", "outcomes")') + """
+m = int(a["m"]); ids = a["triggered"]; n = a["triggered_offsets"].size - 1
+counts = np.bincount(ids, minlength=m)
+sums = np.bincount(ids, weights=a["outcomes"], minlength=m)
+with np.errstate(divide="ignore", invalid="ignore"):
+    lcb = sums / counts - np.sqrt(np.log(4 * m * n / 0.05) / (2 * counts))
+lcb[counts == 0] = -np.inf
+path = int(np.argmax(lcb.reshape(-1, 5).sum(axis=1)))
+""",
+    "llm-cache": _LOAD.replace("KEYS", '("queries_m", "queries", "costs")') + """
+m = int(a["queries_m"]); q = a["queries"]; c = a["costs"]; n = q.size
+counts = np.bincount(q, minlength=m)
+seen = ~np.isnan(c)
+cost_counts = np.bincount(q[seen], minlength=m)
+sums = np.bincount(q[seen], weights=c[seen], minlength=m)
+with np.errstate(divide="ignore", invalid="ignore"):
+    c_ucb = sums / cost_counts + np.sqrt(2 * np.log(4 * m * n / 0.05) / cost_counts)
+c_ucb[cost_counts == 0] = np.inf
+scores = np.where(counts == 0, 0.0, counts / n * np.minimum(c_ucb, 1.0))
+cache = np.argpartition(-scores, 5)[:5]
+""",
+}
+
+#: Arrays each floor loads (their total size is the memory reference).
+FLOOR_KEYS: dict[str, tuple[str, ...]] = {
+    "cascade": ("triggered_offsets", "triggered", "outcomes"),
+    "kpath": ("triggered_offsets", "triggered", "outcomes"),
+    "llm-cache": ("queries", "costs"),
+}
 
 
-def _best(function: Any, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def _loop_statistics(ids: list[int], values: list[float], offsets: list[int], m: int) -> None:
-    """The per-sample Python loop that CLCB's bincounts replace (timed, never used)."""
-    counts = [0] * m
-    sums = [0.0] * m
-    for t in range(len(offsets) - 1):
-        for e in range(offsets[t], offsets[t + 1]):
-            counts[ids[e]] += 1
-            sums[ids[e]] += values[e]
-
-
-def _numpy_loop_statistics(data: Any, samples: int) -> None:
-    """The per-sample loop over CSR slices (timed, never used)."""
-    import numpy as np
-
-    counts = np.zeros(data.m, dtype=np.int64)
-    sums = np.zeros(data.m)
-    offsets = data.triggered_offsets
-    for t in range(samples):
-        ids = data.triggered[offsets[t]:offsets[t + 1]]
-        counts[ids] += 1
-        sums[ids] += data.outcomes[offsets[t]:offsets[t + 1]]
-
-
-def _solve_in_process(path: Path, k: int) -> str:
-    """What ``offcmab solve cascade --json`` computes (the solver itself), without start-up."""
-    import argparse
-
-    from validation.output import jsonable, to_json
-    from validation.solvers.cascade import solve
-
-    arguments = argparse.Namespace(data=path, k=k, delta=0.05, radius="cascade")
-    return to_json(jsonable(solve(arguments)))
-
-
-def run(quick: bool) -> dict[str, Any]:
+def write_log(problem: str, quick: bool, path: Path) -> None:
+    """Draw the benchmark log of ``problem`` (fixed seed) and save it as ``.npz``."""
     import numpy as np
 
     from reference.dataset_io import write_npz
-    from reference.problems.cascade import CascadeProblem, UniformListsLaw
+    from reference.problems.cascade import CascadeProblem, UniformListsLaw, uniform_ranked_lists
 
-    n, m, k = (20_000, 1_000, 5) if quick else (2_000_000, 100_000, 5)
-    repeats = 1 if quick else 5
     rng = np.random.default_rng(2025)
-    law = UniformListsLaw(CascadeProblem(rng.random(m), k))
-    data = law.sample(n, rng)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "log.npz"
-        write_npz(data, path)
-        solve = [sys.executable, "-m", "validation", "solve", "cascade", "--data", str(path),
-                 "--k", str(k), "--delta", "0.05", "--json"]
-        floor = [sys.executable, "-c", f"PATH = {str(path)!r}\nALL = True\n{FLOOR}"]
-        minimal = [sys.executable, "-c", f"PATH = {str(path)!r}\nALL = False\n{FLOOR}"]
+    m, k = (1_000, 5) if quick else (100_000, 5)
+    if problem == "cascade":
+        n = 20_000 if quick else 2_000_000
+        write_npz(UniformListsLaw(CascadeProblem(rng.random(m), k)).sample(n, rng), path)
+    elif problem == "kpath":
+        from reference.problems.kpath import KPathProblem, PathLaw
 
-        def run_process(argv: list[str]) -> None:
-            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+        n = 8_000 if quick else 800_000
+        paths = m // k
+        law = PathLaw(KPathProblem(rng.random(paths), k), np.full(paths, 1.0 / paths))
+        write_npz(law.sample(n, rng), path)
+    else:
+        from reference.problems.llm_cache import CacheLog, cache_hits, sample_power_queries
+        from reference.problems.llm_cache_io import write_cache_npz
 
-        solve_s = _best(lambda: run_process(solve), repeats)
-        floor_process_s = _best(lambda: run_process(floor), repeats)
-        minimal_process_s = _best(lambda: run_process(minimal), repeats)
-        code = compile(FLOOR, "<floor>", "exec")
-        floor_inprocess_s = _best(
-            lambda: exec(code, {"PATH": str(path), "ALL": True}), repeats
-        )
-        solve_inprocess_s = _best(lambda: _solve_in_process(path, k), repeats)
-        python_s = _best(lambda: run_process([sys.executable, "-c", "pass"]), repeats)
-    from reference.clcb_cascade import clcb_cascade
+        n = 20_000 if quick else 5_000_000  # queries and costs: 80 MB, as the cascade arrays
+        caches = uniform_ranked_lists(n, m, k, rng).reshape(-1)
+        offsets = np.arange(0, k * n + 1, k, dtype=np.int64)
+        queries = sample_power_queries(m, 1.0, n, rng)
+        costs = rng.random(n)
+        costs[cache_hits(offsets, caches, queries)] = np.nan
+        write_cache_npz(CacheLog(m, offsets, caches, queries, costs), path)
 
-    statistics_s = _best(lambda: clcb_cascade(data, k, 0.05), repeats)
-    sub = min(n, 20_000)
-    end = int(data.triggered_offsets[sub])
-    ids, values = data.triggered[:end].tolist(), data.outcomes[:end].tolist()
-    offsets = data.triggered_offsets[: sub + 1].tolist()
-    loop_s = _best(lambda: _loop_statistics(ids, values, offsets, m), repeats) * n / sub
-    numpy_loop_s = _best(lambda: _numpy_loop_statistics(data, sub), repeats) * n / sub
+
+#: Prefix of every timed child: at exit it writes its peak resident memory to the file named
+#: by ``OFFCMAB_BENCH_PEAK``.  ``VmHWM`` is the high-water mark of this process's own memory;
+#: ``ru_maxrss`` (the fallback off Linux) also counts what the parent held before ``exec``.
+PEAK_PREFIX = """
+import atexit, os, resource
+def _peak():
+    try:
+        with open("/proc/self/status") as status:
+            peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
+    except (OSError, StopIteration):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with open(os.environ["OFFCMAB_BENCH_PEAK"], "w") as out:
+        out.write(str(peak * 1024))
+atexit.register(_peak)
+"""
+
+#: A timed ``python -m validation ...`` (``sys.argv`` set as ``-m`` would).
+SOLVE_CHILD = PEAK_PREFIX + """
+import runpy, sys
+sys.argv[0] = "validation"
+runpy.run_module("validation", run_name="__main__", alter_sys=True)
+"""
+
+
+def timed_child(argv: list[str], peak_file: Path) -> tuple[float, int]:
+    """Wall seconds and peak resident memory (bytes, measured inside the child)."""
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL,
+                   env={**os.environ, "OFFCMAB_BENCH_PEAK": str(peak_file)})
+    seconds = time.perf_counter() - start
+    return seconds, int(peak_file.read_text())
+
+
+def compare(problem: str, quick: bool, folder: Path) -> dict[str, Any]:
+    """Interleaved whole-process runs of ``solve`` and the floor; medians and ratios."""
+    import numpy as np
+
+    path = folder / f"{problem}.npz"
+    write_log(problem, quick, path)
+    with np.load(path, allow_pickle=False) as archive:
+        array_bytes = sum(archive[key].nbytes for key in FLOOR_KEYS[problem])
+        n = int(archive["queries" if problem == "llm-cache" else "triggered_offsets"].size)
+    solve = [sys.executable, "-c", SOLVE_CHILD, "solve", problem, "--data", str(path),
+             "--k", "5", "--delta", "0.05"]
+    floor = [sys.executable, "-c", PEAK_PREFIX + FLOORS[problem], str(path)]
+    peak = folder / "peak.txt"
+    runs: dict[str, list[tuple[float, int]]] = {"solve": [], "floor": []}
+    for _ in range(1 if quick else 5):
+        runs["floor"].append(timed_child(floor, peak))
+        runs["solve"].append(timed_child(solve, peak))
+    seconds = {key: statistics.median(t for t, _ in value) for key, value in runs.items()}
+    memory = {key: max(rss for _, rss in value) for key, value in runs.items()}
     return {
-        "n": n, "m": m, "k": k, "entries": int(data.triggered.size),
-        "solve_process_s": solve_s,
-        "floor_process_s": floor_process_s,
-        "floor_minimal_process_s": minimal_process_s,
-        "floor_inprocess_s": floor_inprocess_s,
-        "solve_inprocess_s": solve_inprocess_s,
-        "ratio_both_inprocess": solve_inprocess_s / floor_inprocess_s,
-        "python_startup_s": python_s,
-        "ratio_process": solve_s / floor_process_s,
-        "ratio_minimal_process": solve_s / minimal_process_s,
-        "ratio_inprocess": solve_s / floor_inprocess_s,
-        "goal_ratio": 2.0,
-        "stretch_ratio": 1.2,
-        "loop_samples": sub,
-        "loop_estimate_s": loop_s,
-        "speedup_vs_loop": loop_s / solve_s,
-        "statistics_s": statistics_s,
-        "speedup_statistics_vs_loop": loop_s / statistics_s,
-        "numpy_loop_estimate_s": numpy_loop_s,
-        "speedup_vs_numpy_loop": numpy_loop_s / solve_s,
+        "n": n - (0 if problem == "llm-cache" else 1),
+        "solve_s": seconds["solve"], "floor_s": seconds["floor"],
+        "solve_runs_s": [t for t, _ in runs["solve"]],
+        "floor_runs_s": [t for t, _ in runs["floor"]],
+        "ratio": seconds["solve"] / seconds["floor"],
+        "arrays_mb": array_bytes / 1e6,
+        "solve_peak_rss_mb": memory["solve"] / 1e6,
+        "floor_peak_rss_mb": memory["floor"] / 1e6,
+        "memory_ratio": memory["solve"] / array_bytes,
+        "memory_ratio_vs_floor": memory["solve"] / memory["floor"],
     }
+
+
+def run(quick: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    figures = []
+    with tempfile.TemporaryDirectory() as folder:
+        for problem in FLOORS:
+            numbers = compare(problem, quick, Path(folder))
+            out[problem] = numbers
+            figures.append(figure(f"solve {problem} time", numbers["ratio"],
+                                  "numpy floor script (same run)", GOAL_TIME_RATIO, "lower"))
+            figures.append(figure(f"solve {problem} peak memory", numbers["memory_ratio"],
+                                  "size of the floor's arrays", GOAL_MEMORY_RATIO, "lower"))
+    out["figures"] = figures
+    return out
+
+
+def figure(name: str, ratio: float, reference: str, goal: float, better: str) -> dict[str, Any]:
+    """One row of the bench summary: a ratio to a reference measured in the same run."""
+    met = ratio <= goal if better == "lower" else ratio >= goal
+    return {"figure": name, "ratio": ratio, "reference": reference, "goal": goal,
+            "better": better, "met": bool(met)}

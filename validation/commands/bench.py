@@ -1,12 +1,17 @@
-r"""``offcmab bench [--json] [--quick]``: run the speed benchmarks and print their numbers.
+r"""``offcmab bench [--json] [--quick | --full]``: run the speed benchmarks and print their numbers.
 
 Runs every module of :data:`validation.benchmarks.BENCHMARKS` that exists in this
-build (one row per benchmark), as a table or as one JSON object.
+build (one row per benchmark), as a table or as one JSON object.  A benchmark lists its
+headline figures under ``figures``: each a ratio against a reference measured in the same
+run (the numpy floor script, cynetdiff, pynetim), with its goal; ``summary`` gathers them
+with the worst ratio of each direction and whether every goal is met.
 """
 
 from __future__ import annotations
 
 import argparse
+from inspect import signature
+from typing import Any
 
 from validation.benchmarks import BENCHMARKS
 from validation.cli import load_command
@@ -18,24 +23,50 @@ HELP = "time CLCB and the simulators against bare numpy floors (speed goals)"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
+    parser.add_argument("--full", action="store_true",
+                        help="whole grids where a benchmark has one (ic-simulation: up to "
+                             "100,000 nodes, 10,000 cascades; several minutes)")
     parser.add_argument("--only", nargs="+", choices=list(BENCHMARKS), metavar="NAME",
                         help=f"run only these benchmarks ({', '.join(BENCHMARKS)})")
 
 
 def run(args: argparse.Namespace) -> int:
-    results: dict[str, dict[str, object]] = {}
+    results: dict[str, dict[str, Any]] = {}
     for name in args.only or BENCHMARKS:
         module = load_command(BENCHMARKS[name])
         if module is None:
             continue
-        results[name] = {"title": module.TITLE, **module.run(args.quick)}
+        extra = {"full": True} if args.full and "full" in signature(module.run).parameters else {}
+        results[name] = {"title": module.TITLE, **module.run(args.quick, **extra)}
+    results["summary"] = summary(results)
     if args.json:
         emit(results, True)
         return 0
     for name, numbers in results.items():
+        if name == "summary":
+            continue
         print(f"{name}: {numbers['title']}")
-        _print_rows({key: value for key, value in numbers.items() if key != "title"}, 2)
+        _print_rows({key: value for key, value in numbers.items()
+                     if key not in ("title", "figures")}, 2)
+    print("summary: ratio against a reference measured in this run, and its goal")
+    for row in results["summary"]["figures"]:
+        bound = "<=" if row["better"] == "lower" else ">="
+        print(f"  {row['figure']:<40} {row['ratio']:>8.3g}x  goal {bound} {row['goal']:g}  "
+              f"{'met' if row['met'] else 'NOT met'}  (vs {row['reference']})")
     return 0
+
+
+def summary(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Every benchmark's ``figures``, the worst ratio in each direction, all goals met?"""
+    rows = [row for numbers in results.values() for row in numbers.get("figures", [])]
+    lower = [row for row in rows if row["better"] == "lower"]
+    higher = [row for row in rows if row["better"] == "higher"]
+    return {
+        "figures": rows,
+        "worst_lower_is_better": max(lower, key=lambda row: row["ratio"]) if lower else None,
+        "worst_higher_is_better": min(higher, key=lambda row: row["ratio"]) if higher else None,
+        "all_met": all(row["met"] for row in rows),
+    }
 
 
 def _print_rows(numbers: dict[str, object], indent: int) -> None:

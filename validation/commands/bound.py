@@ -1,6 +1,6 @@
 r"""``offcmab bound ID NAME=VALUE ...``: evaluate one of the paper's bounds.
 
-Values are parsed as plain floats (never evaluated as expressions).  ``--variant``
+Values are parsed strictly as decimal numbers (never evaluated as expressions).  ``--variant``
 chooses the bound as printed (``stated``) or as its proof yields it (``proved``);
 ``--solve-n eps=E`` returns the smallest ``n`` meeting a target gap; ``--list`` names
 every id with its parameters.  Sympy and :mod:`bounds` are imported inside :func:`run`
@@ -14,13 +14,22 @@ import math
 from typing import Any
 
 from reference.errors import InputError
+from validation import numbers
 from validation.output import emit
 
 HELP = "evaluate a bound of the paper (stated or proved variant) or solve it for n"
 
 
+#: Largest sample count ``n`` accepted (far beyond any dataset; keeps ``n`` exact in a float).
+MAX_N = 10**18
+
+
 def parse_assignments(items: list[str]) -> dict[str, float]:
-    """``["a=1", "b=2.5"]`` -> ``{"a": 1.0, "b": 2.5}`` by ``float`` only; errors name the field."""
+    """``["a=1", "b=2.5"]`` -> ``{"a": 1.0, "b": 2.5}``, strictly; errors name the field.
+
+    ``n`` is a sample count: a whole number in ``[1, MAX_N]`` written in digits
+    (``1000`` or ``1e6``; not ``2.5``).
+    """
     values: dict[str, float] = {}
     for item in items:
         name, sep, text = item.partition("=")
@@ -29,10 +38,10 @@ def parse_assignments(items: list[str]) -> dict[str, float]:
             raise InputError(item, "expected NAME=VALUE")
         if name in values:
             raise InputError(name, "given twice")
-        try:
-            values[name] = float(text)
-        except ValueError:
-            raise InputError(name, f"must be a number, got {text!r}") from None
+        values[name] = numbers.parse_float(text, name)
+        if name == "n" and not (values[name].is_integer() and 1 <= values[name] <= MAX_N):
+            raise InputError("n", f"is a sample count: a whole number in [1, {MAX_N:.0e}], "
+                             f"got {text!r}")
     return values
 
 
@@ -40,10 +49,10 @@ def parse_eps(text: str) -> float:
     """``eps=0.1`` or ``0.1`` -> 0.1 (a finite number above 0)."""
     _, _, number = text.rpartition("=")
     try:
-        value = float(number)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"eps must be a number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
+        value = numbers.parse_float(number, "eps")
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if not value > 0:
         raise argparse.ArgumentTypeError(f"eps must be a finite number above 0, got {text!r}")
     return value
 
@@ -61,6 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from bounds.registry import BOUNDS, get_bound
 
     if args.list:
@@ -75,6 +86,17 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("id", "missing (use --list to see the bound ids)")
     bound = get_bound(args.id)
     params = parse_assignments(args.assignments)
+    try:
+        with np.errstate(all="raise"):
+            return _evaluate(bound, params, args)
+    except (FloatingPointError, OverflowError, ZeroDivisionError):
+        name = max(params, key=lambda key: abs(params[key]), default="parameters")
+        raise InputError(name, "the bound overflows a 64-bit float at these values (largest "
+                         f"given: {name}={params[name]:g})" if params else
+                         "the bound overflows a 64-bit float") from None
+
+
+def _evaluate(bound: Any, params: dict[str, float], args: argparse.Namespace) -> int:
     payload: dict[str, Any] = {"id": bound.id, "variant": args.variant}
     if args.solve_n is not None:
         from bounds.sample_complexity import solve_n
@@ -84,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
                               "n_precondition": result.n_precondition}
         params = {**params, "n": float(result.n)}
     payload["value"] = bound.evaluate(args.variant, **params)
+    if not math.isfinite(payload["value"]):
+        raise FloatingPointError  # reported as an overflow by run()
     payload["latex"] = bound.latex(args.variant)
     payload["precondition"] = {
         "holds": bound.precondition_holds(args.variant, **params),

@@ -4,7 +4,7 @@ Problems: ``cascade`` (``mu=0.7,0.5,... k=4 data=uniform``), ``kpath``
 (``means=... k=... w=...``: path means and path sampling probabilities), ``llm-cache``
 (``p=... c=... k=... cache=empty|random [size=S]``) and ``vectors``
 (``p_opt=... p_data=...``: the two triggering-probability vectors directly).
-Lists are comma-separated floats; nothing is evaluated.
+Lists are comma-separated decimal numbers, parsed strictly; nothing is evaluated.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import argparse
 from typing import Any
 
 from reference.errors import InputError
+from validation import numbers
 from validation.output import emit
 
 HELP = "exact coverage coefficients (C_inf, C_one, Kbar, K2bar, B1, p_star) of an instance"
@@ -28,19 +29,12 @@ OPTIONAL = {"data", "cache", "size"}
 
 
 def parse_list(name: str, text: str) -> list[float]:
-    """``"0.7,0.5"`` -> ``[0.7, 0.5]`` by ``float`` only; errors name the field."""
-    try:
-        values = [float(item) for item in text.split(",")]
-    except ValueError:
-        raise InputError(name, f"must be comma-separated numbers, got {text!r}") from None
-    return values
+    """``"0.7,0.5"`` -> ``[0.7, 0.5]``, parsed strictly; errors name the field."""
+    return numbers.parse_list(text, name, numbers.parse_float)
 
 
 def parse_integer(name: str, text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(name, f"must be an integer, got {text!r}") from None
+    return numbers.parse_int(text, name)
 
 
 def parse_problem_arguments(problem: str, items: list[str]) -> dict[str, Any]:

@@ -1,17 +1,18 @@
 r"""``offcmab solve PROBLEM --data FILE ...``: run the paper's algorithm on a logged dataset.
 
 Each problem's solver lives in :mod:`validation.solvers` and exposes ``HELP``,
-``add_arguments(parser)`` and ``solve(args) -> dict`` (the JSON payload).
+``ALGORITHMS`` (the ``--algorithm`` choices, the paper's first), ``add_arguments(parser)``
+and ``solve(args) -> Solution``.  The output is a short summary by default; ``--json`` and
+``--out`` give every per-arm statistic (:mod:`validation.solvers.summary`).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from validation.cli import load_command
-from validation.output import emit
+from validation.cli import load_command, requested
 
-HELP = "run the paper's algorithm for a problem on an offline dataset file"
+HELP = "run the paper's algorithm (or a baseline) for a problem on an offline dataset file"
 
 #: Problem name -> solver module.
 SOLVERS: dict[str, str] = {
@@ -24,19 +25,32 @@ SOLVERS: dict[str, str] = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from validation.solvers.summary import add_output_arguments
+
     problems = parser.add_subparsers(dest="problem", metavar="PROBLEM",
                                      parser_class=type(parser))
     problems.required = True
+    argv = getattr(parser, "argv", None)
+    only = requested(argv, list(SOLVERS)) if argv is not None else None
     for name, module_path in SOLVERS.items():
+        if only is not None and name != only:
+            continue  # build only the problem asked for (start-up time)
         module = load_command(module_path)
         if module is None:
             continue
         sub = problems.add_parser(name, help=module.HELP, description=module.HELP)
+        sub.add_argument("--algorithm", choices=list(module.ALGORITHMS),
+                         default=next(iter(module.ALGORITHMS)),
+                         help="; ".join(f"{key}: {text}" for key, text in
+                                        module.ALGORITHMS.items()) + " (default: "
+                         f"{next(iter(module.ALGORITHMS))})")
         module.add_arguments(sub)
-        sub.add_argument("--json", action="store_true", help="print one JSON object")
+        add_output_arguments(sub)
         sub.set_defaults(solve=module.solve)
 
 
 def run(args: argparse.Namespace) -> int:
-    emit(args.solve(args), args.json)
+    from validation.solvers.summary import report
+
+    report(args.solve(args), args.json, args.out)
     return 0

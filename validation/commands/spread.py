@@ -12,17 +12,16 @@ HELP = "influence spread sigma(S; G) of a seed set under the IC model, with a st
 
 
 def seed_list(text: str) -> list[int]:
-    """Comma-separated non-negative node ids (``--seeds 0,4,7``)."""
+    """Comma-separated non-negative node ids (``--seeds 0,4,7``), none of them empty."""
+    from reference.errors import InputError
+    from reference.im.graph import MAX_NODES
+    from validation.numbers import parse_int, parse_list
+
     try:
-        values = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be comma-separated integer node ids, got {text!r}") from None
-    if not values:
-        raise argparse.ArgumentTypeError("needs at least one node id")
-    if min(values) < 0:
-        raise argparse.ArgumentTypeError(f"node ids must be non-negative, got {text!r}")
-    return values
+        return parse_list(text, "seeds", lambda item, field: parse_int(item, field, 0,
+                                                                       MAX_NODES - 1))
+    except InputError as error:
+        raise argparse.ArgumentTypeError(f"node ids: {error.message}") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -56,6 +56,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from validation.runner.folder import folder_lock
+
+    with folder_lock(args.out):  # one run per output folder: a second one exits 2
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from validation.runner import figures, report
     from validation.runner.spec import PROFILES
     from validation.runner.sweep import RunConfig, RunInterrupted, package_versions, run_validation
@@ -67,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.out.exists() and not args.out.is_dir():
         raise ValueError(f"out: {args.out} exists and is not a folder")
-    if args.scheduler is not None and args.backend not in (None, "dask"):
-        raise ValueError("scheduler: only used with --backend dask")
+    if args.scheduler is not None and args.backend != "dask":
+        raise ValueError("scheduler: only used with --backend dask (add --backend dask)")
     backend = args.backend or ("dask" if args.scheduler else
                                "serial" if args.jobs == 1 else "processes")
     only = tuple(dict.fromkeys(args.only)) if args.only else ()

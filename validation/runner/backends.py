@@ -98,6 +98,22 @@ def _drain(pending: set[Future[TrialRecord]]) -> Iterable[Future[TrialRecord]]:
         yield from finished
 
 
+#: Seconds to wait for a dask scheduler given by address before giving up.
+CONNECT_SECONDS = 5.0
+
+
+def connect(client_type: Any, scheduler: str) -> Any:
+    """A client of the scheduler at ``scheduler``, or an ``InputError`` after a short wait."""
+    from reference.errors import InputError
+
+    try:
+        return client_type(scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        reason = str(error) or type(error).__name__
+        raise InputError("scheduler", f"cannot reach a dask scheduler at {scheduler!r} within "
+                         f"{CONNECT_SECONDS:g} s ({reason})") from None
+
+
 def run_dask(tasks: Sequence[Task], done: Callback, jobs: int, scheduler: str | None) -> None:
     """Run the tasks on a dask.distributed cluster (``scheduler`` address or a local one)."""
     from dask.distributed import Client, LocalCluster, as_completed
@@ -108,7 +124,7 @@ def run_dask(tasks: Sequence[Task], done: Callback, jobs: int, scheduler: str | 
                                dashboard_address=None)
         client = Client(cluster)
     else:
-        client = Client(scheduler)
+        client = connect(Client, scheduler)
     try:
         futures = client.map(run_task, list(tasks), pure=False)
         for future in as_completed(futures):

@@ -11,8 +11,11 @@ matplotlib is imported here only, with the non-interactive Agg backend.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
+
+from validation.runner.folder import atomic_write
 
 
 def write_figures(rows: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
@@ -54,7 +57,7 @@ def write_figures(rows: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
             axes.legend(fontsize=6, loc="best")
         figure.tight_layout()
         path = folder / f"{bound_id}.png"
-        figure.savefig(path, dpi=110)
+        atomic_write(path, partial(figure.savefig, dpi=110, format="png"))
         plt.close(figure)
         written.append(path)
     return written

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from validation.output import jsonable
+from validation.runner.folder import atomic_write_text
 
 
 def git_commit(where: Path) -> str | None:
@@ -30,7 +31,7 @@ def git_commit(where: Path) -> str | None:
 
 def write_json(report: dict[str, Any], path: Path) -> None:
     """``report.json`` (non-finite numbers become ``null``)."""
-    path.write_text(json.dumps(jsonable(report), indent=1) + "\n", encoding="utf-8")
+    atomic_write_text(path, json.dumps(jsonable(report), indent=1) + "\n")
 
 
 def _number(value: Any, digits: int = 3) -> str:
@@ -144,4 +145,4 @@ def markdown(report: dict[str, Any]) -> str:
 
 def write_markdown(report: dict[str, Any], path: Path) -> None:
     """``report.md``."""
-    path.write_text(markdown(report), encoding="utf-8")
+    atomic_write_text(path, markdown(report))

@@ -6,14 +6,16 @@ soon as the trial completes, so a killed run loses only the trials still in flig
 ``os.fsync`` (durability against a machine crash) runs at most every
 ``SYNC_SECONDS`` and when the log closes: one fsync per trial costs about 5 ms here,
 more than most trials.  ``--resume`` reads the log, skips every key already present
-and appends the rest.  A last line cut short by the kill is
-ignored (that trial simply runs again, with the same seed and the same result).
+and appends the rest.  A damaged log (a line cut short by a kill, or garbled) is cut
+to its valid prefix, reporting how many lines that drops; those trials simply run
+again, with the same seeds and the same results.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,26 +55,63 @@ class TrialRecord:
                    float(data.get("seconds", 0.0)))
 
 
-def read_log(path: Path) -> tuple[dict[str, Any] | None, dict[str, TrialRecord]]:
-    """The header and the finished trials of a log (an unreadable last line is skipped)."""
+@dataclass
+class LogPrefix:
+    """The longest undamaged start of a log: its header, trials, byte length, lines after it."""
+
+    header: dict[str, Any] | None
+    records: dict[str, TrialRecord]
+    size: int
+    dropped: int
+
+
+def _parse_line(raw: bytes, first: bool) -> dict[str, Any] | TrialRecord:
+    """One complete log line as a header (first line only) or a trial; ``ValueError`` if bad."""
+    data = json.loads(raw.decode("utf-8"))  # JSONDecodeError and UnicodeDecodeError: ValueError
+    if first and isinstance(data, dict) and set(data) == {"header"}:
+        if not isinstance(data["header"], dict):
+            raise ValueError("header is not an object")
+        return data["header"]
+    if not isinstance(data, dict) or not isinstance(data.get("key"), str):
+        raise ValueError("not a trial record")
+    try:
+        return TrialRecord.from_json(data)
+    except (TypeError, KeyError, AttributeError) as error:
+        raise ValueError(str(error)) from None
+
+
+def read_prefix(path: Path) -> LogPrefix:
+    """The valid prefix of a log: every line up to the first damaged one.
+
+    A line is damaged when it is not valid UTF-8 JSON, is not a trial record (or the header,
+    on the first line), or lacks its newline (cut short by a kill).  That line and all after
+    it are counted in ``dropped``; their trials run again with the same seeds.
+    """
     if not path.exists():
-        return None, {}
+        return LogPrefix(None, {}, 0, 0)
+    data = path.read_bytes()
     header: dict[str, Any] | None = None
     records: dict[str, TrialRecord] = {}
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines, start=1):
+    lines = data.split(b"\n")  # the piece after the last newline is incomplete or empty
+    complete, tail = lines[:-1], lines[-1]
+    size = 0
+    for number, raw in enumerate(complete):
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
-            if number == len(lines):
-                break  # cut short by a kill: that trial runs again
-            raise InputError("resume", f"{path} is corrupt", number) from None
-        if "header" in data:
-            header = data["header"]
+            item = _parse_line(raw, number == 0)
+        except (ValueError, RecursionError):
+            return LogPrefix(header, records, size, len(complete) - number + bool(tail))
+        if isinstance(item, TrialRecord):
+            records[item.key] = item
         else:
-            record = TrialRecord.from_json(data)
-            records[record.key] = record
-    return header, records
+            header = item
+        size += len(raw) + 1
+    return LogPrefix(header, records, size, int(bool(tail)))
+
+
+def read_log(path: Path) -> tuple[dict[str, Any] | None, dict[str, TrialRecord]]:
+    """The header and the finished trials of the valid prefix of a log (see :func:`read_prefix`)."""
+    prefix = read_prefix(path)
+    return prefix.header, prefix.records
 
 
 class TrialLog:
@@ -80,7 +119,8 @@ class TrialLog:
 
     def __init__(self, path: Path, header: dict[str, Any], resume: bool) -> None:
         self.path = path
-        old_header, self.finished = read_log(path) if resume else (None, {})
+        prefix = read_prefix(path) if resume else LogPrefix(None, {}, 0, 0)
+        old_header, self.finished = prefix.header, prefix.records
         if resume and old_header is not None:
             for name in ("seed", "profile"):
                 if old_header.get(name) != header.get(name):
@@ -92,17 +132,21 @@ class TrialLog:
         path.parent.mkdir(parents=True, exist_ok=True)
         fresh = not (resume and path.exists())
         if not fresh:
-            self._drop_partial_last_line()
+            self._keep_prefix(prefix)
         self._file: IO[str] = path.open("w" if fresh else "a", encoding="utf-8")
         self._synced = 0.0
         if fresh or old_header is None:
             self._write(json.dumps({"header": header}))
 
-    def _drop_partial_last_line(self) -> None:
-        data = self.path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            with self.path.open("r+b") as file:
-                file.truncate(data.rfind(b"\n") + 1)
+    def _keep_prefix(self, prefix: LogPrefix) -> None:
+        """Cut the log to its valid prefix, saying how many damaged lines that drops."""
+        with self.path.open("r+b") as file:
+            file.truncate(prefix.size)
+        if prefix.dropped:
+            sys.stderr.write(f"offcmab validate: resume: {self.path} was damaged; kept "
+                             f"{len(prefix.records)} trials, dropped {prefix.dropped} "
+                             "line(s) from the first damaged one on (those trials run "
+                             "again)\n")
 
     def _write(self, line: str) -> None:
         self._file.write(line + "\n")

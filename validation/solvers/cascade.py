@@ -1,35 +1,67 @@
-r"""``offcmab solve cascade``: CLCB-Cascade on a logged cascade dataset."""
+r"""``offcmab solve cascade``: CLCB-Cascade (or a baseline) on a logged cascade dataset."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from reference.clcb_cascade import clcb_cascade
-from reference.dataset_io import check_file, read_dataset
-from reference.problems.cascade import check_cascade_log
 from validation.arguments import positive_int, probability
+from validation.solvers.summary import Solution, hoeffding_rule, smallest_count
 
 HELP = "CLCB-Cascade: the top-k arms by lower confidence bound from a cascade log"
 
+#: ``--algorithm`` choices: the paper's algorithm first, then the baselines of its Figure 1.
+ALGORITHMS = {
+    "clcb": "CLCB-Cascade, top-k by LCB",
+    "emp": "EMP, top-k by empirical mean (unobserved last)",
+    "cucb-offline": "CUCB-Offline, top-k by UCB (unobserved first)",
+}
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+
+def add_data_arguments(parser: argparse.ArgumentParser, k_help: str, radius_default: str) -> None:
+    """``--data``, ``--k``, ``--delta`` and ``--radius`` (shared with ``solve kpath``)."""
     parser.add_argument("--data", type=Path, required=True, help="dataset (.jsonl or .npz)")
-    parser.add_argument("--k", type=positive_int, required=True, help="length of the list")
+    parser.add_argument("--k", type=positive_int, required=True, help=k_help)
     parser.add_argument("--delta", type=probability, required=True,
                         help="failure probability in (0, 1)")
-    parser.add_argument("--radius", choices=["alg1", "cascade"], default="cascade",
-                        help="log(4mn/delta) as in Algorithm 1, or log(2mn/delta) as in the "
-                        "cascade algorithm (default)")
+    rules = {"alg1": "log(4mn/delta) as in Algorithm 1",
+             "cascade": "log(2mn/delta) as in the cascade algorithm"}
+    parser.add_argument("--radius", choices=list(rules), default=radius_default,
+                        help=", or ".join(f"{key}: {text}" for key, text in rules.items())
+                        + f" (default {radius_default})")
+    add_check_argument(parser, "ranked lists (action, action_offsets)")
 
 
-def solve(args: argparse.Namespace) -> dict[str, Any]:
-    dataset = check_file(args.data, check_cascade_log, read_dataset(args.data))
-    result = clcb_cascade(dataset, args.k, args.delta, radius=args.radius)
-    return {
-        "action": result.action,
-        "lcb": result.lcb,
-        "mean": result.means,
-        "counts": result.counts,
-    }
+def add_check_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--check-logged-actions``: also read and check what the algorithm does not use."""
+    parser.add_argument("--check-logged-actions", action="store_true",
+                        help=f"also read a .npz log's {what} and check them against the "
+                        "feedback (slower; the algorithm does not use them, so by default "
+                        "they are not read)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_data_arguments(parser, "length of the list", "cascade")
+
+
+def solve(args: argparse.Namespace) -> Solution:
+    from reference.baselines import cucb_offline, emp
+    from reference.clcb_cascade import clcb_cascade
+    from reference.dataset_io import check_file, read_dataset
+    from reference.errors import check_cardinality
+    from reference.oracles import TopK
+    from reference.problems.cascade_log import check_cascade_log
+
+    # The logged lists are not used by the algorithm: a .npz archive's are read on request.
+    dataset = check_file(args.data, check_cascade_log,
+                         read_dataset(args.data, actions=args.check_logged_actions))
+    if args.algorithm == "clcb":
+        result = clcb_cascade(dataset, args.k, args.delta, radius=args.radius)
+    else:
+        baseline = emp if args.algorithm == "emp" else cucb_offline
+        result = baseline(dataset, TopK(check_cardinality(args.k, dataset.m)), args.delta,
+                          args.radius)
+    count = smallest_count(result.counts, result.action)
+    return Solution(args.algorithm, "action", result.action, dataset.n, dataset.m, args.delta,
+                    count, *hoeffding_rule(count, dataset.n, dataset.m, args.delta, args.radius),
+                    {"lcb": result.lcb, "mean": result.means, "counts": result.counts})

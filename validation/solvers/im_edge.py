@@ -3,11 +3,14 @@ r"""``offcmab solve im-edge``: CLCB with every edge a base arm, on edge-level fe
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from validation.solvers.im_node import add_graph_arguments, edge_rows, seed_oracle
+from validation.solvers.im_node import add_graph_arguments, seed_oracle
+from validation.solvers.summary import Solution, hoeffding_rule
 
 HELP = "edge-level CLCB: k seeds from edge-level IC feedback (each edge a base arm)"
+
+#: ``--algorithm`` choices: the paper's algorithm (CLCB on edges) only.
+ALGORITHMS = {"clcb": "CLCB, the IM oracle on the edge LCBs"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,8 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="log(4mn/delta) as in Algorithm 1 (default) or log(2mn/delta)")
 
 
-def solve(args: argparse.Namespace) -> dict[str, Any]:
+def solve(args: argparse.Namespace) -> Solution:
     from functools import partial
+
+    import numpy as np
 
     from reference.dataset_io import check_file
     from reference.im.clcb_im_edge import clcb_im_edge
@@ -30,6 +35,10 @@ def solve(args: argparse.Namespace) -> dict[str, Any]:
     graph = with_nodes(structure, feedback.nodes)
     check_file(args.data, partial(check_feedback_follows_graph, graph), feedback)
     result = clcb_im_edge(feedback, seed_oracle(graph, args), args.delta, args.radius)
-    return {"seeds": result.action,
-            "edges": edge_rows(graph.sources, graph.targets, result.means, result.lcb),
-            "counts": result.counts}
+    leaving = np.isin(graph.sources, result.action)  # the edges the seeds trigger first
+    count = int(result.counts[leaving].min()) if leaving.any() else None
+    n, m = feedback.dataset.n, feedback.dataset.m
+    return Solution(args.algorithm, "seeds", result.action, n, m, args.delta, count,
+                    *hoeffding_rule(count, n, m, args.delta, args.radius),
+                    {"u": graph.sources, "v": graph.targets, "p_hat": result.means,
+                     "lcb": result.lcb, "counts": result.counts}, rows_key="edges")

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from validation.arguments import nonnegative_int, positive_float, positive_int, probability
+from validation.solvers.summary import Solution
 
 if TYPE_CHECKING:  # imported lazily at run time (start-up speed)
     from reference.im.graph import ICGraph
     from reference.im.oracles import IMMOracle
 
 HELP = "CLCB-IM-N: k seeds from node-level cascades (Algorithm CLCB-IM-N) with edge LCBs"
+
+#: ``--algorithm`` choices: the paper's algorithm first, then Chen et al.'s plug-in baseline.
+ALGORITHMS = {
+    "clcb": "CLCB-IM-N, the IM oracle on the edge LCBs",
+    "plug-in": "the IM oracle on the plug-in edge estimates (no pessimism)",
+}
 
 
 def add_graph_arguments(parser: argparse.ArgumentParser, data_help: str) -> None:
@@ -35,11 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "or n_{1,ū,v̄}/n_{1,v̄} as printed in the algorithm")
 
 
-def solve(args: argparse.Namespace) -> dict[str, Any]:
+def solve(args: argparse.Namespace) -> Solution:
     from functools import partial
 
+    import numpy as np
+
     from reference.dataset_io import check_file
-    from reference.im.clcb_im_node import clcb_im_node
+    from reference.im.clcb_im_node import bernstein_radius, edge_lcbs
     from reference.im.data import check_cascades_follow_graph
     from reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
 
@@ -47,9 +56,22 @@ def solve(args: argparse.Namespace) -> dict[str, Any]:
     cascades = read_node_cascades(args.data, structure.nodes)
     graph = with_nodes(structure, cascades.nodes)
     check_file(args.data, partial(check_cascades_follow_graph, graph), cascades)
-    result = clcb_im_node(graph, cascades, seed_oracle(graph, args), args.delta, args.estimator)
-    return {"seeds": result.seeds,
-            "edges": edge_rows(graph.sources, graph.targets, result.estimates.p_hat, result.lcb)}
+    result = edge_lcbs(graph, cascades, args.delta, args.estimator)  # statistics and LCBs
+    index = result.lcb if args.algorithm == "clcb" else \
+        np.nan_to_num(result.estimates.p_hat, nan=0.0)  # plug_in_node's index
+    seeds = seed_oracle(graph, args)(index)
+    # The edges the seeds can trigger first leave a seed; their conditional estimate rests on
+    # the n_0(u) cascades where u was not seeded.
+    leaving = np.isin(graph.sources, seeds)
+    unseeded = result.counters.unseeded[graph.sources]
+    count = int(unseeded[leaving].min()) if leaving.any() else None
+    radius = float(bernstein_radius(np.asarray([0.5]), np.asarray([count or 0]),
+                                    result.log_term)[0])
+    return Solution(args.algorithm, "seeds", seeds, cascades.n, graph.edges, args.delta, count,
+                    radius, "at most sqrt(6 x(1-x) L / N) + 9 L / N, L = log(12 n E / delta), "
+                    "x = 1/2", {"u": graph.sources, "v": graph.targets,
+                                "p_hat": result.estimates.p_hat, "lcb": result.lcb,
+                                "counts": unseeded}, rows_key="edges")
 
 
 def seed_oracle(graph: ICGraph, args: argparse.Namespace) -> IMMOracle:
@@ -59,10 +81,3 @@ def seed_oracle(graph: ICGraph, args: argparse.Namespace) -> IMMOracle:
 
     k = check_cardinality(args.k, graph.nodes)
     return IMMOracle(graph, k, args.eps, 1.0 / max(graph.nodes, 2), args.seed)
-
-
-def edge_rows(sources: Any, targets: Any, p_hat: Any, lcb: Any) -> list[dict[str, Any]]:
-    """One ``{"u", "v", "p_hat", "lcb"}`` object per edge (non-finite numbers become null)."""
-    return [{"u": u, "v": v, "p_hat": p, "lcb": b}
-            for u, v, p, b in zip(sources.tolist(), targets.tolist(), p_hat.tolist(),
-                                  lcb.tolist(), strict=True)]

@@ -1,37 +1,38 @@
-r"""``offcmab solve kpath``: CLCB with the best-path oracle on a logged k-path dataset."""
+r"""``offcmab solve kpath``: CLCB (or a baseline) with the best-path oracle on a k-path log."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any
 
-from reference.clcb import clcb
-from reference.dataset_io import read_dataset
-from reference.oracles import KPathOracle
-from validation.arguments import positive_int, probability
+from validation.solvers.cascade import add_data_arguments
+from validation.solvers.summary import Solution, hoeffding_rule, smallest_count
 
 HELP = "CLCB for k-path: the path (k consecutive arms) of largest total LCB from a path log"
 
+#: ``--algorithm`` choices: the paper's algorithm first.
+ALGORITHMS = {
+    "clcb": "CLCB, the path of largest total LCB",
+    "emp": "EMP, the path of largest total empirical mean",
+    "cucb-offline": "CUCB-Offline, the path of largest total UCB",
+}
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", type=Path, required=True, help="dataset (.jsonl or .npz)")
-    parser.add_argument("--k", type=positive_int, required=True,
-                        help="arms per path (must divide the number of arms m)")
-    parser.add_argument("--delta", type=probability, required=True,
-                        help="failure probability in (0, 1)")
-    parser.add_argument("--radius", choices=["alg1", "cascade"], default="alg1",
-                        help="log(4mn/delta) as in Algorithm 1 (default), or log(2mn/delta)")
+    add_data_arguments(parser, "arms per path (must divide the number of arms m)", "alg1")
 
 
-def solve(args: argparse.Namespace) -> dict[str, Any]:
-    dataset = read_dataset(args.data)
+def solve(args: argparse.Namespace) -> Solution:
+    from reference.baselines import cucb_offline, emp
+    from reference.clcb import clcb
+    from reference.dataset_io import read_dataset
+    from reference.oracles import KPathOracle
+
+    dataset = read_dataset(args.data, actions=args.check_logged_actions)  # paths: unused
     oracle = KPathOracle(dataset.m, args.k)
-    result = clcb(dataset, oracle, args.delta, radius=args.radius)
-    return {
-        "action": result.action,
-        "path": int(result.action[0]) // args.k,
-        "lcb": result.lcb,
-        "mean": result.means,
-        "counts": result.counts,
-    }
+    algorithm = {"clcb": clcb, "emp": emp, "cucb-offline": cucb_offline}[args.algorithm]
+    result = algorithm(dataset, oracle, args.delta, radius=args.radius)
+    count = smallest_count(result.counts, result.action)
+    return Solution(args.algorithm, "action", result.action, dataset.n, dataset.m, args.delta,
+                    count, *hoeffding_rule(count, dataset.n, dataset.m, args.delta, args.radius),
+                    {"lcb": result.lcb, "mean": result.means, "counts": result.counts},
+                    extra={"path": int(result.action[0]) // args.k})

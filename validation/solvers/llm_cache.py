@@ -1,14 +1,22 @@
-r"""``offcmab solve llm-cache``: CLCB-LLM-C on a logged LLM cache dataset."""
+r"""``offcmab solve llm-cache``: CLCB-LLM-C (or Zhu et al.'s LFU / LEC) on an LLM cache log."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from validation.arguments import positive_int, probability
+from validation.solvers.cascade import add_check_argument
+from validation.solvers.summary import Solution, smallest_count
 
 HELP = "CLCB-LLM-C: the cache of k queries from a log of (cache, query, cost) rounds"
+
+#: ``--algorithm`` choices: the paper's algorithm first, then Zhu et al.'s offline baselines.
+ALGORITHMS = {
+    "clcb": "CLCB-LLM-C, top-k by p times the UCB of c",
+    "lfu": "LFU, top-k by arrival count",
+    "lec": "LEC, top-k by p times c (plug-in)",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,21 +30,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "standard: UCB of p times UCB of c (alg:CLCB-LLM_std)")
     parser.add_argument("--unbounded-costs", action="store_true",
                         help="accept any finite cost (sub-Gaussian noise) instead of [0, 1]")
+    add_check_argument(parser, "caches (the algorithms use only whether a round was a hit, "
+                       "which a null cost records)")
 
 
-def solve(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.clcb_llm import clcb_llm
+def solve(args: argparse.Namespace) -> Solution:
+    import numpy as np
+
+    from reference.clcb_llm import clcb_llm, ucb_radius
     from reference.errors import check_cardinality
+    from reference.llm_baselines import lec, lfu
     from reference.problems.llm_cache_io import read_cache_log
 
-    log = read_cache_log(args.data, bounded=not args.unbounded_costs)
+    log = read_cache_log(args.data, not args.unbounded_costs, args.check_logged_actions)
     k = check_cardinality(args.k, log.m)
     result = clcb_llm(log, k, args.delta, variant=args.variant)
-    return {
-        "cache": result.cache,
-        "p_hat": result.p_hat,
-        "c_hat": result.c_hat,
-        "c_ucb": result.c_ucb,
-        "counts": result.counts,
-        "cost_counts": result.cost_counts,
-    }
+    cache = result.cache
+    if args.algorithm != "clcb":
+        cache = (lfu if args.algorithm == "lfu" else lec)(log, k)
+    # The radius that matters is the cost UCB's, at N_c(q): the cost observations of q.
+    count = smallest_count(result.cost_counts, cache)
+    radius = float(ucb_radius(np.asarray([count or 0]), log.n, log.m, args.delta)[0])
+    return Solution(args.algorithm, "cache", cache, log.n, log.m, args.delta, count, radius,
+                    "sqrt(2 log(4 m n / delta) / N_c)",
+                    {"p_hat": result.p_hat, "c_hat": result.c_hat, "c_ucb": result.c_ucb,
+                     "counts": result.counts, "cost_counts": result.cost_counts})

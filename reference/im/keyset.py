@@ -1,0 +1,123 @@
+r"""A growing set of non-negative ``int64`` keys with vectorized insertion (a numpy hash set).
+
+The IC simulators keep the visited ``(run, node)`` pairs of many cascades as keys
+``run * V + node``.  A dense ``runs x V`` array would cost ``runs * V`` however small the
+cascades are; this set costs memory and time proportional to the keys actually inserted.
+
+Layout: open addressing with linear probing in a power-of-two table kept at most half full
+(``-1`` marks an empty slot), Fibonacci hashing ``(key * 0x9E3779B97F4A7C15) >> (64 - bits)``.
+:meth:`KeySet.add` first reduces its keys to distinct ones (a sort, fast in numpy), then inserts
+them in a few rounds of array operations; each round every still-unresolved key reads its
+current slot and
+
+* finds itself: it was present, not new;
+* finds an empty slot: all such keys write themselves there and read back; the keys that
+  survived the write are inserted (new), the others go on probing;
+* finds another key: moves to the next slot.
+
+:class:`DenseKeys` is the same interface over a byte per possible key, for batches whose
+cascades cover a good share of the nodes: with cascades of mean size ``m`` on ``V`` nodes it
+takes ``V`` bytes per run against 16 to 32 bytes per key for the hash set, so it is used only
+when ``V <= DENSE_RATIO * m`` (at most 128 bytes per active pair: memory stays proportional to
+the active pairs) and is then 20 to 50 times faster per key.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference.dataset import IntArray
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_EMPTY = -1
+_MIN_BITS = 10
+#: A byte map is used once the keys are at least 1/DENSE_RATIO of the key range.
+DENSE_RATIO = 128
+
+
+class KeySet:
+    """A set of non-negative ``int64`` keys; :meth:`add` returns the keys that were new."""
+
+    def __init__(self, expected: int = 0) -> None:
+        self._bits = _MIN_BITS
+        while (1 << self._bits) < 2 * expected:
+            self._bits += 1
+        self._table = np.full(1 << self._bits, _EMPTY, dtype=np.int64)
+        self.size = 0
+
+    def _slots(self, keys: IntArray) -> IntArray:
+        hashed = keys.view(np.uint64) * _GOLDEN
+        return (hashed >> np.uint64(64 - self._bits)).astype(np.int64)
+
+    def _grow(self, needed: int) -> None:
+        """Rehash into a table at most half full once ``needed`` keys are stored."""
+        if 2 * needed <= self._table.size:
+            return
+        old = self._table[self._table != _EMPTY]
+        while (1 << self._bits) < 2 * needed:
+            self._bits += 1
+        self._table = np.full(1 << self._bits, _EMPTY, dtype=np.int64)
+        self.size = 0
+        self._insert(old)
+
+    def add(self, keys: IntArray) -> IntArray:
+        """Insert ``keys`` (copies allowed); return each key that was absent, once, sorted."""
+        distinct = _distinct(np.asarray(keys, dtype=np.int64))
+        self._grow(self.size + distinct.size)  # room even if every key is new
+        return self._insert(distinct)
+
+    def _insert(self, keys: IntArray) -> IntArray:
+        """Insert distinct keys (the table has room); return the new ones."""
+        mask = np.int64(self._table.size - 1)
+        table = self._table
+        pending = np.arange(keys.size, dtype=np.int64)
+        slot = self._slots(keys)
+        is_new = np.zeros(keys.size, dtype=bool)
+        while pending.size:
+            key = keys[pending]
+            found = table[slot]
+            empty = np.flatnonzero(found == _EMPTY)
+            table[slot[empty]] = key[empty]
+            won = empty[table[slot[empty]] == key[empty]]  # others lost the slot to another key
+            is_new[pending[won]] = True
+            resolved = found == key
+            resolved[won] = True
+            pending, slot = pending[~resolved], (slot[~resolved] + 1) & mask
+        fresh = keys[is_new]
+        self.size += int(fresh.size)
+        return fresh
+
+    def __len__(self) -> int:
+        return self.size
+
+
+class DenseKeys:
+    """The :class:`KeySet` interface over one byte per key in ``[0, capacity)``."""
+
+    def __init__(self, capacity: int, keys: IntArray | None = None) -> None:
+        self._seen = np.zeros(capacity, dtype=bool)
+        self.size = 0
+        if keys is not None:
+            self.add(keys)
+
+    def add(self, keys: IntArray) -> IntArray:
+        """Insert ``keys`` (copies allowed); return each key that was absent, once, sorted."""
+        keys = np.asarray(keys, dtype=np.int64)
+        fresh = _distinct(keys[~self._seen[keys]])
+        self._seen[fresh] = True
+        self.size += int(fresh.size)
+        return fresh
+
+    def __len__(self) -> int:
+        return self.size
+
+
+def _distinct(keys: IntArray) -> IntArray:
+    """Sorted distinct values of ``keys``."""
+    ordered = np.sort(keys)
+    if ordered.size < 2:
+        return ordered
+    keep = np.empty(ordered.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]

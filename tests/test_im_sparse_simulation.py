@@ -1,0 +1,154 @@
+"""The sparse IC simulator's building blocks against exact laws (issue 16).
+
+* the cascade-size law of :func:`cascade_sizes` equals the exact law from live-edge enumeration,
+  by a chi-square test, with every edge on the coin-per-edge path, then every edge on the
+  skip-sampling path (thinning and chunking included), and with the default split;
+* negative control: the same test rejects a sampler whose thinning is switched off; an edge
+  with p below 2^-16 fires only through the coin's tie refinement, at the right rate;
+* the hash set and the dense set return exactly the new keys, once each;
+* the product-law seed sampler has the exact law of the number of seeds per run.
+
+Every Monte-Carlo assertion has false-alarm probability ALPHA (seeded generators throughout).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats
+
+import reference.im.live_edges as live_edges
+from reference.im.data import bernoulli_positions, sample_seed_keys
+from reference.im.diffusion import cascade_sizes
+from reference.im.exact import spread_distribution
+from reference.im.graph import ICGraph
+from reference.im.keyset import DenseKeys, KeySet
+
+#: False-alarm probability of each Monte-Carlo assertion.
+ALPHA = 1e-6
+RUNS = 40000
+
+
+def star_and_chain() -> ICGraph:
+    """Node 0 has 9 out-edges over two dyadic levels (one repeated probability, so one run of
+    the skip path is exact and one is thinned); a chain, an edge with p = 1 and one with p = 0."""
+    src = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5]
+    dst = [1, 2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 9, 6, 7]
+    p = [0.3, 0.3, 0.3, 0.2, 0.15, 0.1, 0.45, 0.35, 0.3, 0.5, 1.0, 0.6, 0.0, 0.25]
+    return ICGraph.from_edges(10, src, dst, p)
+
+
+def chi_square_p_value(sizes: np.ndarray, law: np.ndarray) -> float:
+    """Chi-square goodness of fit of observed sizes to ``law``, pooling bins expected < 5."""
+    observed = np.bincount(sizes, minlength=law.size).astype(float)
+    expected = law * sizes.size
+    order = np.argsort(-expected)  # pool the small bins into one
+    big = order[expected[order] >= 5]
+    small = np.setdiff1d(np.arange(law.size), big)
+    obs = np.append(observed[big], observed[small].sum())
+    exp = np.append(expected[big], expected[small].sum())
+    if exp[-1] < 5:  # fold a tiny pooled bin into the last big one
+        obs[-2] += obs[-1]
+        exp[-2] += exp[-1]
+        obs, exp = obs[:-1], exp[:-1]
+    assert observed[law == 0].sum() == 0  # impossible sizes never appear
+    return float(stats.chisquare(obs, exp).pvalue)
+
+
+def with_split(monkeypatch: pytest.MonkeyPatch, skip_below: float, skip_cost: float,
+               chunk_hits: float) -> ICGraph:
+    monkeypatch.setattr(live_edges, "SKIP_BELOW", skip_below)
+    monkeypatch.setattr(live_edges, "SKIP_COST", skip_cost)
+    monkeypatch.setattr(live_edges, "CHUNK_HITS", chunk_hits)
+    return star_and_chain()  # a fresh graph builds its sampler under the patched constants
+
+
+@pytest.mark.parametrize(("skip_below", "skip_cost", "chunk_hits"), [
+    (0.0, 3.0, 8.0),  # every edge flips a coin
+    (1.0, 0.0, 0.5),  # every edge with p < 1 is skip-sampled, in chunks of one or two edges
+    (1.0, 0.0, 8.0),  # skip-sampled in whole runs
+    (live_edges.SKIP_BELOW, live_edges.SKIP_COST, live_edges.CHUNK_HITS),  # the defaults
+])
+@pytest.mark.parametrize("seeds", [[0], [0, 4]])
+def test_cascade_size_law_is_exact(monkeypatch: pytest.MonkeyPatch, skip_below: float,
+                                   skip_cost: float, chunk_hits: float, seeds: list[int]) -> None:
+    graph = with_split(monkeypatch, skip_below, skip_cost, chunk_hits)
+    sampler = graph.live_edges
+    if skip_below == 1.0:
+        assert sampler.coin_count.sum() == 1  # only the p = 1 edge flips coins
+        assert not sampler.chunk_exact.all() and sampler.chunk_exact.any()
+    if skip_below == 0.0:
+        assert sampler.chunk_count.size == 0
+    sizes = cascade_sizes(graph, seeds, RUNS, np.random.default_rng(21))
+    assert chi_square_p_value(sizes, spread_distribution(graph, seeds)) > ALPHA
+
+
+def test_chi_square_rejects_a_sampler_without_thinning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Negative control: keeping every skip candidate (envelope instead of p) is detected."""
+    graph = with_split(monkeypatch, 1.0, 0.0, 8.0)
+    broken = dataclasses.replace(graph.live_edges,
+                                 chunk_exact=np.ones_like(graph.live_edges.chunk_exact))
+    graph.__dict__["live_edges"] = broken
+    sizes = cascade_sizes(graph, [0], RUNS, np.random.default_rng(21))
+    assert chi_square_p_value(sizes, spread_distribution(graph, [0])) < ALPHA
+
+
+def test_ties_of_the_16_bit_coin_are_resolved() -> None:
+    """p = 2^-16 exactly hits the tie branch only: without it the edge would never fire."""
+    graph = ICGraph.from_edges(2, [0], [1], [0.75 / 65536])
+    assert graph.live_edges.threshold[0] == 0 and graph.live_edges.coin_count[0] == 1
+    sizes = cascade_sizes(graph, [0], 2_000_000, np.random.default_rng(3))
+    fired = int((sizes == 2).sum())
+    assert stats.binomtest(fired, sizes.size, 0.75 / 65536).pvalue > ALPHA
+    assert fired > 0
+
+
+@given(st.lists(st.integers(0, 5000), max_size=300), st.lists(st.integers(0, 5000), max_size=300))
+def test_key_sets_return_exactly_the_new_keys(first: list[int], second: list[int]) -> None:
+    for keys in (KeySet(0), DenseKeys(5001)):
+        a, b = np.asarray(first, dtype=np.int64), np.asarray(second, dtype=np.int64)
+        assert np.array_equal(np.sort(keys.add(a)), np.unique(a))
+        assert np.array_equal(np.sort(keys.add(b)), np.setdiff1d(b, a))
+        assert len(keys) == np.union1d(a, b).size
+
+
+def test_key_set_grows_past_its_first_table() -> None:
+    keys = np.random.default_rng(0).integers(0, 1 << 40, size=50000)
+    table = KeySet(0)
+    for part in np.array_split(keys, 7):
+        table.add(part)
+    assert len(table) == np.unique(keys).size
+    assert table.add(keys).size == 0
+
+
+@pytest.mark.parametrize("q", [0.003, 0.2, 0.6])
+def test_bernoulli_positions_count_is_binomial(q: float) -> None:
+    n, draws = 5000, 400
+    rng = np.random.default_rng(5)
+    counts = [bernoulli_positions(n, q, rng).size for _ in range(draws)]
+    # the sum of 400 Binomial(n, q) counts is Binomial(400 n, q): exact two-sided test
+    assert stats.binomtest(int(np.sum(counts)), n * draws, q).pvalue > ALPHA
+    positions = bernoulli_positions(n, q, rng)
+    assert np.all(np.diff(positions) > 0) and positions.min(initial=0) >= 0
+    assert positions.max(initial=0) < n
+
+
+def test_product_law_seed_count_has_its_exact_law() -> None:
+    """Seeds per run follow the Poisson-binomial law of q (levels 0 to 9, a zero, a one)."""
+    q = np.array([0.0, 1.0, 0.5, 0.3, 0.26, 0.1, 0.07, 0.02, 0.011, 0.004, 0.0015])
+    runs = 50000
+    keys = sample_seed_keys(q, runs, np.random.default_rng(9))
+    assert np.all(np.diff(keys) > 0)
+    per_run = np.bincount(keys // q.size, minlength=runs)
+    law = np.array([1.0])
+    for qu in q:
+        law = np.convolve(law, [1 - qu, qu])
+    assert chi_square_p_value(per_run, law) > ALPHA
+    per_node = np.bincount(keys % q.size, minlength=q.size)
+    assert per_node[0] == 0 and per_node[1] == runs
+    for u in range(2, q.size):  # false alarm <= ALPHA each
+        assert stats.binomtest(int(per_node[u]), runs, q[u]).pvalue > ALPHA

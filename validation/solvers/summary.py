@@ -1,0 +1,153 @@
+r"""What every ``offcmab solve PROBLEM`` prints: a short summary, or everything on request.
+
+A solver returns a :class:`Solution`.  By default the command prints a few lines (the
+algorithm, the chosen action, ``n``, ``m``, ``delta``, the smallest count among the chosen
+arms and the confidence radius at that count, and how to get the rest); ``--json`` prints
+one object with the summary and every per-arm array; ``--out stats.npz`` or
+``--out stats.csv`` writes the per-arm arrays (one row per arm) to a file.  A log with
+:math:`m = 10^5` arms thus prints a handful of lines instead of megabytes of numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: Summary fields every solver prints (besides its action and ``extra``).
+SUMMARY = frozenset({"algorithm", "n", "m", "delta", "min_count", "radius", "radius_rule"})
+
+#: File types ``--out`` writes, by suffix.
+OUT_SUFFIXES = (".npz", ".csv")
+
+
+@dataclass(frozen=True)
+class Solution:
+    r"""A solver's answer: the action, the numbers behind it, and every per-arm array.
+
+    Attributes
+    ----------
+    algorithm
+        The ``--algorithm`` that chose the action.
+    action_key, action
+        Name (``action``, ``cache``, ``seeds``) and value of the chosen action.
+    n, m, delta
+        Log size, number of base arms, failure probability.
+    min_count
+        The smallest count among the arms the action chose (the least observed one), or
+        ``None`` if the action chose no arm that has a count.
+    radius
+        The confidence radius at that count under ``radius_rule``.
+    radius_rule
+        The radius formula, as text.
+    arrays
+        Per-arm arrays of equal length (columns of ``--out``).
+    rows_key
+        If set, ``--json`` shows ``arrays`` as a list of row objects under this key
+        (``edges`` for the IM solvers) instead of one key per array.
+    extra
+        Further summary fields (e.g. ``path`` for k-path).
+    """
+
+    algorithm: str
+    action_key: str
+    action: np.ndarray
+    n: int
+    m: int
+    delta: float
+    min_count: int | None
+    radius: float
+    radius_rule: str
+    arrays: dict[str, np.ndarray]
+    rows_key: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        """The fields the default output prints (and ``--json`` starts with)."""
+        return {self.action_key: self.action, **self.extra, "algorithm": self.algorithm,
+                "n": self.n, "m": self.m, "delta": self.delta, "min_count": self.min_count,
+                "radius": self.radius, "radius_rule": self.radius_rule}
+
+    def payload(self) -> dict[str, Any]:
+        """The ``--json`` object: the summary and every per-arm array."""
+        if self.rows_key is None:
+            return {**self.summary(), **self.arrays}
+        columns = [column.tolist() for column in self.arrays.values()]
+        rows = [dict(zip(self.arrays, row, strict=True)) for row in zip(*columns, strict=True)]
+        return {**self.summary(), self.rows_key: rows}
+
+
+def smallest_count(counts: np.ndarray, chosen: np.ndarray) -> int | None:
+    """The smallest of ``counts[chosen]``, or ``None`` when nothing was chosen."""
+    return int(counts[chosen].min()) if np.size(chosen) else None
+
+
+def out_path(text: str) -> Path:
+    """``--out`` value: a path ending in ``.npz`` or ``.csv`` (else exit 2 naming ``--out``)."""
+    path = Path(text)
+    if path.suffix.lower() not in OUT_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"must end in {' or '.join(OUT_SUFFIXES)} (statistics file), got {text!r}")
+    return path
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--json`` and ``--out`` (shared by every solver)."""
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object: the summary and every per-arm array")
+    parser.add_argument("--out", type=out_path, metavar="FILE",
+                        help="write the per-arm statistics to FILE (.npz or .csv, one row per "
+                        "arm)")
+
+
+def write_statistics(solution: Solution, path: Path) -> None:
+    """The per-arm arrays as ``.npz`` (no pickles) or ``.csv`` (header row, one row per arm)."""
+    if path.suffix.lower() == ".npz":
+        from reference.npz import write_npz_aligned
+
+        write_npz_aligned(path, solution.arrays)
+        return
+    names = list(solution.arrays)
+    columns = [np.asarray(column) for column in solution.arrays.values()]
+    formats = ["%d" if column.dtype.kind in "iub" else "%.17g" for column in columns]
+    table = np.empty((len(columns[0]) if columns else 0, len(columns)), dtype=object)
+    for j, column in enumerate(columns):
+        table[:, j] = column
+    np.savetxt(path, table, fmt=formats, delimiter=",", header=",".join(names), comments="",
+               encoding="utf-8")
+
+
+def report(solution: Solution, as_json: bool, out: Path | None) -> None:
+    """Print the summary (or the JSON object) and write ``--out`` if asked."""
+    from validation.output import emit
+
+    if out is not None:
+        write_statistics(solution, out)
+    if as_json:
+        emit(solution.payload(), True)
+        return
+    emit(solution.summary(), False)
+    where = f"written to {out}" if out is not None else \
+        "--json prints them, --out stats.npz or stats.csv writes them"
+    sys.stdout.write(f"per-arm statistics ({len(solution.arrays)} arrays of "
+                     f"{_length(solution)} entries): {where}\n")
+
+
+def _length(solution: Solution) -> int:
+    return len(next(iter(solution.arrays.values()))) if solution.arrays else 0
+
+
+
+def hoeffding_rule(count: int | None, n: int, m: int, delta: float, rule: str
+                   ) -> tuple[float, str]:
+    r"""CLCB's radius :math:`\sqrt{\log(c m n/\delta)/(2N)}` at ``count`` and its formula."""
+    from reference.confidence import LOG_CONSTANT
+
+    constant = LOG_CONSTANT[rule]
+    radius = math.sqrt(math.log(constant * m * n / delta) / (2 * count)) if count else math.inf
+    return radius, f"sqrt(log({constant:g} m n / delta) / (2 N))"
