@@ -107,9 +107,30 @@ def test_power_table_reasons() -> None:
     assert table["thm1-inf", "no-pessimism"]["reason"].startswith("not flagged")
     assert table["thm1-inf", "radius-0.1"]["reason"] == "no trap instance in this profile"
     assert table["thm4-im", "printed-estimator"]["reason"].startswith(
-        "no trap instance in this profile; thm4-im's bound")
+        "not run in this profile (--full runs it); thm4-im's bound")
     missing = {(e["id"], e["control"]) for e in power.missing(list(table.values()))}
     assert missing == {("thm1-inf", "no-pessimism")}  # ran, expected, unflagged
+
+
+def test_power_page_is_generated_from_the_run(quick_power: Path, tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "regenerate_power", Path(__file__).resolve().parents[1] / "docs" / "regenerate_power.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    record = module.build(quick_power, tmp_path)
+    text = module.page(record)
+    report = json.loads((quick_power / "report.json").read_text())
+    assert f"**{report['power']['flagged']} of {report['power']['run']} controls run were " \
+           "flagged." in text
+    for entry in report["power"]["table"]:
+        assert f"| `{entry['control']}` | {entry['id']} |" in text
+    assert {p.name for p in tmp_path.glob("*-power.png")} == {
+        f"{bound_id}-power.png" for bound_id in record["figures"]}
+    assert "## Detectability per row" in text and "## Tightness per bound" in text
+    assert module.detectable_rate(20, 0) == pytest.approx(1 - 0.1 ** (1 / 20), rel=1e-9)
 
 
 # -- each control really changes what the reference computes, on its trap -----------------

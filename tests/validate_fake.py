@@ -18,22 +18,37 @@ import numpy as np
 from reference.clcb import clcb
 from reference.dataset import OfflineDataset
 from reference.oracles import TopK
-from validation.runner.scenario import BoundValue, Kind, TrialOutcome
+from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
 from validation.runner.spec import Instance, Profile
 
 
 def sample(mu: np.ndarray, q: np.ndarray, n: int, rng: np.random.Generator) -> OfflineDataset:
     """Each arm observed in each sample with probability q_i, outcome Bernoulli(mu_i).
 
-    Sparse: arm i is seen in Binomial(n, q_i) distinct samples chosen uniformly.
+    Arms with q_i >= 0.05 draw one uniform number per sample.  A rarer arm is seen in
+    Binomial(n, q_i) samples forming a uniform subset: i.i.d. uniform positions,
+    redrawn as a whole while two coincide (conditioning on distinct draws leaves every
+    subset equally likely).
     """
-    counts = rng.binomial(n, q)
-    samples = np.concatenate([rng.choice(n, c, replace=False) for c in counts])
-    arms = np.repeat(np.arange(mu.size), counts)
+    dense = np.flatnonzero(q >= 0.05)
+    rows, columns = np.nonzero(rng.random((n, dense.size)) < q[dense])
+    rare = np.flatnonzero(q < 0.05)
+    counts = rng.binomial(n, q[rare])
+    rare_arms = np.repeat(rare, counts)
+    positions = rng.integers(0, n, rare_arms.size)
+    while True:
+        order = np.lexsort((positions, rare_arms))
+        repeated = (np.diff(rare_arms[order]) == 0) & (np.diff(positions[order]) == 0)
+        if not repeated.any():
+            break
+        redo = np.isin(rare_arms, rare_arms[order][1:][repeated])
+        positions[redo] = rng.integers(0, n, int(redo.sum()))
+    samples = np.concatenate([rows, positions])
+    arms = np.concatenate([dense[columns], rare_arms])
     order = np.lexsort((arms, samples))
     offsets = np.concatenate([[0], np.cumsum(np.bincount(samples, minlength=n))])
-    outcomes = (rng.random(arms.size) < mu[arms]).astype(float)
-    return OfflineDataset(mu.size, offsets, arms[order], outcomes[order])
+    outcomes = (rng.random(arms.size) < mu[arms[order]]).astype(float)
+    return OfflineDataset(mu.size, offsets, arms[order], outcomes)
 
 
 def expand(params: dict[str, list[float]]) -> tuple[np.ndarray, np.ndarray]:
@@ -76,6 +91,10 @@ class FakeTopK:
         m, delta = mu.size, instance.delta
         value = 2 * k * math.sqrt(2 * c_inf * math.log(2 * m * n / delta) / n)
         return BoundValue(value, parameters={"C_inf": c_inf, "K2bar": k, "m": m})
+
+    def max_gap(self, instance: Instance, n: int) -> MaxGap:
+        mu, k = np.sort(expand(instance.params)[0]), instance.params["k"]
+        return MaxGap(float(mu[-k:].sum() - mu[:k].sum()), True, "the k smallest means")
 
 
 SCENARIOS = {"fake-upper": FakeTopK()}

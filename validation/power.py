@@ -6,6 +6,9 @@ same datasets as the reference (the subject is not part of a trial's seed), and 
 trials go through exactly the rows the reference gets, at the same row level.  A control
 is *flagged* when at least one of its rows fails.
 
+The full profile runs every control; the quick and default profiles skip the controls
+that :data:`NO_POWER` says no row can flag (they are listed with the reason all the same).
+
 Controls never decide exit 1 (that means the real algorithm violated a bound); the
 power table only reports.  ``--require-power`` turns an unflagged control into exit 3,
 unless :data:`NO_POWER` explains why no row of that bound id can flag it: the table
@@ -21,7 +24,7 @@ from typing import Any
 from validation.controls import CONTROLS, PREFIX
 from validation.runner import analysis
 from validation.runner.backends import Task
-from validation.runner.spec import Instance, TrialKey
+from validation.runner.spec import Instance, Profile, TrialKey
 from validation.runner.store import TrialRecord
 from validation.scenarios.traps import TRAP
 
@@ -65,34 +68,68 @@ def trap_instances(instances: Sequence[Instance]) -> list[Instance]:
     return [instance for instance in instances if instance.origin == TRAP]
 
 
-def plan_tasks(instances: Mapping[str, Sequence[Instance]], modules: Mapping[str, str],
-               trials: int, seed: int) -> list[Task]:
-    """One task per (bound id, control, trap instance, n, trial)."""
-    return [Task(modules[bound_id], instance,
+def runs(bound_id: str, name: str, profile: str) -> bool:
+    """Whether ``profile`` runs control ``name`` of ``bound_id``.
+
+    The full profile runs every control; the others skip those that :data:`NO_POWER`
+    says no row can flag (their trials would cost time and show nothing; the IM ones
+    alone take about 90 s of the default profile).
+    """
+    return profile == "full" or (bound_id, name) not in NO_POWER
+
+
+def control_trials(plan: Any, profile: Profile) -> dict[tuple[str, str, int], int]:
+    """Trials per trap cell for the controls: the profile's base count (10 or 20), at most
+    the reference's.
+
+    The reference's trials are sized to detect an exceedance rate of a few delta; a
+    control on its trap exceeds the bound in (nearly) every trial, which the same exact
+    binomial test flags from a handful of trials (all 10 of 10 at delta = 0.05 has tail
+    1e-13), so its rows use the first trials of the reference's cell, paired.
+    """
+    return {(bound_id, instance.name, n): min(plan.trials[(bound_id, instance.name, n)],
+                                              profile.trials)
+            for bound_id, mine in plan.instances.items()
+            for instance in trap_instances(mine) for n in instance.n_grid}
+
+
+def plan_tasks(plan: Any, seed: int, profile: Profile) -> list[Task]:
+    """One task per (bound id, control run in ``profile``, trap instance, n, trial)."""
+    trials = control_trials(plan, profile)
+    return [Task(plan.modules[bound_id], instance,
                  TrialKey(bound_id, instance.name, n, trial, subject(name)), seed)
-            for bound_id, mine in instances.items()
-            for name in CONTROLS.get(bound_id, {})
+            for bound_id, mine in plan.instances.items()
+            for name in CONTROLS.get(bound_id, {}) if runs(bound_id, name, profile.name)
             for instance in trap_instances(mine)
             for n in instance.n_grid
-            for trial in range(trials)]
+            for trial in range(trials[(bound_id, instance.name, n)])]
 
 
-def control_rows(plan: Any, records: Mapping[str, TrialRecord], trials: int, scale: float,
-                 level: float) -> list[dict[str, Any]]:
-    """Every control's rows on its traps, built exactly as the reference's (``subject`` set)."""
+def control_rows(plan: Any, records: Mapping[str, TrialRecord],
+                 profile: Profile) -> list[dict[str, Any]]:
+    """Every control's rows on its traps, built exactly as the reference's (``subject`` set).
+
+    Same row plans and level as the reference's rows; the controls' rows are not counted
+    in the false-alarm budget (a flagged control is not a false alarm about the
+    reference).
+    """
     from validation.runner.sweep import build_cells, make_rows
 
     rows: list[dict[str, Any]] = []
+    trials = control_trials(plan, profile)
     for bound_id, instances in plan.instances.items():
         traps = trap_instances(instances)
         if not traps:
             continue
-        only = replace(plan, instances={bound_id: traps}, tasks=[], unavailable={})
+        only = replace(plan, instances={bound_id: traps}, tasks=[], unavailable={},
+                       trials=trials)
         for name in CONTROLS.get(bound_id, {}):
+            if not runs(bound_id, name, profile.name):
+                continue
             spec = subject(name)
-            cells = build_cells(only, records, trials, spec)
+            cells = build_cells(only, records, spec)
             rows.extend(row | {"subject": spec, "control": name}
-                        for row in make_rows(only, cells, scale, level, spec))
+                        for row in make_rows(only, cells, profile.detect, spec))
     return rows
 
 
@@ -112,8 +149,9 @@ def power_table(rows: Sequence[Mapping[str, Any]],
             expected = NO_POWER.get((bound_id, name))
             reason = ""
             if not mine:
-                reason = "no trap instance in this profile" + (f"; {expected}" if expected
-                                                               else "")
+                reason = ("not run in this profile (--full runs it)" if expected
+                          else "no trap instance in this profile")
+                reason += f"; {expected}" if expected else ""
             elif not flagging:
                 reason = expected or "not flagged: a trap expected to catch it did not"
             table.append({"control": name, "id": bound_id, "broken": control.broken,
@@ -133,15 +171,15 @@ def missing(table: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
             if entry["expected"] and entry["rows"] and not entry["flagged"]]
 
 
-def power_report(plan: Any, records: Mapping[str, TrialRecord], trials: int, scale: float,
-                 level: float) -> dict[str, Any]:
+def power_report(plan: Any, records: Mapping[str, TrialRecord],
+                 profile: Profile) -> dict[str, Any]:
     """The ``power`` section of ``report.json``: rows, table, misses, trial time."""
-    rows = control_rows(plan, records, trials, scale, level)
+    rows = control_rows(plan, records, profile)
     table = power_table(rows, list(plan.instances))
     seconds = sum(record.seconds for key, record in records.items()
                   if f"|{PREFIX}:" in key)
     return {"rows": rows, "table": table,
             "flagged": sum(entry["flagged"] for entry in table),
-            "controls": len(table), "missing": [f"{e['id']} {e['control']}"
-                                                for e in missing(table)],
+            "run": sum(entry["rows"] > 0 for entry in table), "controls": len(table),
+            "missing": [f"{e['id']} {e['control']}" for e in missing(table)],
             "trial_seconds": seconds}

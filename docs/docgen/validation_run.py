@@ -65,9 +65,13 @@ class Report:
                 "of trials above the bound with an exact binomial tail; "
                 "`allowed_violations` is the largest count the test accepts. `tightness` is "
                 "the upper quantile of the gap over the bound. `n/a` rows say why the bound "
-                "does not apply.\n\n")
+                "does not apply; `vacuous` rows have a bound at least `max_gap`, the largest "
+                "gap the instance allows, so they cannot fail. `detectable_rate` is the "
+                "smallest probability of exceeding the bound that the row flags with "
+                "probability 0.9.\n\n")
         columns = ["instance", "variant", "n", "trials", "check", "violations",
-                   "allowed_violations", "bound", "gap_max", "tightness", "verdict", "reason"]
+                   "allowed_violations", "bound", "max_gap", "gap_max", "tightness",
+                   "detectable_rate", "verdict", "reason"]
         lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
         for row in self.rows_for(bound_id):
             lines.append("| " + " | ".join(_cell(row.get(c)) for c in columns) + " |")

@@ -1,10 +1,12 @@
 r"""``offcmab validate``: check every bound of the paper against Monte-Carlo gaps.
 
 Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial log
-``trials.jsonl`` into ``--out``.  Exit code 0 when every tested row passes, 1 when a
-bound is violated beyond the run's false-alarm budget, 2 on bad usage, 3 with
-``--require-power`` when a negative control a trap should catch is not flagged
-(:mod:`validation.power`; controls never cause exit 1).
+``trials.jsonl`` into ``--out``.  Exit code 0 when no row fails, 1 when a bound is
+violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
+when a negative control a trap should catch is not flagged (:mod:`validation.power`;
+controls never cause exit 1).  Rows whose bound is at least the largest gap the
+instance allows are ``vacuous`` (they cannot fail) and are counted apart from the rows
+with power.
 """
 
 from __future__ import annotations
@@ -58,6 +60,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from validation.runner.folder import folder_lock
 
+    if args.signatures:  # prints the table only: no run, no output folder
+        from validation.api import signature_table
+
+        sys.stdout.write(signature_table() + "\n")
+        return 0
     with folder_lock(args.out):  # one run per output folder: a second one exits 2
         return _run(args)
 
@@ -67,11 +74,6 @@ def _run(args: argparse.Namespace) -> int:
     from validation.runner.spec import PROFILES
     from validation.runner.sweep import RunConfig, RunInterrupted, package_versions, run_validation
 
-    if args.signatures:
-        from validation.api import signature_table
-
-        sys.stdout.write(signature_table() + "\n")
-        return 0
     if args.out.exists() and not args.out.is_dir():
         raise ValueError(f"out: {args.out} exists and is not a folder")
     if args.scheduler is not None and args.backend != "dask":
@@ -112,11 +114,13 @@ def _run(args: argparse.Namespace) -> int:
                                         args.out / "figures")
     summary = result["summary"]
     power = result.get("power")
-    flagged = (f"; controls flagged {power['flagged']} of {power['controls']}"
+    flagged = (f"; controls flagged {power['flagged']} of "
+               f"{sum(entry['rows'] > 0 for entry in power['table'])} run"
                if power is not None else "")
-    sys.stdout.write(f"offcmab validate: {summary['pass']} pass, {summary['FAIL']} fail, "
-                     f"{summary['n/a']} n/a, {summary['note']} note{flagged}; "
-                     f"report in {args.out}\n")
+    sys.stdout.write(f"offcmab validate: {summary['power']} rows with power "
+                     f"({summary['pass']} pass, {summary['FAIL']} fail), "
+                     f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
+                     f"{summary['note']} note{flagged}; report in {args.out}\n")
     if algorithm and summary["FAIL"]:
         from validation.api import CheckReport
 

@@ -4,7 +4,13 @@ Upper-bound rows test :math:`P(\text{gap} > b) \le \delta` with an exact binomia
 tail; lower-bound rows test a minimax risk bound on the hard family with
 Hoeffding's inequality, check that CLCB's risk stays below its upper bound, and
 fit the log-log slope of CLCB's risk in ``n`` (see :mod:`validation.runner.verdict`).
-Every tested row gets the same share of the run's false-alarm budget.
+
+Rows are planned before any trial runs (:class:`RowPlan`): a bound that is at least
+the largest gap its instance allows can never be exceeded, so the row is
+``vacuous``, not ``pass``, and gets no share of the false-alarm budget; every row
+that can fail (*with power*) gets the same share.  Upper-bound rows with power
+report ``detectable_rate``, the smallest exceedance probability they flag with
+probability 0.9; Hoeffding rows report the shortfall or excess they detect.
 """
 
 from __future__ import annotations
@@ -12,16 +18,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
 from validation.runner import verdict
-from validation.runner.scenario import BoundValue, Scenario
+from validation.runner.scenario import BoundValue, MaxGap, Scenario
 from validation.runner.spec import VARIANTS, Instance
 from validation.runner.store import TrialRecord
 
-PASS, FAIL, NA, NOTE = "pass", "FAIL", "n/a", "note"
+PASS, FAIL, NA, NOTE, VACUOUS = "pass", "FAIL", "n/a", "note", "vacuous"
+
+#: Every verdict, in report order.
+VERDICTS = (PASS, FAIL, VACUOUS, NA, NOTE)
 
 #: Float-rounding allowance of the slope check (exact when the gaps do not vary).
 SLOPE_ROUNDING = 1e-9
@@ -78,45 +87,153 @@ class Cell:
 
 
 BoundFn = Callable[[Instance, int, str], BoundValue]
+MaxGapFn = Callable[[Instance, int], MaxGap]
 
 
-def planned_upper(cell: Cell, bound: BoundFn) -> list[tuple[str, BoundValue]]:
-    """The (variant, bound) pairs of an upper-bound cell; ``proved`` only where it differs."""
-    stated = bound(cell.instance, cell.n, "stated")
-    proved = bound(cell.instance, cell.n, "proved")
-    pairs = [("stated", stated)]
+@dataclass(frozen=True)
+class RowPlan:
+    r"""A row as decided before any trial runs: its bound, the largest gap, whether it can fail.
+
+    Attributes
+    ----------
+    variant
+        ``stated``, ``proved`` or ``clcb-risk``.
+    value
+        The bound (unscaled), or why it does not apply.
+    max_gap
+        The largest gap the instance allows (``None`` when the scenario cannot say).
+    scale
+        The run's ``--bound-scale``.
+    note
+        True for a row that is informational only (never fails).
+    """
+
+    variant: str
+    value: BoundValue
+    max_gap: MaxGap | None
+    scale: float = 1.0
+    note: bool = False
+
+    @property
+    def bound(self) -> float | None:
+        """The scaled bound."""
+        return None if self.value.value is None else self.value.value * self.scale
+
+    @property
+    def vacuous(self) -> bool:
+        """The bound is at least the largest gap the instance allows: it cannot be exceeded."""
+        bound = self.bound
+        return bound is not None and self.max_gap is not None and bound >= self.max_gap.value
+
+    @property
+    def power(self) -> bool:
+        """The row can fail (it gets a share of the false-alarm budget)."""
+        return self.bound is not None and not self.vacuous and not self.note
+
+
+def _max_gap(scenario: Any, instance: Instance, n: int) -> MaxGap | None:
+    method = getattr(scenario, "max_gap", None)
+    return None if method is None else cast(MaxGap, method(instance, n))
+
+
+def plan_upper(scenario: Scenario, instance: Instance, n: int,
+               scale: float) -> list[RowPlan]:
+    """The rows of an upper-bound cell: ``stated``, and ``proved`` where it differs."""
+    largest = _max_gap(scenario, instance, n)
+    stated = scenario.bound(instance, n, "stated")
+    proved = scenario.bound(instance, n, "proved")
+    plans = [RowPlan("stated", stated, largest, scale)]
     if proved.value != stated.value or proved.reason != stated.reason:
-        pairs.append(("proved", proved))
-    return pairs
+        plans.append(RowPlan("proved", proved, largest, scale))
+    return plans
 
 
-def upper_row(cell: Cell, variant: str, value: BoundValue, scale: float,
-              level: float) -> dict[str, Any]:
-    """One upper-bound row: violations, exact binomial tail, tightness, smallest scale."""
-    row = cell.base() | {"variant": variant, "check": "P(gap > bound) <= delta",
-                         "parameters": value.parameters}
-    if value.value is None:
+def plan_lower(scenario: LowerScenario, instance: Instance, n: int,
+               scale: float) -> list[RowPlan]:
+    """The rows of a lower-bound cell: each variant, then CLCB's risk against its upper bound."""
+    largest = _max_gap(scenario, instance, n)
+    plans = [RowPlan(variant, scenario.bound(instance, n, variant), None, scale,
+                     scenario.note_only(variant)) for variant in VARIANTS]
+    return [*plans, RowPlan("clcb-risk", scenario.clcb_upper(instance, n), largest, scale)]
+
+
+def upper_failure(plan: RowPlan, delta: float) -> float:
+    """The probability with which the row's bound may fail (the variant's, else ``delta``)."""
+    return delta if plan.value.failure is None else min(plan.value.failure, 1.0)
+
+
+def _largest(plan: RowPlan) -> dict[str, Any]:
+    largest = plan.max_gap
+    return {"max_gap": None if largest is None else largest.value,
+            "max_gap_source": "unknown" if largest is None else largest.describe()}
+
+
+def _vacuous_reason(plan: RowPlan) -> str:
+    assert plan.max_gap is not None and plan.bound is not None
+    return (f"vacuous: bound {plan.bound:.4g} >= {plan.max_gap.value:.4g}, the largest gap "
+            f"this instance allows ({plan.max_gap.describe()})")
+
+
+def upper_row(cell: Cell, plan: RowPlan, level: float, detect: float) -> dict[str, Any]:
+    r"""One upper-bound row: violations, exact binomial tail, tightness, detectability.
+
+    ``detect`` is the profile's target: the row should flag an exceedance
+    probability of ``detect`` times its failure probability with probability 0.9.
+    """
+    value = plan.value
+    row = cell.base() | {"variant": plan.variant, "check": "P(gap > bound) <= delta",
+                         "parameters": value.parameters} | _largest(plan)
+    if plan.bound is None or value.value is None:
         return row | {"bound": None, "violations": None, "tightness": None,
-                      "verdict": NA, "reason": value.reason}
-    bound = value.value * scale
-    delta = cell.instance.delta if value.failure is None else min(value.failure, 1.0)
+                      "detectable_rate": None, "row_level": 0.0, "verdict": NA,
+                      "reason": value.reason}
+    bound = plan.bound
+    delta = upper_failure(plan, cell.instance.delta)
     trials = int(cell.gaps.size)
     violations = verdict.count_violations(cell.gaps, cell.errors, bound)
     p_value = verdict.binomial_tail(violations, trials, delta)
     allowed = verdict.allowed_violations(trials, delta, level)
+    detectable = verdict.detectable_rate(trials, delta, level) if plan.power else None
+    target = min(detect * delta, 1.0)
+    reason = ""
+    if plan.vacuous:
+        reason = _vacuous_reason(plan)
+    elif detectable is None or detectable > target:
+        reason = (f"detects only exceedance rates >= {detectable:.3g}"
+                  if detectable is not None else "cannot flag even all trials violating")
+        reason += f", not {detect:g} delta = {target:.3g} (the trial cap was reached)"
+    failed = p_value < level
     return row | {
         "bound": bound, "bound_unscaled": value.value, "violations": violations,
-        "failure_probability": delta, "p_value": p_value, "row_level": level,
-        "allowed_violations": allowed,
+        "failure_probability": delta, "p_value": p_value,
+        "row_level": level if plan.power else 0.0,
+        "allowed_violations": allowed, "detectable_rate": detectable,
+        "detect_target": target if plan.power else None,
         "gap_quantile": float(np.quantile(cell.gaps, 1 - delta, method="higher")),
         "tightness": verdict.tightness(cell.gaps, value.value, delta),
         "min_scale": verdict.smallest_passing_scale(cell.gaps, cell.errors, value.value,
                                                     allowed),
-        "verdict": FAIL if p_value < level else PASS, "reason": "",
+        "verdict": FAIL if failed else VACUOUS if plan.vacuous else PASS,
+        "reason": reason if not failed or not plan.vacuous else
+        "violations above a bound that is at least the largest possible gap: the largest "
+        "gap is miscomputed",
     }
 
 
-def lower_rows(cell: Cell, scenario: LowerScenario, scale: float,
+def hoeffding_margin(trials: int, span: float, share: float,
+                     power: float = verdict.DETECTION_POWER) -> float:
+    r"""The shortfall (or excess) of a true mean that a Hoeffding row flags with ``power``.
+
+    The row flags when the sample mean lies :math:`s = G\sqrt{\log(1/a)/(2T)}` beyond
+    the bound; a true mean :math:`d` beyond it misses that by chance at most
+    :math:`\exp(-2T(d-s)^2/G^2) \le 1-\text{power}` once
+    :math:`d \ge s + G\sqrt{\log(1/(1-\text{power}))/(2T)}`.
+    """
+    return span * (math.sqrt(math.log(1.0 / share) / (2.0 * trials))
+                   + math.sqrt(math.log(1.0 / (1.0 - power)) / (2.0 * trials)))
+
+
+def lower_rows(cell: Cell, scenario: LowerScenario, plans: Sequence[RowPlan],
                level: float) -> list[dict[str, Any]]:
     r"""Rows of a lower-bound cell: each variant, and CLCB's risk against its upper bound.
 
@@ -131,18 +248,18 @@ def lower_rows(cell: Cell, scenario: LowerScenario, scale: float,
     risks = {name: float(cell.extras[name].mean()) for name in scenario.algorithms}
     best = min(risks, key=lambda name: risks[name])
     share = level / len(scenario.algorithms)
-    for variant in VARIANTS:
-        value = scenario.bound(cell.instance, cell.n, variant)
-        row = cell.base() | {"variant": variant, "check": "min risk >= lower bound",
+    for plan in plans[:-1]:
+        value = plan.value
+        row = cell.base() | {"variant": plan.variant, "check": "min risk >= lower bound",
                              "risks": risks, "best_algorithm": best,
-                             "parameters": value.parameters}
-        if value.value is None:
+                             "parameters": value.parameters, "detectable_rate": None}
+        if plan.bound is None or value.value is None:
             rows.append(row | {"bound": None, "violations": None, "tightness": None,
-                               "verdict": NA, "reason": value.reason})
+                               "row_level": 0.0, "verdict": NA, "reason": value.reason})
             continue
-        bound = value.value * scale
-        if scenario.note_only(variant):
-            rows.append(row | _note_row(risks[best], bound, value.value))
+        bound = plan.bound
+        if plan.note:
+            rows.append(row | {"row_level": 0.0} | _note_row(risks[best], bound, value.value))
             continue
         p_values = {name: verdict.hoeffding_below(risk, bound, trials, span)
                     for name, risk in risks.items()}
@@ -150,12 +267,13 @@ def lower_rows(cell: Cell, scenario: LowerScenario, scale: float,
         rows.append(row | {
             "bound": bound, "bound_unscaled": value.value, "violations": len(flagged),
             "p_value": min(p_values.values()), "row_level": level,
+            "detectable_shortfall": hoeffding_margin(trials, span, share),
             "tightness": value.value / risks[best] if risks[best] > 0 else math.inf,
             "max_scale": _largest_lower_scale(risks, value.value, trials, span, share),
             "verdict": FAIL if flagged else PASS,
             "reason": f"risk of {', '.join(flagged)} below the bound" if flagged else "",
         })
-    rows.append(_clcb_upper_row(cell, scenario, scale, level, span))
+    rows.append(_clcb_upper_row(cell, plans[-1], level, span))
     return rows
 
 
@@ -177,21 +295,26 @@ def _largest_lower_scale(risks: dict[str, float], bound: float, trials: int, spa
     return (min(risks.values()) + slack) / bound if bound > 0 else math.inf
 
 
-def _clcb_upper_row(cell: Cell, scenario: LowerScenario, scale: float, level: float,
-                    span: float) -> dict[str, Any]:
-    value = scenario.clcb_upper(cell.instance, cell.n)
+def _clcb_upper_row(cell: Cell, plan: RowPlan, level: float, span: float) -> dict[str, Any]:
+    value = plan.value
     risk = float(cell.gaps.mean())
+    trials = int(cell.gaps.size)
     row = cell.base() | {"variant": "clcb-risk", "check": "CLCB risk <= upper bound",
-                         "parameters": value.parameters}
-    if value.value is None:
-        return row | {"bound": None, "violations": None, "tightness": None,
+                         "parameters": value.parameters, "detectable_rate": None} \
+        | _largest(plan)
+    if plan.bound is None or value.value is None:
+        return row | {"bound": None, "violations": None, "tightness": None, "row_level": 0.0,
                       "verdict": NA, "reason": value.reason}
-    bound = value.value * scale
-    p_value = verdict.hoeffding_above(risk, bound, int(cell.gaps.size), span)
+    bound = plan.bound
+    p_value = verdict.hoeffding_above(risk, bound, trials, span)
+    failed = p_value < level
     return row | {"bound": bound, "bound_unscaled": value.value, "violations": int(risk > bound),
-                  "p_value": p_value, "row_level": level,
+                  "p_value": p_value, "row_level": level if plan.power else 0.0,
+                  "detectable_excess": hoeffding_margin(trials, span, level)
+                  if plan.power else None,
                   "tightness": risk / value.value if value.value > 0 else math.inf,
-                  "verdict": FAIL if p_value < level else PASS, "reason": ""}
+                  "verdict": FAIL if failed else VACUOUS if plan.vacuous else PASS,
+                  "reason": _vacuous_reason(plan) if plan.vacuous and not failed else ""}
 
 
 def slope_row(cells: Sequence[Cell], level: float, expected: float = -0.5) -> dict[str, Any]:
@@ -207,10 +330,12 @@ def slope_row(cells: Sequence[Cell], level: float, expected: float = -0.5) -> di
                            "origin": first.instance.origin, "n": None, "variant": "slope",
                            "check": f"log-log slope of CLCB risk = {expected}",
                            "trials": int(first.gaps.size), "delta": first.instance.delta,
-                           "bound": expected, "violations": None, "tightness": None}
+                           "bound": expected, "violations": None, "tightness": None,
+                           "detectable_rate": None}
     usable = [c for c in cells if c.gaps.mean() > 0]
     if len(usable) < 3:
-        return row | {"verdict": NA, "reason": "fewer than 3 n with a positive mean risk"}
+        return row | {"verdict": NA, "row_level": level,  # its share stays unused
+                      "reason": "fewer than 3 n with a positive mean risk"}
     ns = [c.n for c in usable]
     means = [float(c.gaps.mean()) for c in usable]
     errors = [float(c.gaps.std(ddof=1) / math.sqrt(c.gaps.size)) for c in usable]

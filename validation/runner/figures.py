@@ -113,7 +113,7 @@ def write_power_figures(rows: Sequence[dict[str, Any]], control_rows: Sequence[d
             if zero:
                 axes.plot(zero, [low] * len(zero), marker if marker != "x" else "^",
                           color=colour, linestyle="none", fillstyle="none", alpha=0.5,
-                          label=f"{name}: quantile 0" if not shown else None)
+                          label=f"{name}: quantile 0 (bottom edge)")
         axes.set_xscale("log")
         axes.set_yscale("log")
         axes.set_xlim(low, high)

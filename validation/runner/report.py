@@ -42,8 +42,8 @@ def _number(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-COLUMNS = ("instance", "n", "variant", "trials", "delta", "bound", "gap_max", "violations",
-           "tightness", "min_scale", "verdict", "reason")
+COLUMNS = ("instance", "n", "variant", "trials", "delta", "bound", "max_gap", "gap_max",
+           "violations", "tightness", "detectable_rate", "min_scale", "verdict", "reason")
 
 
 def _table(rows: Sequence[dict[str, Any]]) -> list[str]:
@@ -56,10 +56,11 @@ def _table(rows: Sequence[dict[str, Any]]) -> list[str]:
 
 def _per_id(rows: Sequence[dict[str, Any]]) -> list[str]:
     """One line per bound id: its rows by verdict and the algorithm checked."""
-    lines = ["| id | algorithm | pass | FAIL | n/a | note |", "|---|---|---|---|---|---|"]
+    verdicts = ("pass", "FAIL", "vacuous", "n/a", "note")
+    lines = ["| id | algorithm | " + " | ".join(verdicts) + " |", "|---|---|---|---|---|---|---|"]
     for bound_id in dict.fromkeys(row["id"] for row in rows):
         mine = [row for row in rows if row["id"] == bound_id]
-        counts = [sum(row["verdict"] == v for row in mine) for v in ("pass", "FAIL", "n/a", "note")]
+        counts = [sum(row["verdict"] == v for row in mine) for v in verdicts]
         algorithm = mine[0].get("algorithm") or "—"
         lines.append(f"| {bound_id} | `{algorithm}` | " + " | ".join(map(str, counts)) + " |")
     return lines
@@ -75,10 +76,21 @@ def _algorithm(algorithm: dict[str, Any] | None) -> list[str]:
             "(in place of the reference algorithm).", ""]
 
 
+def headline(power: dict[str, Any]) -> str:
+    """``F of R controls run were flagged; U more ...``: the power in one sentence."""
+    ran = sum(entry["rows"] > 0 for entry in power["table"])
+    text = f"{power['flagged']} of {ran} controls run were flagged."
+    skipped = power["controls"] - ran
+    if skipped:
+        text += (f" {skipped} more have no row that could flag them in this profile "
+                 "(see No power).")
+    return text
+
+
 def power_lines(power: dict[str, Any]) -> list[str]:
     """The power table: each control, the rows that flagged it, and why some have none."""
     lines = ["## Power: negative controls", "",
-             f"**{power['flagged']} of {power['controls']} controls flagged.** Each control is "
+             f"**{headline(power)}** Each control is "
              "its bound id's reference algorithm with one expression broken, run on the trap "
              "instances with the reference's datasets and judged by the same rows at the same "
              "level; it never changes the exit code 1.", "",
@@ -111,15 +123,26 @@ def markdown(report: dict[str, Any]) -> str:
         f"commit `{report.get('git_commit') or 'unknown'}`.",
         "",
         *_algorithm(report.get("algorithm")),
-        f"**{summary['pass']} pass, {summary['FAIL']} fail, {summary['n/a']} n/a, "
+        f"**{summary['power']} rows with power ({summary['pass']} pass, {summary['FAIL']} "
+        f"fail), {summary['vacuous']} vacuous, {summary['n/a']} n/a, "
         f"{summary['note']} note.**",
         "",
-        "False alarms: a correct bound is flagged with probability at most "
+        "A row is `vacuous` when its bound is at least `max_gap`, the largest gap its "
+        "instance allows (exact over the feasible actions, or a proven upper bound: the "
+        "row's `max_gap_source` says which): such a bound cannot be exceeded, so the row "
+        "has no power and is not counted as a pass.",
+        "",
+        "False alarms: a correct algorithm is flagged with probability at most "
         f"{report['false_alarm_budget']:g} over the whole run. The budget is split equally "
-        f"over the {report['tested_rows']} tested rows (Bonferroni): an upper-bound row "
+        f"over the {report['tested_rows']} rows with power (Bonferroni, "
+        f"{report['row_level']:.3g} each): an upper-bound row "
         "fails when the exact binomial tail P(Binomial(trials, delta) >= violations) falls "
-        f"below {report['row_level']:.3g}; a lower-bound row fails when Hoeffding's tail "
-        "for an algorithm's mean risk below the bound does. `tightness` is the empirical "
+        "below its share; a lower-bound row fails when Hoeffding's tail "
+        "for an algorithm's mean risk below the bound does. Trials per (instance, n) are "
+        "sized so that each upper-bound row with power flags an exceedance probability of "
+        f"{report['detect']:g} delta with probability 0.9 (at most {report['max_trials']} "
+        "trials; a row that cannot says so); `detectable_rate` is the smallest exceedance "
+        "probability it flags with probability 0.9. `tightness` is the empirical "
         "(1 - delta)-quantile of the gap over the bound; `min_scale` the smallest "
         "`--bound-scale` that would still pass. A `note` row falls short of a statement "
         "that the measurement cannot refute (a stated lower bound on one pair of instances). "

@@ -71,6 +71,30 @@ class BoundValue:
         return cls(None, reason, dict(parameters))
 
 
+@dataclass(frozen=True)
+class MaxGap:
+    r"""The largest gap an instance allows at ``n``: what no bound needs to exceed.
+
+    Attributes
+    ----------
+    value
+        :math:`\alpha r(S^*) - \min_S r(S)` over feasible actions (``exact``), or a
+        proven upper bound on it.
+    exact
+        True when ``value`` is attained by some feasible action.
+    how
+        How it was obtained, in words (shown in the row).
+    """
+
+    value: float
+    exact: bool
+    how: str
+
+    def describe(self) -> str:
+        """``exact: ...`` or ``upper bound: ...``, for the report."""
+        return f"{'exact' if self.exact else 'upper bound'}: {self.how}"
+
+
 class Scenario(Protocol):
     r"""Checks one bound id against the algorithm its theorem covers."""
 
@@ -104,4 +128,11 @@ class Scenario(Protocol):
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         """The bound for ``instance`` at ``n`` in ``variant`` (``stated`` or ``proved``)."""
+        ...
+
+    def max_gap(self, instance: Instance, n: int) -> MaxGap:
+        """The largest gap any algorithm can have on ``instance`` at ``n`` (vacuity check).
+
+        Optional: a scenario without it gets no ``vacuous`` verdicts.
+        """
         ...

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from validation.runner import analysis
+from validation.runner import analysis, verdict
 from validation.runner.backends import Task, execute, load_scenario
 from validation.runner.scenario import Scenario
 from validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
@@ -54,18 +54,76 @@ class RunConfig:
     power: bool = False
 
 
+CellKey = tuple[str, str, int]  # (bound id, instance name, n)
+
+
 @dataclass
 class Plan:
-    """The scenarios, instances and tasks of a run, and the ids that could not be planned."""
+    """The scenarios, instances, row plans and tasks of a run, and the ids not planned.
+
+    ``power_rows`` counts the rows that can fail; the false-alarm budget is split
+    equally over them (``level``).  A module that adds rows with power to a run must
+    count them here before :func:`size_trials` runs.
+    """
 
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     instances: dict[str, list[Instance]] = field(default_factory=dict)
+    modules: dict[str, str] = field(default_factory=dict)
+    rows: dict[CellKey, list[analysis.RowPlan]] = field(default_factory=dict)
+    trials: dict[CellKey, int] = field(default_factory=dict)
     tasks: list[Task] = field(default_factory=list)
     unavailable: dict[str, str] = field(default_factory=dict)
+    power_rows: int = 0
+
+    @property
+    def level(self) -> float:
+        """Each row's share of the budget (Bonferroni over the rows with power)."""
+        return FALSE_ALARM_BUDGET / max(self.power_rows, 1)
+
+
+def plan_rows(plan: Plan, scale: float) -> None:
+    """Decide every row before any trial runs: its bound, vacuity and power."""
+    for bound_id, instances in plan.instances.items():
+        scenario = plan.scenarios[bound_id]
+        for instance in instances:
+            for n in instance.n_grid:
+                if scenario.kind == "lower":
+                    lower = cast(analysis.LowerScenario, scenario)
+                    rows = analysis.plan_lower(lower, instance, n, scale)
+                else:
+                    rows = analysis.plan_upper(scenario, instance, n, scale)
+                plan.rows[(bound_id, instance.name, n)] = rows
+                plan.power_rows += sum(row.power for row in rows)
+            plan.power_rows += scenario.kind == "lower"  # the slope row
+
+
+def size_trials(plan: Plan, profile: Profile) -> None:
+    r"""Trials per (instance, n): enough for every upper row with power to detect its target.
+
+    The target is ``profile.detect`` times the row's failure probability, flagged with
+    probability 0.9 at the row's share of the budget; at most ``profile.max_trials``.
+    """
+    level = plan.level
+    for key, rows in plan.rows.items():
+        trials = profile.trials
+        if plan.scenarios[key[0]].kind == "upper":
+            delta = next(i for i in plan.instances[key[0]] if i.name == key[1]).delta
+            for row in rows:
+                if not row.power:
+                    continue
+                failure = analysis.upper_failure(row, delta)
+                needed = verdict.trials_to_detect(failure, level,
+                                                  min(profile.detect * failure, 1.0),
+                                                  profile.trials, profile.max_trials)
+                trials = max(trials, profile.max_trials if needed is None else needed)
+        plan.trials[key] = trials
 
 
 def plan_run(config: RunConfig, registry: Mapping[str, str]) -> Plan:
-    """Import each selected scenario and list its trials (a missing module becomes n/a)."""
+    """Import each selected scenario, plan its rows, size and list its trials.
+
+    A scenario module that cannot be imported becomes an ``n/a`` row.
+    """
     plan = Plan()
     for bound_id in config.only or tuple(registry):
         module = registry[bound_id]
@@ -75,13 +133,16 @@ def plan_run(config: RunConfig, registry: Mapping[str, str]) -> Plan:
             plan.unavailable[bound_id] = f"scenario not available in this build ({error})"
             continue
         plan.scenarios[bound_id] = scenario
-        instances = scenario.instances(config.profile, config.seed)
-        plan.instances[bound_id] = instances
+        plan.modules[bound_id] = module
+        plan.instances[bound_id] = scenario.instances(config.profile, config.seed)
+    plan_rows(plan, config.bound_scale)
+    size_trials(plan, config.profile)
+    for bound_id, instances in plan.instances.items():
         for instance in instances:
             for n in instance.n_grid:
-                for trial in range(config.profile.trials):
+                for trial in range(plan.trials[(bound_id, instance.name, n)]):
                     key = TrialKey(bound_id, instance.name, n, trial, config.subject)
-                    plan.tasks.append(Task(module, instance, key, config.seed))
+                    plan.tasks.append(Task(plan.modules[bound_id], instance, key, config.seed))
     return plan
 
 
@@ -115,7 +176,7 @@ def run_trials(config: RunConfig, plan: Plan, header: dict[str, Any]) -> dict[st
     return log.finished
 
 
-def build_cells(plan: Plan, records: Mapping[str, TrialRecord], trials: int,
+def build_cells(plan: Plan, records: Mapping[str, TrialRecord],
                 subject: str = "reference") -> dict[str, list[list[analysis.Cell]]]:
     """Cells per bound id, grouped per instance, in plan order."""
     cells: dict[str, list[list[analysis.Cell]]] = {}
@@ -124,51 +185,42 @@ def build_cells(plan: Plan, records: Mapping[str, TrialRecord], trials: int,
             [analysis.Cell.from_records(
                 bound_id, instance, n,
                 [records[TrialKey(bound_id, instance.name, n, t, subject).text()]
-                 for t in range(trials)])
+                 for t in range(plan.trials[(bound_id, instance.name, n)])])
              for n in instance.n_grid]
             for instance in instances
         ]
     return cells
 
 
-def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], scale: float,
-              level: float, subject: str = "reference") -> list[dict[str, Any]]:
-    """Every row of the report at row level ``level``, in plan order.
+def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], detect: float,
+              subject: str = "reference") -> list[dict[str, Any]]:
+    """Every row of the report at the plan's row level, in plan order.
 
     ``algorithm`` names the reference module, or the subject when one was substituted.
     """
     rows: list[dict[str, Any]] = []
+    level = plan.level
     for bound_id, groups in cells.items():
         scenario = plan.scenarios[bound_id]
         mine: list[dict[str, Any]] = []
         for group in groups:
-            if scenario.kind == "lower":
-                lower = cast(analysis.LowerScenario, scenario)
-                for cell in group:
-                    mine.extend(analysis.lower_rows(cell, lower, scale, level))
-                mine.append(analysis.slope_row(group, level))
-                continue
             for cell in group:
-                for variant, value in analysis.planned_upper(cell, scenario.bound):
-                    mine.append(analysis.upper_row(cell, variant, value, scale, level))
+                planned = plan.rows[(bound_id, cell.instance.name, cell.n)]
+                if scenario.kind == "lower":
+                    lower = cast(analysis.LowerScenario, scenario)
+                    mine.extend(analysis.lower_rows(cell, lower, planned, level))
+                else:
+                    mine.extend(analysis.upper_row(cell, row, level, detect) for row in planned)
+            if scenario.kind == "lower":
+                mine.append(analysis.slope_row(group, level))
         algorithm = scenario.algorithm if subject == "reference" else subject
         rows.extend(row | {"algorithm": algorithm} for row in mine)
     for bound_id, reason in plan.unavailable.items():
         rows.append({"id": bound_id, "instance": None, "n": None, "variant": None,
                      "trials": 0, "delta": None, "violations": None, "bound": None,
                      "gap_max": None, "tightness": None, "verdict": analysis.NA,
-                     "reason": reason})
+                     "row_level": 0.0, "reason": reason})
     return rows
-
-
-def rows_with_budget(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]],
-                     scale: float, subject: str = "reference",
-                     ) -> tuple[list[dict[str, Any]], int, float]:
-    """Rows whose level is the budget shared equally by the tested rows (Bonferroni)."""
-    tested = sum(row["verdict"] != analysis.NA
-                 for row in make_rows(plan, cells, scale, 1.0, subject))
-    level = FALSE_ALARM_BUDGET / max(tested, 1)
-    return make_rows(plan, cells, scale, level, subject), tested, level
 
 
 def run_validation(config: RunConfig, registry: Mapping[str, str],
@@ -180,12 +232,11 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
     if power:
         from validation import power as controls
 
-        plan.tasks.extend(controls.plan_tasks(plan.instances, registry, config.profile.trials,
-                                              config.seed))
+        plan.tasks.extend(controls.plan_tasks(plan, config.seed, config.profile))
     header = {"seed": config.seed, "profile": config.profile.name}
     records = run_trials(config, plan, header)
-    cells = build_cells(plan, records, config.profile.trials, config.subject)
-    rows, tested, level = rows_with_budget(plan, cells, config.bound_scale, config.subject)
+    cells = build_cells(plan, records, config.subject)
+    rows = make_rows(plan, cells, config.profile.detect, config.subject)
     per_id: dict[str, float] = {}
     for task in plan.tasks:
         if task.key.subject != config.subject:
@@ -197,7 +248,9 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
         "profile": config.profile.name, "trials": config.profile.trials,
         "seed": config.seed, "bound_scale": config.bound_scale,
         "backend": config.backend, "jobs": config.jobs, "subject": config.subject,
-        "false_alarm_budget": FALSE_ALARM_BUDGET, "tested_rows": tested, "row_level": level,
+        "false_alarm_budget": FALSE_ALARM_BUDGET, "tested_rows": plan.power_rows,
+        "row_level": plan.level, "detect": config.profile.detect,
+        "max_trials": config.profile.max_trials,
         "summary": summarize(rows),
         "instances": {bound_id: [_instance_json(i) for i in instances]
                       for bound_id, instances in plan.instances.items()},
@@ -206,18 +259,18 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
                     "trial_seconds_by_id": per_id, "trials_run": len(plan.tasks)},
     }
     if power:
-        report["power"] = controls.power_report(plan, records, config.profile.trials,
-                                                config.bound_scale, level)
+        report["power"] = controls.power_report(plan, records, config.profile)
     if describe is not None:
         report |= describe()
     return report
 
 
 def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
-    """Count rows by verdict."""
-    counts = {analysis.PASS: 0, analysis.FAIL: 0, analysis.NA: 0, analysis.NOTE: 0}
+    """Count rows by verdict, and ``power``: the rows that could fail (pass or FAIL)."""
+    counts = dict.fromkeys(analysis.VERDICTS, 0)
     for row in rows:
         counts[row["verdict"]] += 1
+    counts["power"] = counts[analysis.PASS] + counts[analysis.FAIL]
     return counts
 
 

@@ -25,32 +25,105 @@ Tightness
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from statistics import NormalDist
 
 import numpy as np
+import numpy.typing as npt
 
 
 def binomial_tail(violations: int, trials: int, delta: float) -> float:
     r""":math:`P(\mathrm{Binomial}(T, \delta) \ge V) = \sum_{j \ge V}\binom{T}{j}
-    \delta^j(1-\delta)^{T-j}`, exactly (1 when ``V = 0``).
+    \delta^j(1-\delta)^{T-j}`, exactly (1 when ``V = 0``, 0 when ``V > T``).
 
-    A sum of positive terms (no cancellation), so it is accurate to float rounding;
-    it matches ``scipy.stats.binom.sf`` (checked in the tests) without importing scipy.
+    Computed as the regularized incomplete beta function :math:`I_\delta(V, T-V+1)`
+    (an identity, accurate to float rounding for any ``T``; the term-by-term sum
+    overflows beyond ``T`` of about a thousand).
     """
+    from scipy.special import betainc
+
     if violations <= 0:
         return 1.0
-    return math.fsum(math.comb(trials, j) * delta**j * (1.0 - delta) ** (trials - j)
-                     for j in range(violations, trials + 1))
+    if violations > trials:
+        return 0.0
+    return float(betainc(violations, trials - violations + 1, delta))
+
+
+def flag_threshold(trials: npt.ArrayLike, delta: float, level: float) -> npt.NDArray[np.int64]:
+    r"""Per ``T``: the fewest violations :math:`V \ge 1` whose binomial tail is below ``level``.
+
+    :math:`T + 1` when no count flags.  The tail decreases in :math:`V`, so a
+    vectorised bisection finds the boundary exactly (the same ``betainc`` as
+    :func:`binomial_tail`, so rows flag exactly at this count).
+    """
+    from scipy.special import betainc
+
+    t = np.atleast_1d(np.asarray(trials, dtype=np.int64))
+    low = np.zeros_like(t)  # tail(low) >= level (tail(0) = 1)
+    high = t + 1  # tail(T + 1) = 0 < level
+    while np.any(high - low > 1):
+        mid = (low + high) // 2
+        tail = betainc(np.maximum(mid, 1), np.maximum(t - mid + 1, 1), delta)
+        flags = (tail < level) & (mid >= 1) & (mid <= t)
+        high = np.where(flags & (high - low > 1), mid, high)
+        low = np.where(~flags & (high - low > 1), mid, low)
+    return high
 
 
 def allowed_violations(trials: int, delta: float, level: float) -> int:
     r"""The largest :math:`V` whose binomial tail is still at least ``level`` (not flagged)."""
-    allowed = 0
-    while allowed < trials and binomial_tail(allowed + 1, trials, delta) >= level:
-        allowed += 1
-    return allowed
+    return int(flag_threshold(trials, delta, level)[0]) - 1
+
+
+#: Probability with which a row must flag the exceedance rate it reports as detectable.
+DETECTION_POWER = 0.9
+
+
+def detectable_rate(trials: int, delta: float, level: float,
+                    power: float = DETECTION_POWER) -> float | None:
+    r"""The smallest exceedance probability :math:`p` the row flags with probability ``power``.
+
+    The row flags when the violations reach :math:`r` (:func:`flag_threshold`); under an
+    exceedance probability :math:`p` that happens with probability
+    :math:`P(\mathrm{Binomial}(T, p) \ge r) = I_p(r, T-r+1)`, increasing in :math:`p`,
+    so the answer is the ``power``-quantile of :math:`\mathrm{Beta}(r, T-r+1)`.
+    ``None`` when even :math:`T` violations out of :math:`T` are not flagged.
+    """
+    from scipy.special import betaincinv
+
+    needed = int(flag_threshold(trials, delta, level)[0])
+    if needed > trials:
+        return None
+    return float(betaincinv(needed, trials - needed + 1, power))
+
+
+@functools.lru_cache(maxsize=1024)
+def trials_to_detect(delta: float, level: float, rate: float, start: int, cap: int,
+                     power: float = DETECTION_POWER) -> int | None:
+    r"""The fewest trials :math:`T \ge` ``start`` whose row detects ``rate`` (``None``: > ``cap``).
+
+    Every :math:`T` up to ``cap`` is tried in one vectorised pass; detection is not
+    monotone in :math:`T` (the threshold jumps by whole violations), so the first
+    :math:`T` that works is taken, not a bisection.  The winner is confirmed with
+    :func:`detectable_rate`, the number the row will report.
+    """
+    from scipy.special import betainc
+
+    low = max(start, 1)
+    while low <= cap:  # windows of doubling length: cheap when few trials suffice
+        grid = np.arange(low, min(cap, 2 * low + 64) + 1)
+        needed = flag_threshold(grid, delta, level)
+        chance = np.where(needed <= grid,
+                          betainc(np.minimum(needed, grid), np.maximum(grid - needed + 1, 1),
+                                  min(rate, 1.0)), 0.0)
+        for trials in grid[chance >= power]:
+            found = detectable_rate(int(trials), delta, level, power)
+            if found is not None and found <= rate:
+                return int(trials)
+        low = int(grid[-1]) + 1
+    return None
 
 
 def count_violations(gaps: np.ndarray, errors: np.ndarray, bound: float) -> int:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from validation.runner.scenario import BoundValue, Kind, TrialOutcome
+from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import cmabt, traps
 from validation.scenarios.common import bound_value, generated_instances
@@ -61,6 +61,9 @@ class CascadeScenario:
                   "p_star": coefficients["p_star"], "m": len(instance.params["mu"]),
                   "n": n, "delta": instance.delta}
         return bound_value(self.bound_id, variant, params)
+
+    def max_gap(self, instance: Instance, n: int) -> MaxGap:
+        return cmabt.max_gap(instance.params)
 
 
 SCENARIOS = {"cor1-cascade": CascadeScenario()}

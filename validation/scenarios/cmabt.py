@@ -42,6 +42,7 @@ from reference.problems.cascade import (
     UniformListsLaw,
 )
 from reference.problems.kpath import KPathProblem, PathLaw
+from validation.runner.scenario import MaxGap
 from validation.scenarios.common import rounded
 
 
@@ -136,6 +137,32 @@ def checked_action(problem: CMABTProblem, result: Any, name: str) -> np.ndarray:
         return as_action(result, problem.m, problem.k, name)
     graph = problem.graph  # type: ignore[attr-defined]
     return as_action(result, graph.nodes, problem.k, name)  # type: ignore[attr-defined]
+
+
+def max_gap(params: Mapping[str, Any]) -> MaxGap:
+    r"""Exact :math:`\alpha r(S^*) - \min_S r(S)` over the feasible actions.
+
+    Cascade: the reward is increasing in every mean, so the worst list holds the
+    ``k`` smallest means.  k-path: the worst path.  ``im-edge``: every seed set of
+    size ``k``, with exact spreads.
+    """
+    setup = build(params)
+    problem = setup.problem
+    best = setup.oracle.alpha * problem.reward(problem.optimal_action())
+    if isinstance(problem, CascadeProblem):
+        worst = np.argsort(problem.mu, kind="stable")[: problem.k]
+        how = "the k items of smallest mean"
+    elif isinstance(problem, KPathProblem):
+        worst = problem.path_arms(int(np.argmin(problem.path_means)))
+        how = "the worst path"
+    else:
+        from itertools import combinations
+
+        seed_sets = [np.array(c) for c in combinations(range(problem.graph.nodes),  # type: ignore[attr-defined]
+                                                        problem.k)]  # type: ignore[attr-defined]
+        worst = min(seed_sets, key=problem.reward)
+        how = "the seed set of least exact spread (all seed sets enumerated)"
+    return MaxGap(float(best - problem.reward(worst)), True, how)
 
 
 def gap(setup: Setup, action: np.ndarray) -> float:

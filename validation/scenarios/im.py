@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from reference.dataset import FloatArray, IntArray
-from validation.runner.scenario import BoundValue, Kind, TrialOutcome
+from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import traps
 from validation.scenarios.common import bound_value, generated_instances
@@ -173,6 +173,14 @@ class IMScenario:
                                              f"(gamma={assumption.gamma}, eta={assumption.eta})")
         return bound_value(self.bound_id, variant,
                            problem.theorem_parameters(n, instance.delta))
+
+    def max_gap(self, instance: Instance, n: int) -> MaxGap:
+        r"""Exact :math:`\sigma(S^*) - \min_{|S| = k}\sigma(S)` (every seed set, exact spreads)."""
+        problem = build(instance.params)
+        worst = min(combinations(range(problem.graph.nodes), problem.k),
+                    key=lambda seeds: problem.spread(np.array(seeds)).spread)
+        return MaxGap(problem.sigma_star - problem.spread(np.array(worst)).spread, True,
+                      "the seed set of least exact spread (all seed sets enumerated)")
 
 
 SCENARIOS = {"thm4-im": IMScenario()}

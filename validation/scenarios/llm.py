@@ -22,7 +22,7 @@ from typing import Literal
 
 import numpy as np
 
-from validation.runner.scenario import BoundValue, Kind, TrialOutcome
+from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import llm_instances as cases
 from validation.scenarios import traps
@@ -69,6 +69,9 @@ class CacheScenario:
         params = cases.coefficients(instance.params) | {
             "m": len(instance.params["p"]), "n": n, "delta": instance.delta}
         return bound_value(self.bound_id, variant, params)
+
+    def max_gap(self, instance: Instance, n: int) -> MaxGap:
+        return cases.max_gap(instance.params)
 
 
 SCENARIOS = {bound_id: CacheScenario(bound_id) for bound_id in VARIANT}

@@ -32,6 +32,7 @@ from reference.problems.llm_cache import (
     LLMCacheProblem,
     UniformRandomCaches,
 )
+from validation.runner.scenario import MaxGap
 from validation.runner.spec import Instance
 from validation.scenarios.common import rounded
 
@@ -92,6 +93,14 @@ def coefficients(params: Mapping[str, Any]) -> dict[str, float]:
     setup = build(params)
     return {"nu_inv_sum": setup.problem.nu_inv_sum(setup.law),
             "p_star": setup.problem.min_data_probability(setup.law)}
+
+
+def max_gap(params: Mapping[str, Any]) -> MaxGap:
+    r"""Exact :math:`\max_{|\mathcal M| = k} c(\mathcal M) - c(\mathcal M^*)`: the cache of
+    the ``k`` smallest weights :math:`p(q)c(q)`."""
+    problem = build(params).problem
+    worst = np.argsort(problem.p * problem.c, kind="stable")[: problem.k]
+    return MaxGap(problem.gap(worst), True, "the cache of the k smallest p(q)c(q)")
 
 
 def paper_fig3a() -> dict[str, Any]:

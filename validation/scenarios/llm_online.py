@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from reference.problems.llm_cache import LLMCacheProblem
-from validation.runner.scenario import BoundValue, Kind, TrialOutcome
+from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import llm_instances as cases
 from validation.scenarios import traps
@@ -68,6 +68,12 @@ class StreamScenario:
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         params = {"m": len(instance.params["p"]), "T": n, "delta": instance.delta}
         return bound_value(self.bound_id, variant, params)
+
+    def max_gap(self, instance: Instance, n: int) -> MaxGap:
+        r"""Exact :math:`T\,[c(\emptyset) - c(\mathcal M^*)]`: a learner that never caches."""
+        problem = cases.build(instance.params).problem
+        return MaxGap(n * problem.gap(np.zeros(0, dtype=np.int64)), True,
+                      "T rounds of the empty cache")
 
 
 SCENARIOS = {"thm-llm-online": StreamScenario()}

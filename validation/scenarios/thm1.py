@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from validation.runner.scenario import BoundValue, Kind, TrialOutcome
+from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import cmabt, traps
 from validation.scenarios.common import bound_value, generated_instances, rounded
@@ -127,6 +127,9 @@ class CLCBScenario:
         params |= {"m": cmabt.build(instance.params).problem.m, "n": n,
                    "delta": instance.delta}
         return bound_value(self.bound_id, variant, params)
+
+    def max_gap(self, instance: Instance, n: int) -> MaxGap:
+        return cmabt.max_gap(instance.params)
 
 
 SCENARIOS = {bound_id: CLCBScenario(bound_id) for bound_id in COEFFICIENTS}

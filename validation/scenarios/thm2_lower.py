@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from validation.runner.scenario import BoundValue, Kind, TrialOutcome
+from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
 from validation.runner.spec import Instance, Profile
 from validation.scenarios import traps
 from validation.scenarios.cmabt import checked_action
@@ -122,6 +122,10 @@ class LowerBoundScenario:
                 return value
             values.append(value.value + instance.delta * span)
         return BoundValue(float(np.mean(values)), parameters={"n": n, "delta": instance.delta})
+
+    def max_gap(self, instance: Instance, n: int) -> MaxGap:
+        r"""Largest pair-averaged gap, :math:`k(1/2+\Delta)` (see :meth:`risk_span`)."""
+        return MaxGap(self.risk_span(instance, n), False, "k(1/2 + Delta), the risk span")
 
     def note_only(self, variant: str) -> bool:
         """The stated variant is informational on the pair (see the module docstring)."""
