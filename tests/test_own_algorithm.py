@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -264,7 +265,9 @@ def test_check_flags_a_broken_function_with_the_violating_rows() -> None:
     message = str(caught.value)
     assert message.startswith("greedy (")
     assert "instance=pessimism, n=5000, variant=stated" in message
-    assert "violations=10" in message
+    # every trial of the pessimism instance exceeds the bound (a lucky poor path wins)
+    assert re.search(r"instance=pessimism, n=5000, variant=stated, .*violations=(\d+), "
+                     r"allowed_violations=\d+, trials=\1,", message)
 
 
 @pytest.mark.usefixtures("examples_on_path")
