@@ -19,7 +19,9 @@ network.  What the hooks do:
   ``{{ theory("reference/clcb.py") }}``
       links to the bound pages named by the module's ``THEORY`` tuple;
   ``{{ reproduction_table() }}`` and ``{{ reproduction_figures("fig1a", ...) }}``
-      our reproductions against the paper's numbers, from ``docs/assets/reproductions``.
+      our reproductions against the paper's numbers, from ``docs/assets/reproductions``;
+  ``{{ signature_table() }}``
+      the call signature a user's algorithm needs per bound id (``validate --signatures``).
 
 Any failure (a missing file, a pseudo-code label without code, a command with the wrong
 exit code) stops the build with a message naming the page.
@@ -46,7 +48,8 @@ from docgen import commands, reproductions, sources, theory  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.offcmab")
 
-NAMES = "side_by_side|listing|run|theory|reproduction_table|reproduction_figures"
+NAMES = ("side_by_side|listing|run|theory|reproduction_table|reproduction_figures"
+         "|signature_table")
 DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(" + NAMES + r")\((.*?)\)\s*\}\}", re.S)
 KATEX = DOCS / "assets" / "katex" / "katex.min.js"
 
@@ -88,6 +91,10 @@ def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
         return reproductions.table(ROOT)
     if name == "reproduction_figures":
         return reproductions.figures(ROOT, *args)
+    if name == "signature_table":
+        from validation.api import signature_table
+
+        return signature_table()
     return theory.theory_links(ROOT, *args, **kwargs)
 
 

@@ -1,5 +1,21 @@
 r"""Validation of Off-CMAB: Monte-Carlo and property-based checks, reproductions, the CLI.
 
 Depends on :mod:`reference` (algorithms) and :mod:`bounds` (theory); nothing
-depends on it.
+depends on it.  :func:`check` (from :mod:`validation.api`) checks your own
+algorithm against a bound from Python.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+_API = ("check", "CheckReport", "BoundViolation")
+
+
+def __getattr__(name: str) -> Any:
+    """``check``, ``CheckReport`` and ``BoundViolation``, imported on first use."""
+    if name in _API:
+        from validation import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'validation' has no attribute {name!r}")

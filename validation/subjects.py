@@ -108,6 +108,10 @@ PREFIX_MODULES: dict[str, str] = {"control": "validation.controls"}
 #: Environment variable adding ``prefix=module`` pairs to :data:`PREFIX_MODULES`.
 ENVIRONMENT = "OFFCMAB_SUBJECT_MODULES"
 
+# A user's own algorithm (``validate --algorithm``, ``validation.check``) is loaded by file or
+# module name; workers import the resolver on first use.
+PREFIX_MODULES.update(file="validation.user_algorithm", module="validation.user_algorithm")
+
 
 def register_prefix(prefix: str, resolver: Resolver) -> None:
     """Make specs ``"prefix:REST"`` resolve through ``resolver(REST, bound_id)``."""

@@ -48,6 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bound-scale", type=positive_float, default=1.0, metavar="X",
                         help="multiply every bound by X (a sensitivity probe)")
     parser.add_argument("--no-figures", action="store_true", help="skip figures/*.png")
+    parser.add_argument("--algorithm", metavar="FILE.py:FUNCTION", default=None,
+                        help="check your own function (or package.module:FUNCTION) in place "
+                             "of the reference algorithm; needs --only (see --signatures)")
+    parser.add_argument("--signatures", action="store_true",
+                        help="print the call signature --algorithm needs per bound id, exit")
     power = parser.add_mutually_exclusive_group()
     power.add_argument("--require-power", action="store_true",
                        help="exit 3 when a negative control that a trap should catch goes "
@@ -62,6 +67,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from validation.runner.folder import folder_lock
 
+    if args.signatures:  # prints the table only: no run, no output folder
+        from validation.api import signature_table
+
+        sys.stdout.write(signature_table() + "\n")
+        return 0
     with folder_lock(args.out):  # one run per output folder: a second one exits 2
         return _run(args)
 
@@ -81,6 +91,11 @@ def _run(args: argparse.Namespace) -> int:
                                "serial" if args.jobs == 1 else "processes")
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
     extra, only = _saved_instances(args, only)
+    algorithm: dict[str, object] = {}
+    if args.algorithm is not None:
+        from validation.api import cli_subject
+
+        args.subject, algorithm = cli_subject(args.algorithm, only)
     config = RunConfig(profile=PROFILES[args.profile], seed=args.seed, out=args.out,
                        only=only, jobs=args.jobs, backend=backend, scheduler=args.scheduler,
                        resume=args.resume, bound_scale=args.bound_scale, progress=True,
@@ -92,7 +107,8 @@ def _run(args: argparse.Namespace) -> int:
 
     def describe() -> dict[str, object]:
         return {"versions": package_versions(),
-                "git_commit": report.git_commit(Path(__file__).resolve().parent)}
+                "git_commit": report.git_commit(Path(__file__).resolve().parent),
+                **({"algorithm": algorithm} if algorithm else {})}
 
     try:
         result = run_validation(config, REGISTRY, describe)
@@ -117,6 +133,10 @@ def _run(args: argparse.Namespace) -> int:
                      f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
                      f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure"
                      f"{flagged}; report in {args.out}\n")
+    if algorithm and summary["FAIL"]:
+        from validation.api import CheckReport
+
+        sys.stdout.write(CheckReport(algorithm, result).message() + "\n")
     if summary["FAIL"]:
         return 1
     if args.require_power and power is not None and power["missing"]:

@@ -73,6 +73,16 @@ def _per_id(rows: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _algorithm(algorithm: dict[str, Any] | None) -> list[str]:
+    """The line naming a user's algorithm checked in place of the reference one."""
+    if not algorithm:
+        return []
+    where = algorithm.get("file") or algorithm.get("module") or "this process"
+    digest = f", sha256 `{algorithm['sha256']}`" if algorithm.get("sha256") else ""
+    return [f"Algorithm checked: `{algorithm.get('function')}` from `{where}`{digest} "
+            "(in place of the reference algorithm).", ""]
+
+
 def headline(power: dict[str, Any]) -> str:
     """``F of R controls run were flagged; U more ...``: the power in one sentence."""
     ran = sum(entry["rows"] > 0 for entry in power["table"])
@@ -120,6 +130,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"seed {report['seed']}, bound scale {report['bound_scale']:g}, "
         f"commit `{report.get('git_commit') or 'unknown'}`.",
         "",
+        *_algorithm(report.get("algorithm")),
         f"**{summary['power']} rows with power ({summary['pass']} pass, {summary['FAIL']} "
         f"fail), {summary['vacuous']} vacuous, {summary['n/a']} n/a, "
         f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure.**",

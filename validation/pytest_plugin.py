@@ -1,0 +1,59 @@
+r"""pytest plugin: the fixture ``offcmab_check`` checks your algorithm against a bound.
+
+Installed with offcmab (entry point ``pytest11``), so in your own tests::
+
+    def test_my_cascade_keeps_corollary_1(offcmab_check):
+        offcmab_check(my_cascade, "cor1-cascade")
+
+The call fails the test, listing the violating rows (instance, n, bound, gap
+quantile, violations), when :func:`validation.check` reports a violation, and
+returns the :class:`~validation.api.CheckReport` otherwise.  The profile is
+``quick`` unless ``--offcmab-profile`` (command line) or ``offcmab_profile`` (ini
+file) says otherwise; keyword arguments of the call (``profile``, ``seed``, ``jobs``,
+``backend``) override both.  Without the installed entry point, load it with
+``-p validation.pytest_plugin``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+PROFILES = ("quick", "default", "full")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--offcmab-profile`` and the ini key ``offcmab_profile``."""
+    group = parser.getgroup("offcmab", "offcmab: check algorithms against the paper's bounds")
+    group.addoption("--offcmab-profile", choices=PROFILES, default=None,
+                    help="validate profile the offcmab_check fixture runs (default quick)")
+    parser.addini("offcmab_profile", "validate profile of the offcmab_check fixture "
+                  "(quick, default or full)", default="quick")
+
+
+def configured_profile(config: pytest.Config) -> str:
+    """The profile chosen on the command line, else in the ini file, else ``quick``."""
+    profile = config.getoption("offcmab_profile") or config.getini("offcmab_profile") or "quick"
+    if profile not in PROFILES:
+        raise pytest.UsageError(f"offcmab_profile: must be one of {', '.join(PROFILES)}, "
+                                f"got {profile!r}")
+    return str(profile)
+
+
+@pytest.fixture
+def offcmab_check(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """``offcmab_check(function, bound_id, **options)``: fail the test on a violated bound."""
+    from validation.api import check
+
+    profile = configured_profile(request.config)
+
+    def run(function: Callable[..., Any] | str, bound_id: str, **options: Any) -> Any:
+        options.setdefault("profile", profile)
+        report = check(function, bound_id, **options)
+        if not report.passed:
+            pytest.fail(report.message(), pytrace=False)
+        return report
+
+    return run

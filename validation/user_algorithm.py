@@ -1,0 +1,353 @@
+r"""Load a user's algorithm from a file or a module, by name, without evaluating any text.
+
+``offcmab validate --algorithm TARGET``, :func:`validation.check` and the pytest
+fixture all reach a user's function through this module.  A target is
+
+``path/to/file.py:FUNCTION``
+    The file is imported with :func:`importlib.util.spec_from_file_location` under a
+    private module name (it is run as Python code, as ``python file.py`` would, but no
+    string is ever evaluated); ``FUNCTION`` may be a dotted qualified name
+    (``Class.method``).
+``package.module:FUNCTION``
+    An importable module, imported with :func:`importlib.import_module`.
+
+Worker processes rebuild the function from a plain string *spec*:
+``file:<absolute path>:<qualified name>`` or ``module:<module>:<qualified name>``
+(see :meth:`UserAlgorithm.spec`), so nothing but text crosses process boundaries.
+
+Errors are :class:`AlgorithmError` (a ``ValueError``): one line naming the algorithm.
+An exception raised inside the user's function is reported with the user's own
+frames only (file, line, function), never the frames of this package.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType, TracebackType
+from typing import Any, Literal
+
+SourceKind = Literal["file", "module"]
+
+#: Prefixes of subject specs this module resolves (registered with the subject registry).
+PREFIXES: tuple[SourceKind, ...] = ("file", "module")
+
+
+class AlgorithmError(ValueError):
+    """A user's algorithm could not be loaded, called, or returned an infeasible action."""
+
+
+@dataclass(frozen=True)
+class UserAlgorithm:
+    r"""A user's function and where it came from.
+
+    Attributes
+    ----------
+    kind
+        ``file`` (a ``.py`` file) or ``module`` (an importable module).
+    location
+        The absolute file path, or the module's dotted name.
+    qualname
+        The function's qualified name inside that file or module.
+    sha256
+        Hex digest of the source file's bytes (``None`` for a module without a file).
+    function
+        The loaded function.
+    """
+
+    kind: SourceKind
+    location: str
+    qualname: str
+    sha256: str | None
+    function: Callable[..., Any]
+
+    @property
+    def spec(self) -> str:
+        """The plain string a worker process resolves back into this function."""
+        return f"{self.kind}:{self.location}:{self.qualname}"
+
+    @property
+    def label(self) -> str:
+        """Short name used in messages: ``file.py:function`` or ``module:function``."""
+        where = Path(self.location).name if self.kind == "file" else self.location
+        return f"{where}:{self.qualname}"
+
+    @property
+    def roots(self) -> frozenset[str]:
+        """Where the user's own source lives (the frames error messages keep)."""
+        if self.kind == "file":
+            return frozenset({self.location})
+        return frozenset(_module_files(self.location))
+
+    def guarded(self) -> Callable[..., Any]:
+        """The function, its exceptions turned into one line naming the algorithm."""
+        return guarded(self.function, self.label, self.roots)
+
+    def describe(self) -> dict[str, str | None]:
+        """What the report records about the algorithm (in place of the reference one)."""
+        return {"kind": self.kind, "file" if self.kind == "file" else "module": self.location,
+                "function": self.qualname, "sha256": self.sha256, "spec": self.spec}
+
+
+def parse_target(target: str) -> tuple[SourceKind, str, str]:
+    """Split ``FILE.py:FUNCTION`` or ``package.module:FUNCTION`` (no import yet)."""
+    where, colon, name = target.rpartition(":")
+    if not colon or not where or not name:
+        raise AlgorithmError(f"algorithm: expected FILE.py:FUNCTION or package.module:FUNCTION, "
+                             f"got {target!r}")
+    if not all(part.isidentifier() for part in name.split(".")):
+        raise AlgorithmError(f"algorithm {target}: {name!r} is not a function name")
+    if where.endswith(".py") or "/" in where or "\\" in where:
+        return "file", str(Path(where).expanduser().resolve()), name
+    if not all(part.isidentifier() for part in where.split(".")):
+        raise AlgorithmError(f"algorithm {target}: {where!r} is neither a .py file nor a "
+                             "module name")
+    return "module", where, name
+
+
+def load(target: str) -> UserAlgorithm:
+    """Load ``FILE.py:FUNCTION`` or ``package.module:FUNCTION``."""
+    kind, location, qualname = parse_target(target)
+    return load_parts(kind, location, qualname)
+
+
+def resolve_spec(spec: str) -> UserAlgorithm:
+    """Rebuild a :class:`UserAlgorithm` from its :attr:`~UserAlgorithm.spec` string."""
+    kind, _, rest = spec.partition(":")
+    location, _, qualname = rest.rpartition(":")
+    if not location or not qualname:
+        raise AlgorithmError(f"algorithm: malformed spec {spec!r}")
+    if kind == "file":
+        return load_parts("file", location, qualname)
+    if kind == "module":
+        return load_parts("module", location, qualname)
+    raise AlgorithmError(f"algorithm: spec {spec!r} starts with neither file: nor module:")
+
+
+def load_parts(kind: SourceKind, location: str, qualname: str) -> UserAlgorithm:
+    """Import the file or module and look the function up.
+
+    A file is imported once per process, path and content: its module name carries
+    a hash of both, so an edited or moved file is imported afresh.
+    """
+    digest: str | None
+    if kind == "file":
+        module, digest = _import_file(Path(location), qualname)
+    else:
+        module, digest = _import_module(location, qualname)
+    label = f"{Path(location).name if kind == 'file' else location}:{qualname}"
+    function = _attribute(module, qualname, label)
+    if not callable(function):
+        raise AlgorithmError(f"algorithm {label}: {qualname} is not a function "
+                             f"(it is a {type(function).__name__})")
+    return UserAlgorithm(kind, location, qualname, digest, function)
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _import_file(path: Path, qualname: str) -> tuple[ModuleType, str]:
+    label = f"{path.name}:{qualname}"
+    if not path.is_file():
+        raise AlgorithmError(f"algorithm {label}: no such file {path}")
+    digest = file_digest(path)
+    where = hashlib.sha256(f"{path}\x1f{digest}".encode()).hexdigest()[:16]
+    name = f"_offcmab_user_{where}_{''.join(c if c.isalnum() else '_' for c in path.stem)}"
+    if name in sys.modules:
+        return sys.modules[name], digest
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise AlgorithmError(f"algorithm {label}: cannot import {path} as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look the module up here
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as error:
+        del sys.modules[name]
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        raise AlgorithmError(f"algorithm {label}: importing {path.name} raised "
+                             f"{_user_frames_text(error, {str(path)})}") from None
+    return module, digest
+
+
+def _import_module(name: str, qualname: str) -> tuple[ModuleType, str | None]:
+    label = f"{name}:{qualname}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        raise AlgorithmError(f"algorithm {label}: no module named {error.name!r}") from None
+    except Exception as error:
+        raise AlgorithmError(f"algorithm {label}: importing {name} raised "
+                             f"{_user_frames_text(error, _module_files(name))}") from None
+    source = getattr(module, "__file__", None)
+    return module, file_digest(Path(source)) if source else None
+
+
+def _module_files(name: str) -> set[str]:
+    """The user's source of module ``name``: its top-level package folder, or its file."""
+    try:
+        spec = importlib.util.find_spec(name.partition(".")[0])
+    except (ImportError, ValueError):
+        return set()
+    if spec is None or not spec.origin:
+        return set()
+    origin = Path(spec.origin)
+    return {str(origin.parent if origin.name == "__init__.py" else origin)}
+
+
+def _attribute(module: ModuleType, qualname: str, label: str) -> Any:
+    value: Any = module
+    for part in qualname.split("."):
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            raise AlgorithmError(f"algorithm {label}: no function {qualname!r} in "
+                                 f"{getattr(module, '__file__', None) or module.__name__}"
+                                 ) from None
+    return value
+
+
+def check_signature(function: Callable[..., Any], parameters: tuple[str, ...], label: str,
+                    expected: str) -> None:
+    """Raise unless ``function`` accepts exactly the positional arguments ``parameters``.
+
+    ``expected`` is the call signature as printed in messages (``f(dataset, k, delta)``).
+    Extra parameters with defaults are fine; missing or extra required ones are not.
+    """
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return  # a builtin or C function without a signature: the call will tell
+    try:
+        signature.bind(*parameters)
+    except TypeError as error:
+        raise AlgorithmError(f"algorithm {label}: signature {function_name(function)}"
+                             f"{signature} does not fit the call {expected} ({error})"
+                             ) from None
+
+
+def function_name(function: Callable[..., Any]) -> str:
+    """The function's name (or its repr for other callables)."""
+    return str(getattr(function, "__name__", repr(function)))
+
+
+def guarded(function: Callable[..., Any], label: str,
+            files: frozenset[str]) -> Callable[..., Any]:
+    """``function`` whose exceptions become one :class:`AlgorithmError` line.
+
+    The message names the algorithm, the exception and the frames of the traceback
+    that lie in ``files`` (the user's own source files or package folders).
+    """
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except (KeyboardInterrupt, AlgorithmError):
+            raise
+        except Exception as error:
+            raise AlgorithmError(f"algorithm {label} raised "
+                                 f"{_user_frames_text(error, set(files))}") from None
+
+    return call
+
+
+def source_files(function: Callable[..., Any]) -> frozenset[str]:
+    """The file defining ``function`` (empty when unknown)."""
+    code = getattr(inspect.unwrap(function), "__code__", None)
+    return frozenset({str(Path(code.co_filename).resolve())}) if code is not None else frozenset()
+
+
+def _user_frames_text(error: BaseException, files: set[str]) -> str:
+    """``Type: message`` and the user's frames, innermost last, on one line."""
+    frames = _user_frames(error.__traceback__, files)
+    where = " <- ".join(f"{Path(f.filename).name}:{f.lineno} in {f.name}" for f in reversed(frames))
+    text = " ".join(f"{type(error).__name__}: {error}".split())
+    return f"{text} (at {where})" if where else text
+
+
+def _user_frames(tb: TracebackType | None, files: set[str]) -> list[traceback.FrameSummary]:
+    roots = [Path(f).resolve() for f in files]
+    return [frame for frame in traceback.extract_tb(tb)
+            if any(root == path or root in path.parents
+                   for path in [Path(frame.filename).resolve()] for root in roots)]
+
+
+# --- subjects: how a run names the user's function (validation.subjects specs) ------------
+
+#: In-process functions (lambdas, closures) by their ``object:`` spec; serial runs only.
+_OBJECTS: dict[str, Callable[..., Any]] = {}
+
+
+def subject_spec(algorithm: UserAlgorithm) -> str:
+    """The subject spec of ``algorithm``: its spec plus the file hash workers check."""
+    digest = f"@{algorithm.sha256[:16]}" if algorithm.sha256 else ""
+    return f"{algorithm.spec}{digest}"
+
+
+def object_spec(function: Callable[..., Any]) -> str:
+    """A spec for a function only this process can call (a lambda or closure)."""
+    spec = f"object:{function_name(function)}#{len(_OBJECTS)}"
+    _OBJECTS[spec] = function
+    return spec
+
+
+def call_parameters(call: str) -> tuple[str, ...]:
+    """Parameter names of a printed call ``f(a, b, c)``."""
+    inside = call[call.index("(") + 1: call.rindex(")")]
+    return tuple(part.strip() for part in inside.split(",") if part.strip())
+
+
+def checked_call(function: Callable[..., Any], bound_id: str, label: str,
+                 roots: frozenset[str]) -> Callable[..., Any]:
+    """``function`` after its signature is checked against ``bound_id``'s call, guarded."""
+    from validation.subjects import signature
+
+    call = signature(bound_id).call
+    check_signature(function, call_parameters(call), label, call)
+    return guarded(function, label, roots)
+
+
+def _resolve_source(kind: SourceKind, rest: str, bound_id: str) -> Callable[..., Any]:
+    target, at, digest = rest.rpartition("@")
+    if not at:
+        target, digest = rest, ""
+    location, _, qualname = target.rpartition(":")
+    algorithm = load_parts(kind, location, qualname)
+    if digest and not (algorithm.sha256 or "").startswith(digest):
+        raise AlgorithmError(f"algorithm {algorithm.label}: {location} changed during the run "
+                             f"(sha256 {algorithm.sha256}, the run started with {digest}...)")
+    return checked_call(algorithm.function, bound_id, algorithm.label, algorithm.roots)
+
+
+def _resolve_object(rest: str, bound_id: str) -> Callable[..., Any]:
+    spec = f"object:{rest}"
+    if spec not in _OBJECTS:
+        raise AlgorithmError(f"algorithm {rest}: a function defined inside another function "
+                             "(or a lambda) can only run in the process that defined it; "
+                             "use jobs=1 or define it at the top level of a file")
+    function = _OBJECTS[spec]
+    return checked_call(function, bound_id, function_name(function), source_files(function))
+
+
+def register() -> None:
+    """Register the ``file``, ``module`` and ``object`` subject prefixes."""
+    from validation.subjects import register_prefix
+
+    register_prefix("file", lambda rest, bound_id: _resolve_source("file", rest, bound_id))
+    register_prefix("module", lambda rest, bound_id: _resolve_source("module", rest, bound_id))
+    register_prefix("object", _resolve_object)
+
+
+register()
