@@ -91,6 +91,9 @@ class StreamRun:
         :math:`\mathcal M_{T+1}`.
     caches
         :math:`1\{q \in \mathcal M_t\}`, shape ``(T, m)``: the cache held in each round.
+    lcbs
+        :math:`\underline c_t(q)` in force at the end of round ``t``, shape ``(T, m)``: the
+        LCBs the cache was ranked by (recomputed after each miss, kept after a hit).
     """
 
     queries: IntArray
@@ -102,6 +105,7 @@ class StreamRun:
     same_set_as_topk: npt.NDArray[np.bool_]
     final_cache: IntArray
     caches: npt.NDArray[np.bool_] | None = None
+    lcbs: FloatArray | None = None
 
     @property
     def cumulative_regret(self) -> FloatArray:
@@ -180,6 +184,7 @@ def cucb_llm_stream(
     equal = np.zeros(T, dtype=bool)
     same_set = np.zeros(T, dtype=bool)
     held = np.zeros((T, m), dtype=bool)
+    lcb_trace = np.zeros((T, m))
     fixed_log = float(np.log(T))
     for t in range(1, T + 1):
         q = int(q_stream[t - 1])
@@ -206,6 +211,7 @@ def cucb_llm_stream(
                     in_cache[q_min] = False  # apdx_line:replace
                     in_cache[q] = True
             # apdx_line:stream_proc_end
+        lcb_trace[t - 1] = lcb
         if not diagnostics:
             continue
         scores = arrivals / t * lcb
@@ -214,7 +220,7 @@ def cucb_llm_stream(
         equal[t - 1] = value_gap[t - 1] <= VALUE_TOLERANCE * max(best, 1e-300)
         same_set[t - 1] = _same_set(scores, in_cache, k)
     return StreamRun(q_stream, c_stream, hits, regret, value_gap, equal, same_set,
-                     np.flatnonzero(in_cache).astype(np.int64), held)
+                     np.flatnonzero(in_cache).astype(np.int64), held, lcb_trace)
 
 
 def _same_set(scores: FloatArray, in_cache: npt.NDArray[np.bool_], k: int) -> bool:

@@ -74,7 +74,7 @@ def resolver(rest: str, bound_id: str) -> Callable[..., Any]:
         if rest == "record":
             return result
         if bound_id == "thm-llm-online":
-            return np.zeros_like(result)  # never caches anything
+            return np.zeros_like(result.caches)  # never caches anything
         action = subjects.as_action(result, 10**9, _k(args, bound_id))
         return np.arange(action.size)
 

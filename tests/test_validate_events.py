@@ -163,7 +163,8 @@ def _register_subjects() -> None:
 
     def resolver(name: str, bound_id: str) -> Any:
         if bound_id == "thm-llm-online":
-            return subjects.resolve("reference", bound_id)
+            printed = subjects.resolve("reference", bound_id)
+            return (lambda *args: printed(*args).caches) if name == "action" else printed
         if bound_id in ("lem-llm-std", "thm3-llm"):
             def cache(log: Any, k: int, delta: float) -> Any:
                 result = clcb_llm(log, k, delta)
@@ -211,6 +212,8 @@ def test_a_subject_returning_only_its_action_gets_na_event_rows() -> None:
     assert rows["event-stream-oracle"]["verdict"] == core.NA
     assert rows["event-online-cost"]["verdict"] == core.PASS  # hits come from its caches
     assert rows["event-online-cost"]["algorithm"] == "evtest:action"
+    assert rows["event-online-lcb"]["verdict"] == core.NA  # caches only: no LCBs to check
+    assert "returns no lcbs" in rows["event-online-lcb"]["reason"]
 
 
 def test_printed_online_lcb_leaves_the_sandwich_at_round_one() -> None:
@@ -226,3 +229,57 @@ def test_printed_online_radius_is_a_known_failure() -> None:
     case = next(c for c in llm.cases("quick") if c.id == "event-online-lcb-printed")
     assert case.erratum == "alg:CUCB-LLM_stream/radius-vs-proof"
     assert core.event_row(core.run_case(case, 10, SEED), LEVEL)["verdict"] == core.KNOWN
+
+
+# -- the online LCB row (corrected steps (c), (f)) on the stream controls -----------------
+
+
+def test_online_lcb_row_reads_the_lcbs_after_each_miss() -> None:
+    """m = 2, T = 4, delta = 1e-3: log(3mT/delta) = log 24000 ~ 10.09, so 12 log t reaches
+    it at t = 3 (t0 = 24000^(1/12) ~ 2.32).  An LCB above c counts from round 3 on only; an LCB
+    0 counts once c exceeds r_E + sqrt(6 log t/N)."""
+    delta = 1e-3
+    queries, hits = np.array([0, 1, 0, 1]), np.zeros(4, dtype=bool)
+    c = np.array([0.5, 0.3])
+    fine = np.array([[0.5, 0.0], [0.5, 0.3], [0.2, 0.3], [0.2, 0.0]])
+    assert not llm.online_lcb_fails(queries, hits, fine, c, delta)
+    early = fine.copy()
+    early[1, 0] = 0.9  # above c in round 2 < t0: the printed radius is below r_E there
+    assert not llm.online_lcb_fails(queries, hits, early, c, delta)
+    late = fine.copy()
+    late[2, 0] = 0.6  # above c in round 3 >= t0
+    assert llm.online_lcb_fails(queries, hits, late, c, delta)
+    skipped = late.copy()
+    hit = np.array([False, False, True, False])  # round 3 a hit: its LCBs are not recomputed
+    assert not llm.online_lcb_fails(queries, hit, skipped, c, delta)
+    long_queries = np.zeros(4000, dtype=np.int64)
+    zero = np.zeros((4000, 2))  # c = 0.5 but lcb = 0 after 4000 feedbacks: below c - r_E - rho
+    assert llm.online_lcb_fails(long_queries, np.zeros(4000, dtype=bool), zero, c, delta)
+
+
+@pytest.mark.parametrize("name", ["no-pessimism", "optimism", "radius-0.1", "ignores-data"])
+def test_online_lcb_row_flags_every_stream_control(name: str) -> None:
+    """Each control of thm-llm-online fails event-online-lcb on the fixed seed, with its own
+    LCBs (its StreamRun's ``lcbs``); the printed reference passes it.  The row's promised
+    failure is 2 delta/3 per trial, so the reference fails it with probability at most
+    LEVEL = 1e-6 (exact binomial); at 10 trials a control needs 6 event failures."""
+    def row(spec: str) -> dict[str, Any]:
+        [case] = [c for c in llm.cases("quick", subject=spec, bound_id="thm-llm-online")
+                  if c.id == "event-online-lcb"]
+        return core.event_row(core.run_case(case, TRIALS, SEED), LEVEL)
+
+    assert row(f"control:{name}")["verdict"] == core.FAIL
+    reference = row("reference")
+    assert reference["verdict"] == core.PASS and reference["failure_probability"] == 0.05 * 2 / 3
+
+
+def test_frequency_lcb_gets_the_standard_frequency_row_only() -> None:
+    """Built for lem-llm-std alone, the control frequency-lcb (a standard-variant control,
+    unknown to thm3-llm) gets the frequency row, which its LCB in place of p_bar fails
+    (p <= p_bar breaks wherever p_hat is within its radius of p); false alarm of the
+    reference at most LEVEL = 1e-6 per row, exact binomial at the promised delta/2."""
+    cases = llm.cases("quick", subject="control:frequency-lcb", bound_id="lem-llm-std")
+    assert {c.bound_ids for c in cases} == {("lem-llm-std",)}
+    rows = {c.id: v for c, v in zip(cases, verdicts(cases), strict=True)}
+    assert rows == {"event-llm-cost-standard": core.PASS,
+                    "event-llm-frequency-standard": core.FAIL}

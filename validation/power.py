@@ -32,9 +32,6 @@ from validation.scenarios.traps import TRAP
 _IM = ("thm4-im's bound exceeds the largest possible gap at every n validate can afford "
        "(899 against sigma* = 4.24 on the six-node graph at n = 45000): only event rows "
        "on the edge LCBs could flag it")
-_ONLINE = ("the regret bound is at least T times the largest per-round regret for every "
-           "T below about 19000 (m = 2, T = 20000: bound 18574), too long for a run: only "
-           "event rows on the per-round LCBs could flag it")
 _LLM_RADIUS = ("a tenth of the printed radius still counts a cost never observed as "
                "infinite, and once a cost is observed the error it allows is far below the "
                "bound, whose coverage term it cannot exploit; only an event row (cost UCB "
@@ -54,12 +51,6 @@ EVENT_FAMILIES = {"thm4-im": "im_node", "lem-llm-std": "llm", "thm3-llm": "llm",
 NO_POWER: dict[tuple[str, str], str] = {
     ("thm4-im", "ignores-data"): _IM + "." + _IM_BLIND,
     ("thm4-im", "oracle-ignores-weights"): _IM + "." + _IM_BLIND,
-    **{("thm-llm-online", name): _ONLINE + " (the online event rows do not yet accept a "
-       "substituted algorithm's statistics: n/a)" for name in CONTROLS["thm-llm-online"]},
-    ("lem-llm-std", "frequency-lcb"): (
-        "it moves every arrival index by 2 sqrt(2 log(4mn/delta)/n), the same for all "
-        "queries, which the lemma's bound (larger by sqrt(2(m+1)(nu+m))) absorbs; the LLM "
-        "event rows are built for both variants at once and thm3-llm has no such control"),
     ("thm2-lower", "no-pessimism"): (
         "a lower bound holds for every algorithm, so only the clcb-risk row can flag a "
         "control; the proof's pair observes every path often, where dropping pessimism "
@@ -156,11 +147,11 @@ def event_rows(bound_id: str, name: str, profile: Profile, seed: int,
     if family is None:
         return []
     module = importlib.import_module(f"validation.events.{family}")
-    try:
-        cases = [case for case in module.cases(profile.name, subject=subject(name))
-                 if bound_id in case.bound_ids]
-    except ValueError:  # the family also builds rows of a sibling id without this control
-        return []
+    # The llm family serves three ids; build only this one's rows, so that a control of
+    # one variant (frequency-lcb) is never called for its sibling.
+    only = {"bound_id": bound_id} if family == "llm" else {}
+    cases = [case for case in module.cases(profile.name, subject=subject(name), **only)
+             if bound_id in case.bound_ids]
     results = events.run_cases(cases, events.TRIALS[profile.name], seed)
     return [row | {"id": bound_id, "event": row["id"], "subject": subject(name),
                    "algorithm": subject(name), "control": name}

@@ -26,7 +26,8 @@ Results
     Offline subjects return the chosen action as a flat integer array or an object
     with an ``action``, ``cache`` or ``seeds`` attribute (the reference result
     objects); :func:`as_action` checks it.  The online subject (``thm-llm-online``)
-    returns the cache held in every round, checked by :func:`as_caches`.
+    returns the cache held in every round (or an object with it as ``caches``, like the
+    reference's ``StreamRun``), checked by :func:`as_caches`.
 """
 
 from __future__ import annotations
@@ -93,7 +94,9 @@ SIGNATURES: dict[str, Signature] = {
         "f(queries, costs, m, k, delta)", "validation.subjects:printed_stream",
         returns="the cache held at the start of every round: a boolean array of shape "
                 "(T, m) with at most k entries per row (row t may depend on queries[:t] and "
-                "on costs[s] for s < t only where queries[s] missed the cache)"),
+                "on costs[s] for s < t only where queries[s] missed the cache), or an object "
+                "with that array as `caches` (and, for the event rows, the per-round cost "
+                "LCBs as `lcbs`, shape (T, m), as the reference's StreamRun has)"),
     "thm4-im": Signature("f(graph, cascades, oracle, delta)",
                          "reference.im.clcb_im_node:clcb_im_node",
                          returns="the seed set: a flat integer array of k distinct node "
@@ -220,20 +223,29 @@ def as_caches(result: Any, T: int, m: int, k: int,
 
 
 def printed_stream(queries: IntArray, costs: npt.NDArray[np.float64], m: int, k: int,
-                   delta: float) -> npt.NDArray[np.bool_]:
+                   delta: float) -> Any:
     r"""The reference CUCB-LLM-S (``variant="printed"``) on a fixed stream, as a subject.
+
+    Returns its :class:`reference.cucb_llm_stream.StreamRun`: the harness measures the
+    regret from ``caches`` and the event rows read ``lcbs``.  The printed algorithm does
+    not use ``delta`` (its radius is :math:`\sqrt{6\log t/N}`).
+    """
+    return stream_run(queries, costs, m, k)
+
+
+def stream_run(queries: IntArray, costs: npt.NDArray[np.float64], m: int, k: int,
+               radius_scale: float = 1.0) -> Any:
+    r"""The printed CUCB-LLM-S on a fixed stream with its radius times ``radius_scale``.
 
     The algorithm never reads the true means: they enter
     :func:`reference.cucb_llm_stream.cucb_llm_stream` only through its regret
     accounting, so a placeholder problem (uniform arrivals, unit costs) stands in for
-    them here and the harness measures the regret from the returned caches.  The
-    printed algorithm does not use ``delta`` (its radius is :math:`\sqrt{6\log t/N}`).
+    them; its ``regret`` field is meaningless here.
     """
     from reference.cucb_llm_stream import cucb_llm_stream
     from reference.problems.llm_cache import LLMCacheProblem
 
     placeholder = LLMCacheProblem(np.full(m, 1.0 / m), np.ones(m), k)
-    run = cucb_llm_stream(placeholder, int(np.size(queries)), np.random.default_rng(0),
-                          "printed", queries=queries, costs=costs, diagnostics=False)
-    assert run.caches is not None  # always recorded by cucb_llm_stream
-    return run.caches
+    return cucb_llm_stream(placeholder, int(np.size(queries)), np.random.default_rng(0),
+                           "printed", queries=queries, costs=costs, diagnostics=False,
+                           radius_scale=radius_scale)

@@ -4,42 +4,31 @@ The printed algorithm ranks queries by :math:`\hat p_t(q)\,\underline c_t(q)` wi
 :math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{6\log t/N_{c,t}(q)}, 0\}`.  Each
 control runs :func:`reference.cucb_llm_stream.cucb_llm_stream` on the given stream with
 a different ``radius_scale`` :math:`s`, so that it uses
-:math:`\max\{\hat c_t(q) - s\sqrt{6\log t/N_{c,t}(q)}, 0\}`, and returns the cache held
-in every round (the subject signature of :mod:`validation.subjects`).
+:math:`\max\{\hat c_t(q) - s\sqrt{6\log t/N_{c,t}(q)}, 0\}`, and returns the reference's
+``StreamRun``: the caches held in every round (the subject signature of
+:mod:`validation.subjects`) and, as ``lcbs``, its own broken LCBs, which the online event
+rows inspect.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import numpy as np
-import numpy.typing as npt
+from typing import Any
 
 from reference.dataset import FloatArray, IntArray
+from validation.subjects import stream_run
 
 #: A radius scale that turns every LCB into 0 once t >= 2 (radii exceed 1e-12 for T < 1e23).
 HUGE = 1e12
 
-Caches = npt.NDArray[np.bool_]
+#: What a control returns: the reference's ``StreamRun`` (its ``caches`` and its own ``lcbs``).
+Caches = Any
 
 
 def scaled_stream(queries: IntArray, costs: FloatArray, m: int, k: int,
                   radius_scale: float) -> Caches:
-    """The printed CUCB-LLM-S on a fixed stream with its radius times ``radius_scale``.
-
-    The true means enter the reference only through its regret accounting, so a
-    placeholder problem stands in for them (as in
-    :func:`validation.subjects.printed_stream`).
-    """
-    from reference.cucb_llm_stream import cucb_llm_stream
-    from reference.problems.llm_cache import LLMCacheProblem
-
-    placeholder = LLMCacheProblem(np.full(m, 1.0 / m), np.ones(m), k)
-    run = cucb_llm_stream(placeholder, int(np.size(queries)), np.random.default_rng(0),
-                          "printed", queries=queries, costs=costs, diagnostics=False,
-                          radius_scale=radius_scale)
-    assert run.caches is not None  # always recorded by cucb_llm_stream
-    return run.caches
+    """The printed CUCB-LLM-S on a fixed stream with its radius times ``radius_scale``."""
+    return stream_run(queries, costs, m, k, radius_scale)
 
 
 def no_pessimism(queries: IntArray, costs: FloatArray, m: int, k: int, delta: float) -> Caches:

@@ -135,6 +135,14 @@ STREAM_INSTANCE = {"p": [0.0433, 0.152, 0.4249, 0.3798], "c": [0.6993, 0.9117, 0
                    "k": 1, "noise": "bernoulli", "law": {"kind": "empty"}}
 
 
+#: The instance of the online LCB row: one costly query (c = 0.95) that a learner caches
+#: once it has seen it often, and three half-cost queries whose running means wander:
+#: their frequent misses give a too-narrow LCB many chances to rise above c, and the costly
+#: query's many feedbacks expose an LCB that stays far below c.
+STREAM_LCB_INSTANCE = {"p": [0.4, 0.2, 0.2, 0.2], "c": [0.95, 0.5, 0.5, 0.5], "k": 1,
+                       "noise": "bernoulli", "law": {"kind": "empty"}}
+
+
 def stream_case(event_id: str, variant: str, horizon: int, delta: float, trials: int,
                 erratum: str = "") -> EventCase:
     r"""``apdx_lem:stream_oracle`` on :data:`STREAM_INSTANCE`.
@@ -177,6 +185,17 @@ def online_cost_event_fails(queries: np.ndarray, costs: np.ndarray, hits: np.nda
     return bool(np.any(np.abs(means - c[q_sorted]) > radius * (1.0 + ROUNDING)))
 
 
+def _miss_counts(queries: np.ndarray, hits: np.ndarray,
+                 m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The miss rounds (0-based), the cost counts after each miss (one row per miss) and
+    those counts with 1 where a query is unobserved (safe to divide by)."""
+    missed = np.flatnonzero(~hits)
+    observed = np.zeros((queries.size, m))
+    observed[missed, queries[missed]] = 1.0
+    counts = np.cumsum(observed, axis=0)[missed]
+    return missed, counts, np.where(counts > 0, counts, 1.0)
+
+
 def printed_lcb_sandwich_fails(queries: np.ndarray, costs: np.ndarray, hits: np.ndarray,
                                c: np.ndarray, delta: float) -> bool:
     r"""Whether the printed LCB leaves :math:`[c(q) - 2r_E, c(q)]` after some miss.
@@ -188,19 +207,48 @@ def printed_lcb_sandwich_fails(queries: np.ndarray, costs: np.ndarray, hits: np.
     printed radius: one row per miss, one column per query (no loop).
     """
     T, m = queries.size, c.size
-    missed = np.flatnonzero(~hits)
+    missed, counts, safe = _miss_counts(queries, hits, m)
     observed = np.zeros((T, m))
-    observed[missed, queries[missed]] = 1.0
-    counts = np.cumsum(observed, axis=0)[missed]
-    sums = np.cumsum(observed * costs[:, None], axis=0)[missed]
+    observed[missed, queries[missed]] = costs[missed]
+    sums = np.cumsum(observed, axis=0)[missed]
     rounds = (missed + 1.0)[:, None]
-    seen = counts > 0
-    safe = np.where(seen, counts, 1.0)
     lcb = np.maximum(sums / safe - np.sqrt(6.0 * np.log(rounds) / safe), 0.0)
     r_e = np.sqrt(np.log(3.0 * m * T / delta) / (2.0 * safe))
     slack = ROUNDING * (1.0 + c)
     outside = (lcb > c + slack) | (lcb < c - 2.0 * r_e - slack)
-    return bool(np.any(outside & seen))
+    return bool(np.any(outside & (counts > 0)))
+
+
+def online_lcb_fails(queries: np.ndarray, hits: np.ndarray, lcbs: np.ndarray, c: np.ndarray,
+                     delta: float) -> bool:
+    r"""Whether the LCBs an online algorithm computed after its misses break the corrected
+    steps (c) and (f) for the printed radius :math:`\rho_t(N) = \sqrt{6\log t/N}`.
+
+    On :math:`\mathcal E_{\text{arm}}` (:math:`|\hat c_t - c| \le r_E`,
+    :math:`r_E = \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}`) the printed LCB
+    :math:`\max\{\hat c_t - \rho_t, 0\}` satisfies, after the miss of every round
+    :math:`t` and for every observed :math:`q`,
+
+    * (c) :math:`\underline c_t(q) \le c(q)` once :math:`\rho_t \ge r_E`, i.e.
+      :math:`12\log t \ge \log(3mT/\delta)` (the printed statement claims every
+      :math:`t`: erratum ``alg:CUCB-LLM_stream/radius-vs-proof``);
+    * (f) :math:`c(q) - \underline c_t(q) \le r_E + \rho_t` (the printed :math:`2r_E`
+      holds only while :math:`\rho_t \le r_E`).
+
+    ``lcbs[t]`` is the LCB vector in force at the end of round ``t`` (0-based); only miss
+    rounds are inspected, where the printed algorithm recomputes it.
+    """
+    T, m = queries.size, c.size
+    missed, counts, safe = _miss_counts(queries, hits, m)
+    rounds = (missed + 1.0)[:, None]
+    log_term = float(np.log(3.0 * m * T / delta))
+    r_e = np.sqrt(log_term / (2.0 * safe))
+    rho = np.sqrt(6.0 * np.log(rounds) / safe)
+    lcb = np.asarray(lcbs, dtype=float)[missed]
+    slack = ROUNDING * (1.0 + c)
+    above = (lcb > c + slack) & (12.0 * np.log(rounds) >= log_term)
+    below = lcb < c - r_e - rho - slack
+    return bool(np.any((above | below) & (counts > 0)))
 
 
 def printed_radius_case(horizon: int, delta: float, trials: int) -> EventCase:
@@ -226,6 +274,21 @@ def printed_radius_case(horizon: int, delta: float, trials: int) -> EventCase:
 #: An online cache algorithm under test: (queries, costs, m, k, delta) -> hits per round.
 StreamAlgorithm = Callable[[Any, Any, int, int, float], np.ndarray]
 
+#: The same, returning (hits, lcbs): which rounds hit, and the LCBs in force after each round.
+StreamStatistics = Callable[[Any, Any, int, int, float], tuple[np.ndarray, np.ndarray]]
+
+
+def _stream(params: dict[str, Any], horizon: int,
+            rng: np.random.Generator) -> tuple[Any, np.ndarray, np.ndarray]:
+    """The problem of ``params`` and a fresh stream of ``horizon`` queries and their costs
+    (drawn in the order :func:`reference.cucb_llm_stream.cucb_llm_stream` draws them)."""
+    from reference.problems.llm_cache import sample_costs, sample_queries
+    from validation.scenarios import llm_instances
+
+    problem = llm_instances.build(params).problem
+    queries = sample_queries(problem.p, horizon, rng)
+    return problem, queries, sample_costs(problem.c[queries], rng, params["noise"])
+
 
 def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta: float,
                      trials: int, run: StreamAlgorithm | None = None) -> EventCase:
@@ -234,7 +297,6 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
     ``run`` replaces it: it gets the stream and returns which rounds hit its cache.
     """
     from reference.cucb_llm_stream import cucb_llm_stream
-    from reference.problems.llm_cache import sample_costs, sample_queries
     from validation.scenarios import llm_instances
 
     problem = llm_instances.build(params).problem
@@ -244,8 +306,7 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
         if run is None:
             trace = cucb_llm_stream(problem, horizon, rng, "fixed-log", params["noise"])
             return online_cost_event_fails(trace.queries, trace.costs, trace.hits, c, delta)
-        queries = sample_queries(problem.p, horizon, rng)
-        costs = sample_costs(c[queries], rng, params["noise"])
+        _problem, queries, costs = _stream(params, horizon, rng)
         hits = run(queries, costs, problem.m, problem.k, delta)
         return online_cost_event_fails(queries, costs, hits, c, delta)
 
@@ -255,12 +316,40 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
                      instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
 
 
+def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: float,
+                    trials: int, run: StreamStatistics) -> EventCase:
+    r"""Corrected steps (c), (f) (:func:`online_lcb_fails`) on the LCBs ``run`` computed.
+
+    Implied by the cost event :math:`\mathcal E_{\text{arm}}` (probability
+    :math:`\ge 1 - 2\delta/3`) for the printed radius, so the row's promised failure is
+    :math:`2\delta/3`; the printed algorithm (validate's subject of ``thm-llm-online``)
+    is the reference.
+    """
+    def draw(rng: np.random.Generator) -> bool:
+        problem, queries, costs = _stream(params, horizon, rng)
+        hits, lcbs = run(queries, costs, problem.m, problem.k, delta)
+        return online_lcb_fails(queries, hits, lcbs, np.asarray(problem.c, dtype=float), delta)
+
+    return EventCase("event-online-lcb", ("thm-llm-online",), "validation.subjects.printed_stream",
+                     "apdx_sec:app_LLM_cache_online steps (c), (f), corrected for the printed "
+                     "radius", "after each miss in round t, for every observed q: lcb_t(q) <= "
+                     "c(q) once 12 log t >= log(3mT/delta), and c(q) - lcb_t(q) <= r_E + "
+                     "sqrt(6 log t/N_c,t(q)), r_E = sqrt(log(3mT/delta)/(2 N_c,t(q)))",
+                     instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
+
+
+#: The offline bound ids and the CLCB-LLM-C variant each covers.
+OFFLINE = (("lem-llm-std", "standard"), ("thm3-llm", "improved"))
+
+
 def cases(profile: str, run: CacheAlgorithm | None = None, subject: str = "reference",
-          ) -> list[EventCase]:
-    """Offline cost/frequency rows for both variants, the stream lemma, the online cost event.
+          bound_id: str | None = None) -> list[EventCase]:
+    """Offline cost/frequency rows for both variants, the stream lemma, the online events.
 
     With a ``subject`` other than the reference, the offline rows check its result, the
-    online cost row its caches, and the stream-lemma rows are n/a (they need its scores).
+    online cost row its caches, the online LCB row its ``lcbs``, and the rows that check
+    the reference's own statistics are n/a.  With ``bound_id``, only that id's rows (a
+    subject substituted for one variant is called for that variant only).
     """
     from dataclasses import replace
 
@@ -272,13 +361,17 @@ def cases(profile: str, run: CacheAlgorithm | None = None, subject: str = "refer
     instances = [("ood-small", small_ood())]
     if profile != "quick":
         instances.append(("zipf-random", zipf_random()))
+    offline = [(bound, variant) for bound, variant in OFFLINE
+               if bound_id in (None, bound)]
     for name, params in instances:
-        for bound_id, variant in (("lem-llm-std", "standard"), ("thm3-llm", "improved")):
+        for bound, variant in offline:
             for which in ("cost", "frequency"):
                 method = run if subject == "reference" \
-                    else substitute.cache_algorithm(subject, bound_id)
-                rows.append(cache_case(f"event-llm-{which}-{variant}", bound_id, variant,
+                    else substitute.cache_algorithm(subject, bound)
+                rows.append(cache_case(f"event-llm-{which}-{variant}", bound, variant,
                                        which, name, params, n, 0.05, method))
+    if bound_id not in (None, "thm-llm-online"):
+        return rows
     stream_trials = {"quick": 10, "default": 20, "full": 60}[profile]  # ~80 ms per run
     rows.append(stream_case("event-stream-oracle", "fixed-log", 600, 0.05, stream_trials))
     rows.append(stream_case("event-stream-oracle-printed", "printed", 600, 0.05, stream_trials,
@@ -286,13 +379,23 @@ def cases(profile: str, run: CacheAlgorithm | None = None, subject: str = "refer
     online = None if subject == "reference" else substitute.stream_hits(subject)
     rows.append(online_cost_case(STREAM_INSTANCE, "stream-erratum", 300, 0.05, stream_trials,
                                  online))
+    rows.append(online_lcb_case(STREAM_LCB_INSTANCE, "stream-lcb", 500, 0.05, stream_trials,
+                                substitute.stream_statistics(subject)))
     rows.append(printed_radius_case(300, 0.05, stream_trials))
-    if subject != "reference":
-        def hidden(rng: np.random.Generator) -> bool:
-            raise substitute.NotExposedError(
-                f"subject {subject} returns caches only, not the scores p_hat_t lcb_t")
+    if subject == "reference":
+        return rows
+    reasons = {"event-stream-oracle": "checks the corrected algorithm (radius with log T), "
+                                      "which a subject of thm-llm-online does not replace",
+               "event-stream-oracle-printed": "checks the reference's own scores against a "
+                                              "brute-force top-k (a known failure)",
+               "event-online-lcb-printed": "checks the printed statement on the reference "
+                                           "(a known failure); event-online-lcb checks the "
+                                           "subject's LCBs against the corrected one"}
 
-        rows = [replace(row, draw=hidden)
-                if row.id.startswith(("event-stream-oracle", "event-online-lcb")) else row
-                for row in rows]
-    return rows
+    def hidden(event_id: str) -> Any:
+        def draw(rng: np.random.Generator) -> bool:
+            raise substitute.NotExposedError(f"subject {subject}: n/a, the row "
+                                             f"{reasons[event_id]}")
+        return draw
+
+    return [replace(row, draw=hidden(row.id)) if row.id in reasons else row for row in rows]

@@ -4,8 +4,9 @@ A subject (see :mod:`validation.subjects`) is called exactly as the scenarios ca
 the event rows then read the statistics from what it returned.  Only a subject whose
 result exposes the reference's fields can be checked; otherwise the trial raises
 :class:`NotExposed` and the row is ``n/a`` with the missing fields named.  Rows that
-inspect internal scores of the streaming cache (``event-stream-oracle``) are ``n/a``
-for any subject: the online signature returns caches only.
+inspect the streaming cache's own per-round LCBs (``event-online-lcb``) read them from
+the ``lcbs`` field of the subject's result (the reference returns its ``StreamRun``); a
+subject returning caches only gets ``n/a`` there.
 """
 
 from __future__ import annotations
@@ -82,7 +83,27 @@ def stream_hits(spec: str) -> Callable[[Any, Any, int, int, float], np.ndarray]:
     function = _resolve(spec, "thm-llm-online")
 
     def run(queries: Any, costs: Any, m: int, k: int, delta: float) -> np.ndarray:
-        caches = np.asarray(function(queries, costs, m, k, delta), dtype=bool)
+        result = function(queries, costs, m, k, delta)
+        caches = np.asarray(getattr(result, "caches", result), dtype=bool)
         return np.asarray(caches[np.arange(queries.size), queries], dtype=bool)
+
+    return run
+
+
+STREAM_FIELDS = ("lcbs",)
+
+
+def stream_statistics(spec: str) -> Callable[[Any, Any, int, int, float],
+                                             tuple[np.ndarray, np.ndarray]]:
+    """The online subject as ``(queries, costs, m, k, delta) -> (hits, lcbs)``: which rounds
+    hit its cache (from ``caches``, or the result itself) and the LCBs in force after each
+    round (field ``lcbs``)."""
+    function = _resolve(spec, "thm-llm-online")
+
+    def run(queries: Any, costs: Any, m: int, k: int, delta: float
+            ) -> tuple[np.ndarray, np.ndarray]:
+        result = require(function(queries, costs, m, k, delta), STREAM_FIELDS, spec)
+        caches = np.asarray(getattr(result, "caches", result), dtype=bool)
+        return caches[np.arange(queries.size), queries], np.asarray(result.lcbs, dtype=float)
 
     return run
