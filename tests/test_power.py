@@ -60,6 +60,26 @@ def test_quick_require_power_flags_every_control_a_trap_should_catch(quick_power
     assert figures == {f"{bound_id}-power.png" for bound_id in REGISTRY}
 
 
+def test_online_and_frequency_controls_are_flagged_by_event_rows(quick_power: Path) -> None:
+    """Seed 2025, quick: every control of thm-llm-online is flagged by event-online-lcb (its
+    own LCBs against the corrected steps (c), (f)), and lem-llm-std's frequency-lcb by the
+    standard frequency row.  The reference passes both rows (summary FAIL = 0 above); a
+    correct algorithm fails either with probability at most the row level (exact binomial
+    at the promised 2 delta/3, resp. delta/2, per trial)."""
+    report = json.loads((quick_power / "report.json").read_text())
+    table = {(e["id"], e["control"]): e for e in report["power"]["table"]}
+    for name in CONTROLS["thm-llm-online"]:
+        assert ("thm-llm-online", name) not in power.NO_POWER
+        assert table["thm-llm-online", name]["flagged_by"] == ["stream-lcb n=500 event-online-lcb"]
+    assert ("lem-llm-std", "frequency-lcb") not in power.NO_POWER
+    assert table["lem-llm-std", "frequency-lcb"]["flagged_by"] == [
+        "ood-small n=2000 event-llm-frequency-standard"]
+    reference = {(row["id"], row["instance"]): row["verdict"] for row in report["rows"]
+                 if row.get("kind") == "event"}
+    assert reference["event-online-lcb", "stream-lcb"] == "pass"
+    assert reference["event-llm-frequency-standard", "ood-small"] == "pass"
+
+
 def test_require_power_exits_3_when_a_control_escapes(tmp_path: Path) -> None:
     # Bounds 100 times larger: the reference passes, no control exceeds them.
     code = run_cli(["validate", "--quick", "--only", "thm1-inf", "--bound-scale", "100",

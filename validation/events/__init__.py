@@ -7,8 +7,8 @@ verdict; one module per family lists its cases:
     :math:`\mathcal E_{\text{arm}}` of CLCB, CLCB-Cascade and edge-level IM.
 ``llm``
     The cost and frequency events of ``lem-llm-std`` and ``thm3-llm``; the streaming
-    cache lemma of CUCB-LLM-S (corrected, and as printed: a known failure) and its
-    online cost event.
+    cache lemma of CUCB-LLM-S (corrected, and as printed: a known failure), its
+    online cost event and the per-round LCB steps of its regret proof.
 ``im_node``
     The interval events of CLCB-IM-N on :math:`q_u`, :math:`p(\bar v)`,
     :math:`p(\bar v\mid\bar u)` and the resulting edge LCB.

@@ -23,7 +23,9 @@ Online, ``thm-llm-online`` (Algorithm ``alg:CUCB-LLM_stream``)
     (erratum ``apdx_lem:stream_oracle``) and holds with a radius fixed between two
     feedbacks (the ``fixed-log`` variant, the erratum's correction).  The cost event
     :math:`|\hat c_t(q) - c(q)| \le \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}` for every
-    :math:`q` and :math:`t` fails with probability at most :math:`2\delta/3`.
+    :math:`q` and :math:`t` fails with probability at most :math:`2\delta/3`; on it the
+    LCBs the printed algorithm computes satisfy steps (c) and (f) in the corrected form of
+    :func:`online_lcb_fails` (``event-online-lcb``, read from the result's ``lcbs``).
 
 The rows read :math:`\hat p`, :math:`\hat c`, :math:`\bar p`, :math:`\bar c` and the
 counters from the algorithm's result.  Costs must be bounded in [0, 1] (Bernoulli or
