@@ -31,9 +31,17 @@ def require(result: Any, fields: Sequence[str], who: str) -> Any:
 
 
 def _resolve(spec: str, bound_id: str) -> Callable[..., Any]:
-    from validation.subjects import resolve
+    """The subject for ``bound_id``, loaded (and its signature checked) when first called.
 
-    return resolve(spec, bound_id)
+    Event cases of every bound id are built before the run's ids filter them, so a subject
+    written for one id must not be checked against another id's signature here.
+    """
+    def call(*args: Any) -> Any:
+        from validation.subjects import resolve
+
+        return resolve(spec, bound_id)(*args)
+
+    return call
 
 
 def arm_algorithm(spec: str, bound_id: str) -> Callable[[Any, Any, float], tuple[Any, Any]]:
