@@ -71,6 +71,31 @@ def test_stream_radius_scale_one_is_the_printed_algorithm() -> None:
     assert np.array_equal(printed.caches, mine.caches)
 
 
+def test_stream_controls_expose_their_own_lcbs() -> None:
+    """The stream controls return the reference's StreamRun: after each of their own misses
+    their ``lcbs`` are the running mean cost minus s times the printed radius (clipped at
+    0), s = 0 for no-pessimism and -1 for optimism; ignores-data's are 0 from round 2 on."""
+    problem = llm_instances.build(llm_instances.small_ood()).problem
+    ref = cucb_llm_stream(problem, 200, np.random.default_rng(7))
+    rounds = np.arange(1, 201)[:, None]
+    for name, scale in (("no-pessimism", 0.0), ("optimism", -1.0), ("ignores-data", None)):
+        run = stream.STREAM_CONTROLS[name](ref.queries, ref.costs, problem.m, problem.k, 0.05)
+        mine = np.asarray(run.lcbs)
+        if scale is None:
+            assert np.all(mine[1:] == 0.0)
+            continue
+        misses = np.flatnonzero(~run.hits)
+        observed = np.zeros((200, problem.m))
+        observed[misses, ref.queries[misses]] = 1.0
+        counts = np.cumsum(observed, axis=0)
+        safe = np.where(counts > 0, counts, 1.0)
+        means = np.cumsum(observed * ref.costs[:, None], axis=0) / safe
+        want = np.where(counts > 0, np.maximum(
+            means - scale * np.sqrt(6.0 * np.log(rounds) / safe), 0.0), 0.0)
+        np.testing.assert_allclose(mine[misses], want[misses], rtol=0, atol=1e-12)
+        assert not np.allclose(mine, np.asarray(ref.lcbs))  # not the reference's LCBs
+
+
 def test_control_specs_resolve_through_the_subject_registry() -> None:
     for bound_id, controls in CONTROLS.items():
         for name, control in controls.items():
