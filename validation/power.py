@@ -29,9 +29,6 @@ from validation.runner.spec import Instance, Profile, TrialKey
 from validation.runner.store import TrialRecord
 from validation.scenarios.traps import TRAP
 
-_IM = ("thm4-im's bound exceeds the largest possible gap at every n validate can afford "
-       "(899 against sigma* = 4.24 on the six-node graph at n = 45000): only event rows "
-       "on the edge LCBs could flag it")
 _ONLINE = ("the regret bound is at least T times the largest per-round regret for every "
            "T below about 19000 (m = 2, T = 20000: bound 18574), too long for a run: only "
            "event rows on the per-round LCBs could flag it")
@@ -39,9 +36,6 @@ _LLM_RADIUS = ("a tenth of the printed radius still counts a cost never observed
                "infinite, and once a cost is observed the error it allows is far below the "
                "bound, whose coverage term it cannot exploit; only an event row (cost UCB "
                "above the true cost) could flag it")
-
-_IM_BLIND = (" The event rows check the edge LCBs, which this control computes exactly as the "
-             "reference does; only its choice of seeds differs.")
 
 #: Bound ids whose trap rows are vacuous: their controls' trap trials run in --full only.
 VACUOUS_TRAPS = ("thm4-im", "thm-llm-online")
@@ -52,8 +46,6 @@ EVENT_FAMILIES = {"thm4-im": "im_node", "lem-llm-std": "llm", "thm3-llm": "llm",
 
 #: (bound id, control) -> why no row of that bound id (bound or event row) can flag it.
 NO_POWER: dict[tuple[str, str], str] = {
-    ("thm4-im", "ignores-data"): _IM + "." + _IM_BLIND,
-    ("thm4-im", "oracle-ignores-weights"): _IM + "." + _IM_BLIND,
     **{("thm-llm-online", name): _ONLINE + " (the online event rows do not yet accept a "
        "substituted algorithm's statistics: n/a)" for name in CONTROLS["thm-llm-online"]},
     ("lem-llm-std", "frequency-lcb"): (
