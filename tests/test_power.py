@@ -122,12 +122,15 @@ def test_power_table_reasons() -> None:
              "variant": "stated", "verdict": "FAIL"},
             {"id": "thm1-inf", "control": "no-pessimism", "instance": "trap", "n": 5,
              "variant": "stated", "verdict": "pass"}]
-    table = {(e["id"], e["control"]): e for e in power.power_table(rows, ["thm1-inf", "thm4-im"])}
+    table = {(e["id"], e["control"]): e for e in power.power_table(
+        rows, ["thm1-inf", "thm4-im", "thm-llm-online", "thm2-lower"])}
     assert table["thm1-inf", "optimism"]["flagged_by"] == ["trap n=5 stated"]
     assert table["thm1-inf", "no-pessimism"]["reason"].startswith("not flagged")
     assert table["thm1-inf", "radius-0.1"]["reason"] == "no trap instance in this profile"
-    assert table["thm4-im", "ignores-data"]["reason"].startswith(
-        "not run in this profile (--full runs it); thm4-im's bound")
+    assert table["thm2-lower", "no-pessimism"]["reason"].startswith(
+        "not run in this profile (--full runs it); a lower bound")
+    assert table["thm-llm-online", "ignores-data"]["reason"] == "no trap instance in this profile"
+    assert table["thm4-im", "ignores-data"]["reason"] == "no trap instance in this profile"
     assert table["thm4-im", "printed-estimator"]["reason"] == "no trap instance in this profile"
     missing = {(e["id"], e["control"]) for e in power.missing(list(table.values()))}
     assert missing == {("thm1-inf", "no-pessimism")}  # ran, expected, unflagged

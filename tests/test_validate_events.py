@@ -60,9 +60,21 @@ def test_im_intervals_catch_the_printed_estimator() -> None:
     def printed(graph: Any, cascades: Any, delta: float) -> Any:
         return edge_lcbs(graph, cascades, delta, "printed")
 
-    assert verdicts(im_node.cases("quick")) == [core.PASS, core.PASS]
-    intervals, _edge = im_node.cases("quick", printed)
+    assert verdicts(im_node.cases("quick")) == [core.PASS, core.PASS, core.PASS]
+    intervals, _edge, _oracle = im_node.cases("quick", printed)
     assert verdicts([intervals]) == [core.FAIL]
+
+
+def test_im_oracle_step_catches_seeds_that_ignore_the_lcbs() -> None:
+    # Promise 0 with the exact oracle: the reference never falls short (one shortfall fails
+    # the row, no false alarm possible); seeds fixed in advance, or an oracle that sees 1 on
+    # every edge, fall short on the LCB-weighted graph at n = 20000.
+    from validation.power import subject
+
+    for name in ("ignores-data", "oracle-ignores-weights"):
+        oracle_row = im_node.cases("quick", subject=subject(name))[2]
+        assert oracle_row.id == "event-im-oracle-step"
+        assert verdicts([oracle_row]) == [core.FAIL], name
 
 
 def test_im_edge_row_catches_an_lcb_above_the_truth() -> None:
@@ -74,7 +86,7 @@ def test_im_edge_row_catches_an_lcb_above_the_truth() -> None:
         result = edge_lcbs(graph, cascades, delta)
         return replace(result, lcb=np.minimum(result.estimates.p_hat + 0.05, 1.0))
 
-    assert verdicts(im_node.cases("quick", optimistic)[1:]) == [core.FAIL]
+    assert verdicts(im_node.cases("quick", optimistic)[1:2]) == [core.FAIL]
 
 
 def broken_cache(change: str) -> llm.CacheAlgorithm:

@@ -29,16 +29,10 @@ from validation.runner.spec import Instance, Profile, TrialKey
 from validation.runner.store import TrialRecord
 from validation.scenarios.traps import TRAP
 
-_IM = ("thm4-im's bound exceeds the largest possible gap at every n validate can afford "
-       "(899 against sigma* = 4.24 on the six-node graph at n = 45000): only event rows "
-       "on the edge LCBs could flag it")
 _LLM_RADIUS = ("a tenth of the printed radius still counts a cost never observed as "
                "infinite, and once a cost is observed the error it allows is far below the "
                "bound, whose coverage term it cannot exploit; only an event row (cost UCB "
                "above the true cost) could flag it")
-
-_IM_BLIND = (" The event rows check the edge LCBs, which this control computes exactly as the "
-             "reference does; only its choice of seeds differs.")
 
 #: Bound ids whose trap rows are vacuous: their controls' trap trials run in --full only.
 VACUOUS_TRAPS = ("thm4-im", "thm-llm-online")
@@ -49,8 +43,6 @@ EVENT_FAMILIES = {"thm4-im": "im_node", "lem-llm-std": "llm", "thm3-llm": "llm",
 
 #: (bound id, control) -> why no row of that bound id (bound or event row) can flag it.
 NO_POWER: dict[tuple[str, str], str] = {
-    ("thm4-im", "ignores-data"): _IM + "." + _IM_BLIND,
-    ("thm4-im", "oracle-ignores-weights"): _IM + "." + _IM_BLIND,
     ("thm2-lower", "no-pessimism"): (
         "a lower bound holds for every algorithm, so only the clcb-risk row can flag a "
         "control; the proof's pair observes every path often, where dropping pessimism "

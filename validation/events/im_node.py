@@ -17,7 +17,13 @@ every edge, so its promised failure is the union bound
 :math:`2\delta'(|\text{sources}| + |\text{targets}|) + 2n\delta' E`.  On these events
 the edge LCB :math:`\underline p_{uv} \le p_{uv}` (step (1) of the proof, by
 monotonicity of ``eq:puv``); the edge row checks that consequence alone, with the same
-promise.  The printed estimator :math:`n_{1,\bar u,\bar v}/n_{1,\bar v}` (erratum
+promise.  The oracle row checks step (2), the oracle's own promise on the algorithm's
+weights: with the exact oracle used here (:math:`\alpha = 1`), the chosen seed set must
+reach the largest spread on the graph weighted by the algorithm's edge LCBs (promise 0:
+one shortfall fails the row).  A procedure that computes correct LCBs but then ignores
+them (seeds fixed in advance, an oracle that ignores its weights) fails it.  It runs at
+:math:`n = 20000`: at 5000 every edge LCB of this graph is still 0 and every seed set ties.
+The printed estimator :math:`n_{1,\bar u,\bar v}/n_{1,\bar v}` (erratum
 ``alg:CLCB-IM/im-conditional-estimator``) estimates a different quantity, so its
 :math:`\underline p(\bar v|\bar u)` misses the truth.
 """
@@ -79,6 +85,44 @@ def edge_event_fails(result: Any, graph: Any) -> bool:
     return bool(np.any(np.asarray(result.lcb) > graph.p + ROUNDING))
 
 
+def oracle_step_fails(result: Any, graph: Any, k: int) -> bool:
+    """Whether the chosen seeds fall short of the best ``k`` seeds on the LCB-weighted graph."""
+    from reference.im.exact import brute_force_im, exact_spread
+
+    weighted = graph.with_probabilities(np.clip(np.asarray(result.lcb, dtype=float), 0.0, 1.0))
+    _, best = brute_force_im(weighted, k)
+    chosen = exact_spread(weighted, np.asarray(result.seeds, dtype=np.int64))
+    return bool(chosen < best - ROUNDING * (1.0 + best))
+
+
+def reference_choice(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
+    """CLCB-IM-N itself (``alg:CLCB-IM``): statistics, LCBs and the oracle's seeds."""
+    from reference.im.clcb_im_node import clcb_im_node
+
+    return clcb_im_node(graph, cascades, oracle, delta)
+
+
+def oracle_case(instance: str, params: dict[str, Any], n: int, delta: float,
+                run: Callable[[Any, Any, Any, float], Any] | None = None,
+                trials: int = 0) -> EventCase:
+    """The oracle-step row: the seeds are a best seed set for the algorithm's own LCBs."""
+    from validation.scenarios.im import build, exact_oracle
+
+    problem = build(params)
+    graph, k = problem.graph, int(params["k"])
+    hidden = graph.with_probabilities(np.zeros(graph.edges))  # the algorithm sees no truth
+    oracle = exact_oracle(graph, k)
+    method = run or reference_choice
+
+    def draw(rng: np.random.Generator) -> bool:
+        return oracle_step_fails(method(hidden, problem.sample(n, rng), oracle, delta), graph, k)
+
+    return EventCase("event-im-oracle-step", ("thm4-im",), "reference.im.clcb_im_node",
+                     "apdx_sec:app_IM_node step (2)",
+                     "sigma_LCB(S_hat) >= max_S sigma_LCB(S) (exact oracle, alpha = 1)",
+                     instance, n, delta, 0.0, draw, trials=trials)
+
+
 def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], n: int,
               delta: float, run: NodeAlgorithm | None = None, trials: int = 0) -> EventCase:
     """The interval (``which="intervals"``) or edge-LCB (``"edge"``) row of one graph."""
@@ -120,7 +164,14 @@ def cases(profile: str, run: NodeAlgorithm | None = None, subject: str = "refere
 
         run = node_algorithm(subject, int(star_and_chain()["k"]))
     trials = {"quick": 30, "default": 40, "full": 100}[profile]  # cascades cost ~25 ms each
+    choice = None
+    if subject != "reference":
+        from validation.events.subject import node_choice
+
+        choice = node_choice(subject)
+    oracle_trials = {"quick": 10, "default": 10, "full": 30}[profile]
     return [node_case("event-im-intervals", "intervals", "star-and-chain", star_and_chain(), n,
                       0.05, run, trials),
             node_case("event-im-edge-lcb", "edge", "star-and-chain", star_and_chain(), n, 0.05,
-                      run, trials)]
+                      run, trials),
+            oracle_case("star-and-chain", star_and_chain(), 20000, 0.05, choice, oracle_trials)]

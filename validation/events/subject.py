@@ -86,6 +86,16 @@ def node_algorithm(spec: str, k: int) -> Callable[[Any, Any, float], Any]:
     return run
 
 
+def node_choice(spec: str) -> Callable[[Any, Any, Any, float], Any]:
+    """The IM-N subject as called by thm4-im, returning a result with ``seeds`` and ``lcb``."""
+    function = _resolve(spec, "thm4-im")
+
+    def run(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
+        return require(function(graph, cascades, oracle, delta), ("seeds", "lcb"), spec)
+
+    return run
+
+
 def stream_hits(spec: str) -> Callable[[Any, Any, int, int, float], np.ndarray]:
     """The online subject as ``(queries, costs, m, k, delta) -> hits`` (from its caches)."""
     function = _resolve(spec, "thm-llm-online")
