@@ -29,11 +29,6 @@ from validation.runner.spec import Instance, Profile, TrialKey
 from validation.runner.store import TrialRecord
 from validation.scenarios.traps import TRAP
 
-_LLM_RADIUS = ("a tenth of the printed radius still counts a cost never observed as "
-               "infinite, and once a cost is observed the error it allows is far below the "
-               "bound, whose coverage term it cannot exploit; only an event row (cost UCB "
-               "above the true cost) could flag it")
-
 #: Bound ids whose trap rows are vacuous: their controls' trap trials run in --full only.
 VACUOUS_TRAPS = ("thm4-im", "thm-llm-online")
 
