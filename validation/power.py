@@ -137,9 +137,14 @@ def event_rows(bound_id: str, name: str, profile: Profile, seed: int,
     # The llm family serves three ids; build only this one's rows, so that a control of
     # one variant (frequency-lcb) is never called for its sibling.
     only = {"bound_id": bound_id} if family == "llm" else {}
-    cases = [case for case in module.cases(profile.name, subject=subject(name), **only)
+    # As on the traps, a control gets at most the profile's base trial count: it breaks an
+    # event in nearly every trial, so a few paired trials flag it (same level as the
+    # reference's rows, whose own trial counts are unchanged).
+    trials = events.TRIALS[profile.name]
+    cases = [replace(case, trials=min(case.trials or trials, profile.trials))
+             for case in module.cases(profile.name, subject=subject(name), **only)
              if bound_id in case.bound_ids]
-    results = events.run_cases(cases, events.TRIALS[profile.name], seed)
+    results = events.run_cases(cases, trials, seed)
     return [row | {"id": bound_id, "event": row["id"], "subject": subject(name),
                    "algorithm": subject(name), "control": name}
             for row in events.rows(results, level)]
