@@ -21,18 +21,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from reference.errors import InputError
+from tests.test_cli_solve import run_cli
 from validation import numbers
-from validation.cli import main
 
 BIG = "9" * 400
 CI = settings.get_profile("ci")
-
-
-def run_cli(argv: list[str]) -> int:
-    try:
-        return main(argv)
-    except SystemExit as stop:
-        return int(stop.code or 0)
 
 
 # -- files the cases read --------------------------------------------------------------------

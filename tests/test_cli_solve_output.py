@@ -18,15 +18,9 @@ from reference.oracles import TopK
 from reference.problems.cascade import CascadeProblem, UniformListsLaw
 from reference.problems.llm_cache import CacheLog, HitLog, cache_hits
 from reference.problems.llm_cache_io import write_cache_npz
+from tests.test_cli_solve import run_cli
 from validation.cli import main
 from validation.solvers.summary import SUMMARY
-
-
-def run_cli(argv: list[str]) -> int:
-    try:
-        return main(argv)
-    except SystemExit as stop:
-        return int(stop.code or 0)
 
 
 @pytest.fixture

@@ -21,17 +21,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from validation.cli import main
+from tests.test_cli_solve import run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
-
-
-def run_cli(argv: list[str]) -> int:
-    """Exit code of the CLI whether it returns it or argparse raises SystemExit."""
-    try:
-        return main(argv)
-    except SystemExit as stop:
-        return int(stop.code or 0)
 
 
 def validate(target: str, bound_id: str, out: Path, *options: str) -> tuple[int, dict[str, Any]]:

@@ -18,19 +18,12 @@ import numpy as np
 import pytest
 
 from tests.subject_probe import fingerprint
+from tests.test_cli_solve import run_cli
 from validation import power, subjects
-from validation.cli import main
 from validation.controls import CONTROLS, resolve_control
 from validation.runner.backends import load_scenario
 from validation.runner.spec import PROFILES
 from validation.scenarios import REGISTRY, traps
-
-
-def run_cli(argv: list[str]) -> int:
-    try:
-        return main(argv)
-    except SystemExit as stop:
-        return int(stop.code or 0)
 
 
 @pytest.fixture(scope="module")

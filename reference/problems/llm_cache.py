@@ -470,7 +470,12 @@ def _check_costs(costs: FloatArray, hits: npt.NDArray[np.bool_], bounded: bool) 
         t = int(np.flatnonzero(unobserved != hits)[0])
         raise InputError("cost", f"round {t}: must be null exactly when the query is in the "
                          "cache")
-    if hits.all():
+    _check_observed_costs(costs, bounded)
+
+
+def _check_observed_costs(costs: FloatArray, bounded: bool) -> None:
+    """Observed (non-NaN) costs finite, and in [0, 1] when ``bounded``."""
+    if np.isnan(costs).all():
         return
     # fmin/fmax skip NaN (the hits), so no copy of the observed costs is made; inf shows here
     low, high = np.fmin.reduce(costs), np.fmax.reduce(costs)
@@ -506,7 +511,7 @@ class HitLog:
         queries, costs = _checked_rounds(self.m, self.queries, self.costs)
         object.__setattr__(self, "queries", queries)
         object.__setattr__(self, "costs", costs)
-        _check_costs(costs, self.hits, self.bounded)
+        _check_observed_costs(costs, self.bounded)  # hits are the NaN costs by definition
 
     @property
     def n(self) -> int:

@@ -4,8 +4,6 @@ Modules:
 
 ``spaces``
     Per bound id, a box of parameters decoded into the scenario's instances.
-``largest``
-    The largest gap an instance allows (an instance whose bound reaches it is vacuous).
 ``search``
     The objective (the validate row of the decoded instance) and differential evolution.
 ``files``
