@@ -40,10 +40,13 @@ from reference.im.keyset import DENSE_RATIO, DenseKeys, KeySet
 from reference.im.live_edges import live_targets
 
 #: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
-BATCH_ACTIVE = 1 << 18
+BATCH_ACTIVE = 1 << 20
 #: Most cells of a batch's byte map (:class:`~reference.im.keyset.DenseKeys`): small enough to
 #: stay in cache, where its random reads and writes are several times cheaper.
-DENSE_CELLS = 1 << 22
+DENSE_CELLS = 1 << 24
+
+#: Most runs of the first batch of a :class:`BatchPlan` (before any cascade size is known).
+PILOT_RUNS = 64
 
 #: Most cascades one spread estimate may simulate (their sizes alone take 8 bytes each).
 MAX_SAMPLES = 10**9
@@ -112,15 +115,19 @@ def diffuse(
         pairs reach ``1 / DENSE_RATIO`` of the cells, so memory stays proportional to them.
     """
     V = graph.nodes
+    # Inside, the pair (run r, node v) is the cell v * runs + r: the cells of one node across
+    # runs are adjacent, so the visited set's reads and writes gather on the few nodes most
+    # cascades reach (the hubs) and stay in cache far more often than with r * V + v.
+    seed_sims, seed_nodes = np.divmod(seed_keys, V)
     seen: KeySet | DenseKeys = DenseKeys(runs * V) if dense else KeySet(4 * seed_keys.size)
-    frontier = seen.add(seed_keys)
-    found_keys, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
+    frontier = seen.add(seed_nodes * runs + seed_sims)
+    found, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
     tried: list[IntArray] = []
     fired_parts: list[npt.NDArray[np.bool_]] = []
     step = 0
     while frontier.size:
         step += 1
-        sims, nodes = np.divmod(frontier, V)
+        nodes, sims = np.divmod(frontier, runs)
         if record_edges:  # every tried edge is part of the output: one coin each
             edge, owner = out_edges_of(graph, nodes)
             success = rng.random(edge.size) < graph.p[edge]
@@ -129,30 +136,34 @@ def diffuse(
             target, owner = graph.targets[edge[success]], owner[success]
         else:
             target, owner = live_targets(graph.live_edges, nodes, rng)
-        frontier = seen.add(sims[owner] * V + target)
-        found_keys.append(frontier)
+        frontier = seen.add(target * runs + sims[owner])
+        found.append(frontier)
         if isinstance(seen, KeySet) and DENSE_RATIO * len(seen) >= runs * V:
-            seen = DenseKeys(runs * V, np.concatenate(found_keys))  # cheaper from here on
+            seen = DenseKeys(runs * V, np.concatenate(found))  # cheaper from here on
         found_steps.append(np.full(frontier.size, step, dtype=np.int64))
     empty = np.zeros(0, dtype=np.int64)
     tried_keys = np.concatenate(tried) if tried else empty
     fired = np.concatenate(fired_parts) if fired_parts else np.zeros(0, dtype=bool)
     edge_order = np.argsort(tried_keys, kind="stable")
-    return Diffusion(runs, np.concatenate(found_keys), np.concatenate(found_steps),
+    active_nodes, active_sims = np.divmod(np.concatenate(found), runs)
+    return Diffusion(runs, active_sims * V + active_nodes, np.concatenate(found_steps),
                      tried_keys[edge_order], fired[edge_order])
 
 
 class BatchPlan:
     """``(start, size)`` batches of ``total`` runs holding about :data:`BATCH_ACTIVE` pairs each.
 
-    The first batch guesses cascades of 64 times ``seeds_per_run`` nodes; after each batch the
-    caller reports the active pairs it produced (:meth:`record`), and the next batch is sized
-    from the mean cascade size so far.
+    The first batch is a pilot of at most :data:`PILOT_RUNS` runs (fewer when cascades of 64
+    times ``seeds_per_run`` nodes would overfill it); after each batch the caller reports the
+    active pairs it produced (:meth:`record`), and the next batch is sized from the mean
+    cascade size so far.  (A large first batch sized on a guess can hold many times
+    :data:`BATCH_ACTIVE` pairs in a hash set, the slowest case.)
     """
 
     def __init__(self, total: int, nodes: int, seeds_per_run: float) -> None:
         self.total, self.nodes = int(total), int(nodes)
-        self._size = max(1, int(BATCH_ACTIVE / (64.0 * max(seeds_per_run, 1.0))))
+        guess = int(BATCH_ACTIVE / (64.0 * max(seeds_per_run, 1.0)))
+        self._size = max(1, min(guess, PILOT_RUNS))
         self._runs = self._active = 0
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
