@@ -37,6 +37,7 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -236,7 +237,7 @@ def _skipped(
     end = np.cumsum(size)  # blocks end to end, level after level
     bounds = np.flatnonzero(np.diff(level, prepend=-1, append=-1))
     cells = []
-    for a, b in zip(bounds[:-1], bounds[1:], strict=True):  # one row of cells per level
+    for a, b in pairwise(bounds.tolist()):  # one row of cells per level
         start = int(end[a - 1]) if a else 0
         q = float(sampler.level_q[level[a]])
         cells.append(start + bernoulli_positions(int(end[b - 1]) - start, q, rng))
