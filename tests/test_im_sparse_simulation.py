@@ -69,7 +69,7 @@ def with_split(monkeypatch: pytest.MonkeyPatch, skip_below: float, block_cost: f
 
 
 @pytest.mark.parametrize(("skip_below", "block_cost", "candidate_cost"), [
-    (0.0, 5.0, 10.0),  # every edge flips a coin (node 0 overflows its padded row)
+    (0.0, 5.0, 10.0),  # every edge flips a coin (node 0 has three rows)
     (1.0, 0.0, 0.0),  # every edge with p < 1 is skipped, over four levels
     (live_edges.SKIP_BELOW, live_edges.BLOCK_COST, live_edges.CANDIDATE_COST),  # the defaults
 ])
@@ -80,12 +80,12 @@ def test_cascade_size_law_is_exact(monkeypatch: pytest.MonkeyPatch, skip_below: 
     graph = with_split(monkeypatch, skip_below, block_cost, candidate_cost)
     sampler = graph.live_edges
     if skip_below == 1.0:  # only the p = 1 edge flips a coin; thinned and exact levels
-        assert (sampler.pad_threshold > 0).sum() == 1 and sampler.coin_count.sum() == 0
+        assert (sampler.row_threshold > 0).sum() == 1 and sampler.row_count.sum() == 1
         assert sampler.skip_p.size == 12
         assert not sampler.skip_exact.all() and sampler.skip_exact.any()
         assert np.unique(sampler.segment_level).size == 4 and sampler.segment_length.max() > 1
     if skip_below == 0.0:
-        assert sampler.skip_p.size == 0 and sampler.coin_count[0] == 9 - live_edges.PAD_WIDTH
+        assert sampler.skip_p.size == 0 and sampler.row_count[0] == 3  # 9 coin edges
     sizes = cascade_sizes(graph, seeds, RUNS, np.random.default_rng(21))
     assert chi_square_p_value(sizes, spread_distribution(graph, seeds)) > ALPHA
 
@@ -104,7 +104,8 @@ def test_ties_of_the_16_bit_coin_are_resolved() -> None:
     """p = 2^-16 exactly hits the tie branch only: without it the edge would never fire."""
     graph = ICGraph.from_edges(2, [0], [1], [0.75 / 65536])
     sampler = graph.live_edges
-    assert sampler.pad_threshold[0, 0] == 0 and sampler.pad_remainder[0, 0] > 0
+    row = sampler.row_start[0]
+    assert sampler.row_threshold[row, 0] == 0 and sampler.row_remainder[row, 0] > 0
     sizes = cascade_sizes(graph, [0], 2_000_000, np.random.default_rng(3))
     fired = int((sizes == 2).sum())
     assert stats.binomtest(fired, sizes.size, 0.75 / 65536).pvalue > ALPHA

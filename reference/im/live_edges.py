@@ -6,13 +6,14 @@ In an IC cascade a newly active node ``u`` tries each out-edge ``(u, v)`` once, 
 targets of the live out-edges of every entry and the entry owning each, with exactly that law.
 Edges are split once per graph (:class:`LiveEdgeSampler`):
 
-* **Coins** for the likely edges (:math:`p \ge` :data:`SKIP_BELOW`): one 16-bit random
-  integer ``r`` per (entry, edge); the edge is live when ``r < T`` with
-  :math:`T = \lfloor 2^{16} p\rfloor`, and when ``r == T`` a second uniform ``U'`` decides,
-  live iff :math:`U' < 2^{16}p - T`.  This is :math:`U < p` for the uniform
-  :math:`U = (r + U')/2^{16}`, so the edge is live with probability exactly ``p``.  Each
-  node's :data:`PAD_WIDTH` likeliest such edges sit in a padded row read as one 64-bit word,
-  so most entries need no expansion of edge ranges; the rest (hubs) are expanded.
+* **Coins** for the other edges: one 16-bit random integer ``r`` per (entry, edge); the edge
+  is live when ``r < T`` with :math:`T = \lfloor 2^{16} p\rfloor`, and when ``r == T`` a
+  second uniform ``U'`` decides, live iff :math:`U' < 2^{16}p - T`.  This is :math:`U < p`
+  for the uniform :math:`U = (r + U')/2^{16}`, so the edge is live with probability exactly
+  ``p``.  A node's coin edges are stored in *rows* of :data:`ROW_WIDTH` = 4 (likeliest
+  first, unused cells never live): the four thresholds of a row are one 64-bit word, and so
+  are its four draws, so a step costs a handful of passes over rows rather than over edges,
+  and an entry whose node has at most four coin edges needs no expansion at all.
 * **Skips** for unlikely edges (:math:`0 < p <` :data:`SKIP_BELOW`) that come in long enough
   *segments*: the out-edges of one node in one dyadic level :math:`p \in (2^{-j-1}, 2^{-j}]`
   (:func:`_worth_skipping` decides per segment, counting one coin per edge against a block
@@ -50,8 +51,8 @@ SKIP_BELOW = 0.2
 #: Cost of one block of the skip path, and of one candidate, in coins (the split's model).
 BLOCK_COST = 5.0
 CANDIDATE_COST = 10.0
-#: Coin edges per node read as one padded row (four 16-bit thresholds fill a 64-bit word).
-PAD_WIDTH = 4
+#: Coin edges per row (four 16-bit thresholds fill a 64-bit word).
+ROW_WIDTH = 4
 _SCALE = 65536.0
 
 
@@ -59,13 +60,11 @@ _SCALE = 65536.0
 class LiveEdgeSampler:
     r"""Per-graph tables for :func:`live_targets` (built once by :meth:`of`).
 
-    **Padded coins**: row ``u`` of ``pad_target`` / ``pad_threshold`` / ``pad_remainder`` holds
-    node ``u``'s :data:`PAD_WIDTH` likeliest coin edges (unused cells have threshold 0 and
-    remainder 0: never live).
-
-    **Overflow coins**: node ``u``'s other coin edges are positions
-    ``coin_start[u] : coin_start[u] + coin_count[u]`` of ``coin_target`` / ``coin_threshold``
-    / ``coin_remainder``; ``heavy[u]`` says whether there are any.
+    **Coin rows**: row ``r`` holds the targets, 16-bit thresholds and tie remainders of up
+    to :data:`ROW_WIDTH` coin edges in ``row_target[r]``, ``row_threshold[r]`` and
+    ``row_remainder[r]`` (unused cells: threshold 0 and remainder 0, never live).  Node ``u``
+    owns rows ``row_start[u] : row_start[u] + max(row_count[u], 1)``; row 0 is empty and is
+    the row of every node without coin edges.
 
     **Skipped edges** (``skip_target`` / ``skip_p``, sorted by source, level and id) form
     segments of one source and one level: node ``u`` owns segments
@@ -75,15 +74,11 @@ class LiveEdgeSampler:
     in the graph) and ``skip_exact`` marks the edges whose probability equals it.
     """
 
-    pad_target: npt.NDArray[np.int32]
-    pad_threshold: npt.NDArray[np.uint16]
-    pad_remainder: FloatArray
-    heavy: npt.NDArray[np.bool_]
-    coin_start: IntArray
-    coin_count: IntArray
-    coin_target: IntArray
-    coin_threshold: npt.NDArray[np.uint16]
-    coin_remainder: FloatArray
+    row_target: npt.NDArray[np.int32]
+    row_threshold: npt.NDArray[np.uint16]
+    row_remainder: FloatArray
+    row_start: IntArray
+    row_count: IntArray
     segment_ptr: IntArray
     segment_start: IntArray
     segment_length: IntArray
@@ -106,16 +101,17 @@ class LiveEdgeSampler:
 
         coin = coin[np.lexsort((coin, -p[coin], sources[coin]))]  # by source, likeliest first
         degree = np.bincount(sources[coin], minlength=nodes)
+        row_count = -(-degree // ROW_WIDTH)
+        row_start = 1 + _starts(row_count)  # row 0: the empty row
+        row_start[row_count == 0] = 0
         rank = np.arange(coin.size) - np.repeat(_starts(degree), degree)
-        padded, overflow = coin[rank < PAD_WIDTH], coin[rank >= PAD_WIDTH]
-        cell = sources[padded] * PAD_WIDTH + rank[rank < PAD_WIDTH]
-        pad_target = np.zeros(nodes * PAD_WIDTH, dtype=np.int32)
-        pad_threshold = np.zeros(nodes * PAD_WIDTH, dtype=np.uint16)
-        pad_remainder = np.zeros(nodes * PAD_WIDTH)
-        pad_target[cell] = targets[padded]
-        pad_threshold[cell], pad_remainder[cell] = _coin_tables(p[padded])
-        coin_count = np.bincount(sources[overflow], minlength=nodes)
-        coin_threshold, coin_remainder = _coin_tables(p[overflow])
+        cell = row_start[sources[coin]] * ROW_WIDTH + rank
+        rows = 1 + int(row_count.sum())
+        row_target = np.zeros(rows * ROW_WIDTH, dtype=np.int32)
+        row_threshold = np.zeros(rows * ROW_WIDTH, dtype=np.uint16)
+        row_remainder = np.zeros(rows * ROW_WIDTH)
+        row_target[cell] = targets[coin]
+        row_threshold[cell], row_remainder[cell] = _coin_tables(p[coin])
 
         order = np.lexsort((skip, level, sources[skip]))  # segments: (source, level) runs
         skip, level = skip[order], level[order]
@@ -124,10 +120,9 @@ class LiveEdgeSampler:
         segment_ptr = np.zeros(nodes + 1, dtype=np.int64)
         np.cumsum(np.bincount(sources[skip[first]], minlength=nodes), out=segment_ptr[1:])
         return cls(
-            pad_target.reshape(nodes, PAD_WIDTH), pad_threshold.reshape(nodes, PAD_WIDTH),
-            pad_remainder.reshape(nodes, PAD_WIDTH), coin_count > 0,
-            _starts(coin_count), coin_count, targets[overflow].astype(np.int64), coin_threshold,
-            coin_remainder, segment_ptr, first.astype(np.int64),
+            row_target.reshape(rows, ROW_WIDTH), row_threshold.reshape(rows, ROW_WIDTH),
+            row_remainder.reshape(rows, ROW_WIDTH), row_start, row_count.astype(np.int64),
+            segment_ptr, first.astype(np.int64),
             np.diff(first, append=skip.size).astype(np.int64), level[first].astype(np.uint16),
             targets[skip].astype(np.int64), p[skip], p[skip] == level_q[level], level_q)
 
@@ -165,51 +160,32 @@ def live_targets(
 ) -> tuple[IntArray, IntArray]:
     """Targets of the live out-edges of every entry of ``nodes`` (sorted), and the entry owning
     each."""
-    target, owner = _padded_coins(sampler, nodes, rng)
-    parts_target, parts_owner = [target], [owner]
-    heavy = np.flatnonzero(sampler.heavy[nodes])
-    if heavy.size:
-        target, owner = _overflow_coins(sampler, nodes[heavy], rng)
-        parts_target.append(target)
-        parts_owner.append(heavy[owner])
-    target, owner = _skipped(sampler, nodes, rng)
-    parts_target.append(target)
-    parts_owner.append(owner)
-    return np.concatenate(parts_target), np.concatenate(parts_owner)
+    coin_target, coin_owner = _coins(sampler, nodes, rng)
+    skip_target, skip_owner = _skipped(sampler, nodes, rng)
+    return np.concatenate([coin_target, skip_target]), np.concatenate([coin_owner, skip_owner])
 
 
-def _padded_coins(
+def _coins(
     sampler: LiveEdgeSampler, nodes: IntArray, rng: np.random.Generator
 ) -> tuple[IntArray, IntArray]:
-    """One coin per padded cell of every entry's row: a row's four thresholds are one
-    64-bit word, and so are its four draws."""
-    threshold = sampler.pad_threshold.view(np.uint64)[nodes, 0].view(np.uint16)
+    """One coin per cell of every entry's rows, a row's four cells as one 64-bit word."""
+    row = sampler.row_start[nodes]  # each entry's first row
+    owner = np.arange(nodes.size)
+    more = np.flatnonzero(sampler.row_count[nodes] > 1)  # entries of nodes with more rows
+    if more.size:
+        extra = sampler.row_count[nodes[more]] - 1
+        row = np.concatenate([row, _ranges(row[more] + 1, extra)])
+        owner = np.concatenate([owner, np.repeat(more, extra)])
+    threshold = sampler.row_threshold.view(np.uint64)[row, 0].view(np.uint16)
     draw = random_uint16(rng, threshold.size)
     live = draw < threshold
     tied = np.flatnonzero(draw == threshold)
     if tied.size:
-        cell = nodes[tied >> 2] * PAD_WIDTH + (tied & 3)
-        live[tied] = rng.random(tied.size) < sampler.pad_remainder.reshape(-1)[cell]
+        cell = row[tied >> 2] * ROW_WIDTH + (tied & 3)
+        live[tied] = rng.random(tied.size) < sampler.row_remainder.reshape(-1)[cell]
     hit = np.flatnonzero(live)
-    row = hit >> 2
-    cell = nodes[row] * PAD_WIDTH + (hit & 3)
-    return sampler.pad_target.reshape(-1)[cell].astype(np.int64), row
-
-
-def _overflow_coins(
-    sampler: LiveEdgeSampler, nodes: IntArray, rng: np.random.Generator
-) -> tuple[IntArray, IntArray]:
-    """One coin per overflow coin edge of every entry (each entry has at least one)."""
-    counts = sampler.coin_count[nodes]
-    position = _ranges(sampler.coin_start[nodes], counts)
-    draw = random_uint16(rng, position.size)
-    threshold = sampler.coin_threshold[position]
-    live = draw < threshold
-    tied = np.flatnonzero(draw == threshold)
-    live[tied] = rng.random(tied.size) < sampler.coin_remainder[position[tied]]
-    hit = np.flatnonzero(live)
-    owner = np.repeat(np.arange(nodes.size), counts)
-    return sampler.coin_target[position[hit]], owner[hit]
+    cell = row[hit >> 2] * ROW_WIDTH + (hit & 3)
+    return sampler.row_target.reshape(-1)[cell].astype(np.int64), owner[hit >> 2]
 
 
 def _skipped(
