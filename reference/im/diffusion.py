@@ -46,7 +46,7 @@ BATCH_ACTIVE = 1 << 20
 DENSE_CELLS = 1 << 24
 
 #: Most runs of the first batch of a :class:`BatchPlan` (before any cascade size is known).
-PILOT_RUNS = 64
+PILOT_RUNS = 1024
 
 #: Most cascades one spread estimate may simulate (their sizes alone take 8 bytes each).
 MAX_SAMPLES = 10**9

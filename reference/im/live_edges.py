@@ -194,9 +194,9 @@ def _skipped(
     """The live skipped edges of every entry, by geometric skips across runs (module
     docstring): ``nodes`` is sorted, so the entries of one node are consecutive."""
     empty = np.zeros(0, dtype=np.int64)
-    if nodes.size == 0:
+    if nodes.size == 0 or sampler.segment_start.size == 0:
         return empty, empty
-    first = np.flatnonzero(np.diff(nodes, prepend=-1))  # first entry of each distinct node
+    first = _group_starts(nodes)  # first entry of each distinct node
     count = sampler.segment_ptr[nodes[first] + 1] - sampler.segment_ptr[nodes[first]]
     group = np.flatnonzero(count)
     if group.size == 0:
@@ -211,7 +211,7 @@ def _skipped(
     size = np.repeat(entries, count[group])[order] * width
     level = sampler.segment_level[segment]
     end = np.cumsum(size)  # blocks end to end, level after level
-    bounds = np.flatnonzero(np.diff(level, prepend=-1, append=-1))
+    bounds = np.append(_group_starts(level), level.size)
     cells = []
     for a, b in pairwise(bounds.tolist()):  # one row of cells per level
         start = int(end[a - 1]) if a else 0
@@ -227,6 +227,14 @@ def _skipped(
     keep[thin] = (rng.random(thin.size) * sampler.level_q[level[block[thin]]]
                   < sampler.skip_p[edge[thin]])
     return sampler.skip_target[edge[keep]], owner[keep]
+
+
+def _group_starts(values: npt.NDArray[np.integer]) -> IntArray:
+    """Index of the first element of each run of equal values (``values`` non-empty)."""
+    starts = np.empty(values.size, dtype=bool)
+    starts[0] = True
+    np.not_equal(values[1:], values[:-1], out=starts[1:])
+    return np.flatnonzero(starts)
 
 
 def _ranges(starts: IntArray, counts: IntArray) -> IntArray:
