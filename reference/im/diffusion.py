@@ -2,14 +2,19 @@ r"""Independent cascade (IC) diffusion, vectorized across simulations, at a cost
 the cascades.
 
 Many cascades run at once, frontier by frontier.  Simulation ``r``'s node ``v`` is the key
-``r * V + v``; the frontier is the array of keys activated at the last step (nothing is dense
-over runs x nodes), and each step is a handful of array operations over all runs together:
+``r * V + v`` outside; inside a batch of ``R`` runs it is the *cell* ``v * R + r``, so that
+the cells of one node across runs are adjacent (the hubs most cascades reach keep their cells
+in cache, and a sorted frontier lists each node's runs together).  The frontier is the sorted
+array of cells activated at the last step (nothing is dense over runs x nodes), and each step
+is a handful of array operations over all runs together:
 
-1. draw the live out-edges of every frontier node (:func:`~reference.im.live_edges.live_targets`:
-   a coin per edge for high probabilities, geometric skips for low ones, so the random draws
-   follow the live edges rather than every out-edge);
+1. draw the live out-edges of every frontier entry (:func:`~reference.im.live_edges.live_targets`:
+   coins in rows of four for likely edges, geometric skips across all the runs of a node for
+   long runs of unlikely ones, so the random draws follow the live edges rather than every
+   out-edge of every run);
 2. keep the targets not yet active, once each (a :class:`~reference.im.keyset.KeySet` of the
-   visited keys): they form :math:`S_h \setminus S_{h-1}`.
+   visited cells, or a byte per cell once cascades cover enough of the graph): they form
+   :math:`S_h \setminus S_{h-1}`.
 
 Time and memory are proportional to the edges tried (or, with skips, the live ones) and the
 active (run, node) pairs; batches of runs are sized from the cascade sizes seen so far so that
@@ -41,9 +46,10 @@ from reference.im.live_edges import live_targets
 
 #: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
 BATCH_ACTIVE = 1 << 20
-#: Most cells of a batch's byte map (:class:`~reference.im.keyset.DenseKeys`): small enough to
-#: stay in cache, where its random reads and writes are several times cheaper.
-DENSE_CELLS = 1 << 24
+#: Most cells of a batch's byte map (:class:`~reference.im.keyset.DenseKeys`, 64 MB): larger
+#: maps miss the cache more often, smaller ones cut large graphs into many short batches whose
+#: fixed cost per step dominates (measured on 1,000 to 100,000-node graphs).
+DENSE_CELLS = 1 << 26
 
 #: Most runs of the first batch of a :class:`BatchPlan` (before any cascade size is known).
 PILOT_RUNS = 1024
