@@ -55,3 +55,23 @@ def test_rr_counts_read_from_a_log_and_absent_from_another() -> None:
     assert im_oracle.rr_counts(log) == {"pynetim_sampling_rr_sets": 30, "pynetim_rr_sets": 75}
     assert im_oracle.rr_counts("no counts here\n") == {"pynetim_sampling_rr_sets": None,
                                                        "pynetim_rr_sets": None}
+
+
+@pytest.mark.parametrize("isolated_last", [False, True])
+def test_pynetim_graph_keeps_nodes_edges_and_probabilities(isolated_last: bool) -> None:
+    pynetim = pytest.importorskip("pynetim", reason="pynetim (bench extra) is not installed")
+    import numpy as np
+
+    from reference.im.graph import ICGraph
+
+    nodes = 6 if isolated_last else 5  # node 5 of the 6-node graph is on no edge
+    sources, targets = np.array([0, 1, 1, 3, 4]), np.array([1, 2, 0, 4, 0])
+    graph = ICGraph.from_edges(nodes, sources, targets, 0.0).with_probabilities(
+        np.array([0.1, 0.2, 0.3, 0.4, 0.5]))
+    theirs = im_oracle.pynetim_graph(pynetim, graph)
+    assert theirs.num_nodes == nodes
+    pairs = zip(graph.sources.tolist(), graph.targets.tolist(), strict=True)
+    expected = dict(zip(pairs, graph.p.tolist(), strict=True))
+    if isolated_last:
+        expected[(5, 5)] = 0.0
+    assert theirs.edges == pytest.approx(expected)

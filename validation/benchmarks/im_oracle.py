@@ -19,25 +19,32 @@ two phases' failure by :math:`V^{-\ell}`.  With ``l = 1``: their sampling phase 
 :math:`\ell\log V = \log(1/\delta')` where ours uses :math:`\log(2/\delta')`, and their
 selection phase :math:`\ell\log V + \log 2 = \log(2/\delta')` where ours uses
 :math:`\log(4/\delta')`; the paper's rescaling :math:`\ell \leftarrow \ell(1 + \log 2/\log V)`,
-which would bring the union of both phases down to :math:`V^{-\ell}`, is not applied (and
-cannot be: ``l`` is an integer), so their nominal failure bound is :math:`2/V`, twice ours.
+which would bring the union of both phases down to :math:`V^{-\ell}`, is not applied, and
+``l`` is an integer, so ``l = 1`` gives them a nominal failure bound of :math:`2/V`, twice ours
+(``l = 2`` would give :math:`2/V^2`, far stronger than ours; no ``l`` gives :math:`1/V`).
 Three more differences, read from their source (``imm_algorithm.h``, ``base_ris_algorithm.h``):
 their selection phase tops up the sampling phase's RR sets instead of drawing fresh ones (the
-reuse whose martingale argument Chen 2018 found incomplete); their sampling phase stops when the
-greedy coverage fraction exceeds :math:`2^{-i}` and takes :math:`\mathrm{LB} = V\cdot
-\mathrm{fraction}` (the paper requires :math:`V\cdot\mathrm{fraction} \ge (1+\varepsilon')x_i`
-and divides by :math:`1+\varepsilon'`), so their lower bound is up to
-:math:`1+\sqrt2\,\varepsilon` larger and their selection phase correspondingly smaller; and
-their sampling loop has no :math:`\log_2 V - 1` cap.  So pynetim needs fewer RR sets than ours
-for a weaker guarantee; the ratio is time to a solution, each at its own stated guarantee, and
-the RR-set counts of both are reported to show how much of it is sampling volume.
+reuse whose martingale argument Chen 2018 found incomplete); their sampling phase stops in round
+:math:`i` as soon as :math:`V\cdot\mathrm{fraction} > x_i = V/2^i` and takes
+:math:`\mathrm{LB} = V\cdot\mathrm{fraction}`, where the paper requires
+:math:`V\cdot\mathrm{fraction} \ge (1+\varepsilon')x_i` and divides by
+:math:`1+\varepsilon'` (:math:`\varepsilon' = \sqrt2\,\varepsilon`), so their lower bound is
+:math:`1+\varepsilon'` times the paper's when both stop in the same round and their selection
+phase is that much smaller; and their sampling loop has no :math:`\lceil\log_2 V\rceil - 1`
+cap.  So pynetim draws fewer RR sets than ours, for a weaker guarantee: the ratio is the time to
+a solution, each side at its own stated guarantee, and the RR-set counts are reported beside it
+(``ours_selection_rr_sets``: our selection phase, which our sampling phase's sets, discarded,
+come on top of; ``pynetim_sampling_rr_sets`` and ``pynetim_rr_sets``: their sampling phase and
+their total, the sampling phase's sets included).
 
 **How it is timed.**  Graph construction (ours: :class:`~reference.im.graph.ICGraph`, theirs:
 ``IMGraph``) is outside the timings; the timed call is the whole IMM run (ours including
 ``graph.reversed()``, theirs including constructing ``IMMAlgorithm``).  Repetitions are
 interleaved (ours, theirs, ours, ...; 3, or 1 with ``--quick``), each with the same seed, and
 the medians of wall and CPU time are reported with ``ratio = pynetim seconds / our seconds``
-(above 1: ours is faster) and the same ratio of CPU seconds.  Their run is ``verbose`` so that
+(above 1: ours is faster) and the same ratio of CPU seconds.  Neither side starts threads
+(their IMM is sequential C++, ours numpy without BLAS calls), so CPU time tracks wall time on a
+quiet machine and each runs on one core.  Their run is ``verbose`` so that
 its RR-set counts can be read from its log (C++ ``stderr``, captured into a temporary file: a
 dozen lines per run).
 
@@ -154,12 +161,7 @@ def pynetim_imm(graph: Any) -> tuple[Callable[[], tuple[Any, str]], str] | None:
             from pynetim.algorithms import IMMAlgorithm
     except ImportError:
         return None
-    sources, targets, p = graph.sources.tolist(), graph.targets.tolist(), graph.p.tolist()
-    last = graph.nodes - 1
-    if last not in sources and last not in targets:  # their node count is the largest id + 1
-        sources, targets, p = [*sources, last], [*targets, last], [*p, 0.0]
-    their_graph = pynetim.IMGraph(list(zip(sources, targets, strict=True)), p, directed=True,
-                                  renumber=False)
+    their_graph = pynetim_graph(pynetim, graph)
 
     def solve() -> tuple[Any, str]:
         algorithm = IMMAlgorithm(their_graph, "IC", epsilon=EPS, l=1, random_seed=0,
@@ -168,6 +170,20 @@ def pynetim_imm(graph: Any) -> tuple[Callable[[], tuple[Any, str]], str] | None:
         return np.asarray(sorted(seeds), dtype=np.int64), log
 
     return solve, str(pynetim.__version__)
+
+
+def pynetim_graph(pynetim: Any, graph: Any) -> Any:
+    """``graph`` as a pynetim ``IMGraph``: same node ids, edges and probabilities.
+
+    Their node count is the largest id on an edge plus one, so node ``V - 1`` gets a
+    zero-probability self-loop when it has no edge (never live, and a loop adds no node).
+    """
+    sources, targets, p = graph.sources.tolist(), graph.targets.tolist(), graph.p.tolist()
+    last = graph.nodes - 1
+    if graph.edges == 0 or max(graph.sources.max(), graph.targets.max()) < last:
+        sources, targets, p = [*sources, last], [*targets, last], [*p, 0.0]
+    return pynetim.IMGraph(list(zip(sources, targets, strict=True)), p, directed=True,
+                           renumber=False)
 
 
 def stderr_of(call: Callable[[], Any]) -> tuple[Any, str]:
