@@ -44,7 +44,7 @@ import numpy as np
 from reference.confidence import log_over_delta
 from reference.dataset import FloatArray, IntArray
 from reference.errors import InputError, check_probability
-from reference.im.data import NodeCascades
+from reference.im.data import NodeCascades, lookup
 from reference.im.graph import ICGraph, out_edges_of
 from reference.oracles import Oracle
 
@@ -83,22 +83,26 @@ class NodeCounters:
 
 
 def node_counters(graph: ICGraph, cascades: NodeCascades) -> NodeCounters:
-    r"""Counters of ``line:IM_counter`` from the cascades' :math:`S_0` and :math:`S_1` only."""
+    r"""Counters of ``line:IM_counter`` from the cascades' :math:`S_0` and :math:`S_1` only.
+
+    One pass over runs of records (:meth:`~reference.im.data.NodeCascades.blocks`); within a
+    run the joint count gathers the out-edges of every seed and looks their targets up among
+    the run's sorted ``(record, node)`` keys of :math:`S_{t,1}`.
+    """
     if cascades.nodes != graph.nodes:
         raise InputError("nodes", f"cascades have {cascades.nodes} nodes, graph has {graph.nodes}")
     n, V = cascades.n, graph.nodes
-    record = cascades.record_of_entry()
-    is_seed = cascades.steps == 0
-    in_s1 = cascades.steps <= 1
-    seeded = np.bincount(cascades.active[is_seed], minlength=V).astype(np.int64)
-    active_1 = np.bincount(cascades.active[in_s1], minlength=V).astype(np.int64)
-    # joint count #{t : u in S_{t,0}, v in S_{t,1}} per edge (u, v)
-    s1_keys = np.sort(record[in_s1] * V + cascades.active[in_s1])
-    edge, owner = out_edges_of(graph, cascades.active[is_seed])
-    query = record[is_seed][owner] * V + graph.targets[edge]
-    where = np.minimum(np.searchsorted(s1_keys, query), max(s1_keys.size - 1, 0))
-    hit = s1_keys[where] == query if s1_keys.size else np.zeros(query.size, dtype=bool)
-    both = np.bincount(edge[hit], minlength=graph.edges).astype(np.int64)
+    seeded = np.zeros(V, dtype=np.int64)
+    active_1 = np.zeros(V, dtype=np.int64)
+    both = np.zeros(graph.edges, dtype=np.int64)  # #{t : u in S_{t,0}, v in S_{t,1}} per edge
+    for _, a, b, keys in cascades.blocks():
+        steps, nodes = cascades.steps[a:b], cascades.active[a:b]
+        is_seed, in_s1 = steps == 0, steps <= 1
+        seeded += np.bincount(nodes[is_seed], minlength=V)
+        active_1 += np.bincount(nodes[in_s1], minlength=V)
+        edge, owner = out_edges_of(graph, nodes[is_seed])
+        query = (keys - nodes)[is_seed][owner] + graph.targets[edge]
+        both += np.bincount(edge[lookup(keys[in_s1], query)[1]], minlength=graph.edges)
     neither = n - seeded[graph.sources] - active_1[graph.targets] + both
     return NodeCounters(n, seeded, n - active_1, neither)
 

@@ -18,6 +18,8 @@ References
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +30,45 @@ from reference.errors import InputError
 from reference.im.diffusion import BatchPlan, Diffusion, diffuse
 from reference.im.graph import ICGraph, out_edges_of
 from reference.im.one_step import check_seed_probabilities
+
+#: Entries per run of :meth:`NodeCascades.blocks` (at least; ``V`` when larger).
+BLOCK = 1 << 18
+
+
+def cascade_of(offsets: IntArray, entry: int) -> int:
+    return int(np.searchsorted(offsets, entry, side="right") - 1)
+
+
+def check_increasing_per_record(active: IntArray, offsets: IntArray) -> None:
+    """Node ids strictly increase within every record (one pass over neighbouring entries).
+
+    Raises
+    ------
+    InputError
+        ``active``, naming the first offending cascade.
+    """
+    if active.size < 2:
+        return
+    bad = active[1:] <= active[:-1]
+    starts = offsets[1:-1]
+    bad[starts[(starts > 0) & (starts < active.size)] - 1] = False  # pairs across records
+    if not bad.any():
+        return
+    entry = int(np.flatnonzero(bad)[0]) + 1
+    t = cascade_of(offsets, entry)
+    if active[entry] == active[entry - 1]:
+        raise InputError("active", f"cascade {t} lists node {int(active[entry])} more than once",
+                         sample=t)
+    raise InputError("active", f"cascade {t}: node ids must increase within a cascade (stored "
+                     "sorted by node id)", sample=t)
+
+
+def lookup(keys: IntArray, query: IntArray) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """Positions of ``query`` in the increasing ``keys`` and whether each is there."""
+    if keys.size == 0:
+        return np.zeros(query.size, dtype=np.int64), np.zeros(query.size, dtype=bool)
+    where = np.minimum(np.searchsorted(keys, query), keys.size - 1)
+    return where, keys[where] == query
 
 
 def _offsets(owner: IntArray, count: int) -> IntArray:
@@ -46,7 +87,8 @@ class NodeCascades:
     offsets
         Length ``n + 1``; record ``t`` owns entries ``offsets[t]:offsets[t+1]``.
     active
-        Node ids of the active nodes of each record (each at most once per record).
+        Node ids of the active nodes of each record, strictly increasing within a record
+        (each node at most once; checked on construction, one pass).
     steps
         Activation step of each entry (0 for seeds).
     """
@@ -56,6 +98,9 @@ class NodeCascades:
     active: IntArray
     steps: IntArray
 
+    def __post_init__(self) -> None:
+        check_increasing_per_record(self.active, self.offsets)
+
     @property
     def n(self) -> int:
         """Number of cascades."""
@@ -63,6 +108,24 @@ class NodeCascades:
 
     def record_of_entry(self) -> IntArray:
         return np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.offsets))
+
+    def blocks(self) -> Iterator[tuple[int, int, int, IntArray]]:
+        """Consecutive runs of whole records, as ``(first record, start, stop, keys)``.
+
+        Each run holds about ``max(BLOCK, V)`` entries (one long record may exceed it), so
+        that the per-run temporaries stay small and per-run ``V``-sized work is amortised;
+        ``keys`` are ``(record - first) * V + node`` for entries ``start:stop``, increasing
+        (the canonical order).
+        """
+        size = max(BLOCK, self.nodes)
+        total = int(self.offsets[-1])
+        cuts = np.searchsorted(self.offsets, np.arange(0, total, size), side="right") - 1
+        bounds = np.unique(np.concatenate([[0], cuts, [self.n]])).tolist()
+        for t0, t1 in itertools.pairwise(bounds):
+            a, b = int(self.offsets[t0]), int(self.offsets[t1])
+            local = np.repeat(np.arange(t1 - t0, dtype=np.int64),
+                              np.diff(self.offsets[t0:t1 + 1]))
+            yield t0, a, b, local * self.nodes + self.active[a:b]
 
     def membership(self, step: int) -> npt.NDArray[np.bool_]:
         r"""Boolean ``n x V`` matrix of :math:`v \in S_{t,h}` for ``h = step``."""
@@ -92,8 +155,12 @@ class NodeCascades:
     @classmethod
     def from_steps(cls, nodes: int, record: IntArray, active: IntArray,
                    steps: IntArray, n: int) -> NodeCascades:
-        """Build from unsorted (record, node, step) triples (sorted here by record, then step)."""
-        order = np.lexsort((active, steps, record))
+        """Build from unsorted (record, node, step) triples, each (record, node) at most once.
+
+        Sorted here by record, then node id: the canonical order (the ``.npz`` format's, and
+        the one in which the ``(record, node)`` keys the statistics look up are sorted).
+        """
+        order = np.lexsort((active, record))
         return cls(nodes, _offsets(record, n), active[order].astype(np.int64),
                    steps[order].astype(np.int64))
 
@@ -255,25 +322,34 @@ def check_cascades_follow_graph(graph: ICGraph, cascades: NodeCascades) -> NodeC
     Cascades recorded on another graph fail this; learning from them would give edge
     estimates for the wrong structure without any warning.
 
+    Work: one look-up per (later entry, in-edge) among the sorted keys of its own run of
+    records (:meth:`NodeCascades.blocks`), so memory stays proportional to a run.
+
     Raises
     ------
     InputError
         ``active``, with the first offending cascade as ``InputError.sample``.
     """
     V = graph.nodes
-    record = cascades.record_of_entry()
-    edge, owner = out_edges_of(graph, cascades.active)
-    offered = record[owner] * V + graph.targets[edge]  # (record, node) each active node can reach
-    later = np.flatnonzero(cascades.steps >= 1)
-    wanted = record[later] * V + cascades.active[later]
-    missing = _unmatched(offered, wanted, cascades.steps[owner] + 1, cascades.steps[later])
-    bad = _first_by_record(missing, record[later])
-    if bad is None:
-        return cascades
-    entry = later[bad]
-    raise InputError("active", f"node {int(cascades.active[entry])} joins S_"
-                     f"{int(cascades.steps[entry])} but no edge reaches it from a node that "
-                     f"joined S_{int(cascades.steps[entry]) - 1}", sample=int(record[entry]))
+    into = graph.reversed()  # out-edges of the reversed graph = in-edges
+    for t0, a, _, keys in cascades.blocks():
+        steps = cascades.steps[a:a + keys.size]
+        later = np.flatnonzero(steps >= 1)
+        nodes = cascades.active[a + later]
+        edge, owner = out_edges_of(into, nodes)
+        query = (keys[later] - nodes)[owner] + into.targets[edge]  # (record, in-neighbour)
+        where, found = lookup(keys, query)
+        found &= steps[where] == steps[later][owner] - 1
+        explained = np.zeros(later.size, dtype=bool)
+        explained[owner[found]] = True
+        if explained.all():
+            continue
+        entry = int(later[np.argmin(explained)])
+        t = t0 + int(keys[entry] // V)
+        raise InputError("active", f"cascade {t}: node {int(nodes[np.argmin(explained)])} joins "
+                         f"S_{int(steps[entry])} but no edge reaches it from a node that "
+                         f"joined S_{int(steps[entry]) - 1}", sample=t)
+    return cascades
 
 
 def check_feedback_follows_graph(graph: ICGraph, feedback: EdgeFeedback) -> EdgeFeedback:

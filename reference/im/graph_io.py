@@ -1,4 +1,4 @@
-r"""Files of the IM commands: graph CSV, node-level cascades and edge-level feedback (JSON Lines).
+r"""Files of the IM commands: graph CSV, node-level cascades and edge-level feedback.
 
 **Graph CSV.**  Header ``source,target,p`` (or ``source,target`` when only the structure is
 known, then ``p = 0``), one directed edge per row, integer node ids ``0..V-1`` (``V`` is the
@@ -9,7 +9,9 @@ largest id plus one, or the data file's ``nodes`` when larger, so that isolated 
 **Node-level cascades** (``offcmab solve im-node``).  First line ``{"nodes": V}``, then one
 object per cascade ``{"active": [S_0, S_1, ...]}`` with *cumulative* sets
 (:math:`S_{h-1}\subseteq S_h`); trailing steps without change may be omitted, so
-``{"active": [[3]]}`` means node 3 was the only seed and activated nothing.
+``{"active": [[3]]}`` means node 3 was the only seed and activated nothing.  A file whose name
+ends in ``.npz`` holds the same cascades as arrays (:mod:`reference.im.cascades_npz`: no
+per-line parsing, for large logs).
 
 **Edge-level feedback** (``offcmab solve im-edge``).  First line ``{"nodes": V}``, then one
 object per record ``{"seeds": [u, ...], "edges": [[u, v, fired], ...]}`` listing every edge whose
@@ -142,7 +144,19 @@ def with_nodes(graph: ICGraph, nodes: int) -> ICGraph:
 
 
 def read_node_cascades(path: str | Path, nodes: int | None = None) -> NodeCascades:
-    """Read node-level cascades (see the module docstring); checks the sets are cumulative.
+    """Read node-level cascades, choosing the format from the suffix (``.npz`` or JSON Lines).
+
+    ``nodes``, when given, is a lower bound on the file's ``nodes`` (the graph's size).
+    """
+    if Path(path).suffix == ".npz":
+        from reference.im.cascades_npz import read_node_cascades_npz
+
+        return read_node_cascades_npz(path, nodes)
+    return read_node_cascades_jsonl(path, nodes)
+
+
+def read_node_cascades_jsonl(path: str | Path, nodes: int | None = None) -> NodeCascades:
+    """Read node-level JSON Lines (see the module docstring); checks the sets are cumulative.
 
     ``nodes``, when given, is a lower bound on the header's ``nodes`` (the graph's size).
     """
@@ -178,7 +192,16 @@ def read_node_cascades(path: str | Path, nodes: int | None = None) -> NodeCascad
 
 
 def write_node_cascades(cascades: NodeCascades, path: str | Path) -> None:
-    """Write node-level cascades as JSON Lines (trailing unchanged steps omitted)."""
+    """Write node-level cascades, choosing the format from the suffix (``.npz`` or JSON Lines).
+
+    JSON Lines omit trailing unchanged steps; ``.npz`` is described in
+    :mod:`reference.im.cascades_npz`.
+    """
+    if Path(path).suffix == ".npz":
+        from reference.im.cascades_npz import write_node_cascades_npz
+
+        write_node_cascades_npz(cascades, path)
+        return
     with Path(path).open("w", encoding="utf-8") as handle:
         handle.write(json.dumps({"nodes": cascades.nodes}) + "\n")
         for sets in cascades.as_sets():

@@ -36,7 +36,8 @@ def add_graph_arguments(parser: argparse.ArgumentParser, data_help: str) -> None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_graph_arguments(parser, "cascades JSON Lines: {\"nodes\": V} then {\"active\": [S_0, ...]}")
+    add_graph_arguments(parser, "cascades: JSON Lines ({\"nodes\": V} then {\"active\": [S_0, "
+                        "...]}) or .npz (nodes, offsets, active, steps)")
     parser.add_argument("--estimator", choices=["correct", "printed"], default="correct",
                         help="p(v̄|ū) estimator: n_{1,ū,v̄}/n_{0,ū} as in the proof (default), "
                         "or n_{1,ū,v̄}/n_{1,v̄} as printed in the algorithm")
