@@ -72,7 +72,8 @@ def node_cascades_from_arrays(nodes: object, offsets: object, active: object, st
 def read_node_cascades_npz(path: str | Path, nodes: int | None = None) -> NodeCascades:
     """Read node-level cascades from a ``.npz`` archive (module docstring), checking them."""
     arrays = read_npz_members(path, KEYS, KEYS)
-    return node_cascades_from_arrays(*(arrays[key] for key in KEYS), min_nodes=nodes)
+    return node_cascades_from_arrays(arrays["nodes"], arrays["offsets"], arrays["active"],
+                                     arrays["steps"], min_nodes=nodes)
 
 
 def write_node_cascades_npz(cascades: NodeCascades, path: str | Path) -> None:

@@ -32,7 +32,7 @@ from reference.im.graph import ICGraph, out_edges_of
 from reference.im.one_step import check_seed_probabilities
 
 #: Entries per run of :meth:`NodeCascades.blocks` (at least; ``V`` when larger).
-BLOCK = 1 << 18
+BLOCK = 1 << 14
 
 
 def cascade_of(offsets: IntArray, entry: int) -> int:
@@ -320,36 +320,63 @@ def check_cascades_follow_graph(graph: ICGraph, cascades: NodeCascades) -> NodeC
     Under the IC model a node first active at step :math:`h \ge 1` has an in-neighbour first
     active at step :math:`h-1` (the only step at which that neighbour tries its out-edges).
     Cascades recorded on another graph fail this; learning from them would give edge
-    estimates for the wrong structure without any warning.
-
-    Work: one look-up per (later entry, in-edge) among the sorted keys of its own run of
-    records (:meth:`NodeCascades.blocks`), so memory stays proportional to a run.
+    estimates for the wrong structure without any warning.  The work is that of
+    :func:`step_counts` with ``check=True`` (which CLCB-IM-N can run instead, to check
+    and count in one pass).
 
     Raises
     ------
     InputError
         ``active``, with the first offending cascade as ``InputError.sample``.
     """
+    step_counts(graph, cascades, check=True)
+    return cascades
+
+
+def step_counts(graph: ICGraph, cascades: NodeCascades, check: bool = False
+                ) -> tuple[IntArray, IntArray, IntArray]:
+    r"""Per node :math:`n_{0,u}` and :math:`\#\{t : v \in S_{t,1}\}`; per edge
+    :math:`\#\{t : u \in S_{t,0},\ v \in S_{t,1}\}`: one pass over runs of records.
+
+    In each run (:meth:`NodeCascades.blocks`) the node counts are ``bincount`` calls; for the
+    edge count the out-edges of every seed are gathered and each target is looked up among
+    the run's sorted ``(record, node)`` keys, a target found at step :math:`\le 1` counting
+    for the edge.  With ``check=True`` the out-edges of every active node are looked up: one
+    found at step :math:`h+1` from a node at step :math:`h` explains that activation, and an
+    activation no edge explains raises (the rule of :func:`check_cascades_follow_graph`).  So
+    the check costs one look-up per out-edge of the later (non-seed) entries on top of the
+    count, with no second pass over the seeds.
+
+    Raises
+    ------
+    InputError
+        With ``check=True``: ``active``, the first offending cascade as ``InputError.sample``.
+    """
     V = graph.nodes
-    into = graph.reversed()  # out-edges of the reversed graph = in-edges
-    for t0, a, _, keys in cascades.blocks():
-        steps = cascades.steps[a:a + keys.size]
-        later = np.flatnonzero(steps >= 1)
-        nodes = cascades.active[a + later]
-        edge, owner = out_edges_of(into, nodes)
-        query = (keys[later] - nodes)[owner] + into.targets[edge]  # (record, in-neighbour)
-        where, found = lookup(keys, query)
-        found &= steps[where] == steps[later][owner] - 1
-        explained = np.zeros(later.size, dtype=bool)
-        explained[owner[found]] = True
+    seeded, active_1 = np.zeros(V, dtype=np.int64), np.zeros(V, dtype=np.int64)
+    both = np.zeros(graph.edges, dtype=np.int64)
+    for t0, a, b, keys in cascades.blocks():
+        steps, nodes = cascades.steps[a:b], cascades.active[a:b]
+        seeded += np.bincount(nodes[steps == 0], minlength=V)
+        active_1 += np.bincount(nodes[steps <= 1], minlength=V)
+        source = np.flatnonzero(steps >= 0 if check else steps == 0)
+        edge, owner = out_edges_of(graph, nodes[source])
+        where, found = lookup(keys, (keys - nodes)[source][owner] + graph.targets[edge])
+        reached, from_step = steps[where], steps[source][owner]
+        both += np.bincount(edge[found & (from_step == 0) & (reached <= 1)],
+                            minlength=graph.edges)
+        if not check:
+            continue
+        explained = steps == 0
+        explained[where[found & (reached == from_step + 1)]] = True
         if explained.all():
             continue
-        entry = int(later[np.argmin(explained)])
+        entry = int(np.argmin(explained))
         t = t0 + int(keys[entry] // V)
-        raise InputError("active", f"cascade {t}: node {int(nodes[np.argmin(explained)])} joins "
+        raise InputError("active", f"cascade {t}: node {int(nodes[entry])} joins "
                          f"S_{int(steps[entry])} but no edge reaches it from a node that "
                          f"joined S_{int(steps[entry]) - 1}", sample=t)
-    return cascades
+    return seeded, active_1, both
 
 
 def check_feedback_follows_graph(graph: ICGraph, feedback: EdgeFeedback) -> EdgeFeedback:
