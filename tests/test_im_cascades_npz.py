@@ -1,0 +1,145 @@
+"""Node-level cascades as ``.npz``: round trip with JSON Lines, the checks, runs of records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reference.errors import InputError
+from reference.im import data
+from reference.im.cascades_npz import node_cascades_from_arrays
+from reference.im.clcb_im_node import node_counters
+from reference.im.data import check_cascades_follow_graph, sample_node_cascades
+from reference.im.graph_io import read_node_cascades, write_graph_csv, write_node_cascades
+from tests.test_cli_solve import run_cli
+from tests.test_im_diffusion import random_graph, tiny_graph
+from validation.cli import main
+
+
+def _same(a: data.NodeCascades, b: data.NodeCascades) -> bool:
+    return a.nodes == b.nodes and all(np.array_equal(getattr(a, key), getattr(b, key))
+                                      for key in ("offsets", "active", "steps"))
+
+
+@pytest.fixture
+def structure(tmp_path: Path) -> Path:
+    path = tmp_path / "s.csv"
+    write_graph_csv(tiny_graph(), path, with_p=False)
+    return path
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_json_and_npz_hold_the_same_cascades_and_give_the_same_answer(
+        tmp_path: Path, structure: Path, capsys: pytest.CaptureFixture[str], seed: int) -> None:
+    cascades = sample_node_cascades(tiny_graph(), 0.3, 400, np.random.default_rng(seed))
+    outputs = []
+    for suffix in (".jsonl", ".npz"):
+        path = tmp_path / f"c{suffix}"
+        write_node_cascades(cascades, path)
+        assert _same(read_node_cascades(path, 5), cascades)
+        assert main(["solve", "im-node", "--graph", str(structure), "--data", str(path),
+                     "--k", "2", "--delta", "0.1", "--json"]) == 0
+        outputs.append(json.loads(capsys.readouterr().out))
+    assert outputs[0] == outputs[1]
+    # and back: the npz read, written as JSON Lines, is the same file
+    write_node_cascades(read_node_cascades(tmp_path / "c.npz"), tmp_path / "back.jsonl")
+    assert (tmp_path / "back.jsonl").read_text() == (tmp_path / "c.jsonl").read_text()
+
+
+def _good() -> dict[str, np.ndarray]:
+    """Two cascades on the tiny graph: {0} -> {1} -> {2}, and {3} -> {4}."""
+    return {"nodes": np.int64(5), "offsets": np.array([0, 3, 5]),
+            "active": np.array([0, 1, 2, 3, 4]), "steps": np.array([0, 1, 2, 0, 1])}
+
+
+BAD_ARCHIVES = [
+    ({"nodes": np.array([5, 5])}, "nodes: must be a scalar integer"),
+    ({"nodes": np.float64(5)}, "nodes: must be a scalar integer"),
+    ({"nodes": np.int64(0)}, "nodes: must be a positive integer"),
+    ({"nodes": np.int64(4)}, "nodes: archive says 4 but the graph has 5 nodes"),
+    ({"nodes": np.int64(10**10)}, "nodes: at most"),
+    ({"offsets": np.array([1, 3, 5])}, "offsets: must start with 0"),
+    ({"offsets": np.array([0, 3, 4])}, "offsets: must end with the number of entries (5)"),
+    ({"offsets": np.array([0, 4, 3, 5])}, "offsets: must be non-decreasing"),
+    ({"offsets": np.array([0]), "active": np.array([], dtype=np.int64),
+      "steps": np.array([], dtype=np.int64)}, "data: no cascades"),
+    ({"offsets": np.array([[0, 3, 5]])}, "offsets: must be a flat array"),
+    ({"active": np.array([0, 1, 2, 3, 5])}, "active: cascade 1: node id 5 is outside [0, 5)"),
+    ({"active": np.array([-1, 1, 2, 3, 4])}, "active: cascade 0: node id -1 is outside"),
+    ({"active": np.array([0.0, 1.5, 2, 3, 4])}, "active: must contain integers only"),
+    ({"active": np.array(["0", "1", "2", "3", "4"])}, "active: must contain integers"),
+    ({"active": np.array([0, 1, 1, 3, 4])}, "active: cascade 0 lists node 1 more than once"),
+    ({"active": np.array([0, 2, 1, 3, 4])}, "active: cascade 0: node ids must increase"),
+    ({"active": np.array([0, 1, 2, 3, 4], dtype=np.uint64) + np.uint64(2**63)},
+     "active: id 9223372036854775808 is too large"),
+    ({"steps": np.array([0, 1, 2, 0])}, "steps: must align with active (5 entries), got 4"),
+    ({"steps": np.array([0, 1, -2, 0, 1])}, "steps: cascade 0: activation step -2 is outside"),
+    ({"steps": np.array([0, 1, 5, 0, 1])}, "steps: cascade 0: activation step 5 is outside"),
+    ({"steps": np.array([0, 1, 3, 0, 1])},
+     "active: cascade 0: node 2 joins S_3 but no edge reaches it from a node that joined S_2"),
+    ({"steps": np.array([0, 1, 2, 1, 1])},
+     "active: cascade 1: node 3 joins S_1 but no edge reaches it from a node that joined S_0"),
+    ({"steps": None}, "steps: array missing from bad.npz"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), BAD_ARCHIVES)
+def test_bad_archives_exit_2_naming_the_field(tmp_path: Path, structure: Path,
+                                              capsys: pytest.CaptureFixture[str],
+                                              change: dict[str, np.ndarray | None],
+                                              message: str) -> None:
+    arrays = {key: value for key, value in {**_good(), **change}.items() if value is not None}
+    np.savez(tmp_path / "bad.npz", **arrays)
+    assert run_cli(["solve", "im-node", "--graph", str(structure), "--data",
+                    str(tmp_path / "bad.npz"), "--k", "2", "--delta", "0.1"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_the_good_archive_passes(tmp_path: Path, structure: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The base of the bad cases is itself accepted (each bad case differs only by its change)."""
+    np.savez(tmp_path / "good.npz", **_good())
+    assert main(["solve", "im-node", "--graph", str(structure), "--data",
+                 str(tmp_path / "good.npz"), "--k", "2", "--delta", "0.1"]) == 0
+
+
+def test_pickled_members_are_never_loaded(tmp_path: Path, structure: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    arrays = {**_good(), "active": np.array([0, 1, 2, 3, 4], dtype=object)}
+    np.savez(tmp_path / "bad.npz", **arrays)
+    assert run_cli(["solve", "im-node", "--graph", str(structure), "--data",
+                    str(tmp_path / "bad.npz"), "--k", "2", "--delta", "0.1"]) == 2
+    assert "pickled objects, which are never loaded" in capsys.readouterr().err
+
+
+def test_python_api_raises_value_error_naming_the_field() -> None:
+    with pytest.raises(ValueError, match="active: cascade 0 lists node 1 more than once"):
+        node_cascades_from_arrays(5, [0, 2], [1, 1], [0, 0])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_runs_of_records_count_and_check_as_one_run(monkeypatch: pytest.MonkeyPatch,
+                                                    seed: int) -> None:
+    """Runs of one or two records give the counters of one run, and the check still names the
+    first bad cascade when it sits in a late run."""
+    graph = random_graph(seed, nodes=8, edges=20)
+    cascades = sample_node_cascades(graph, 0.3, 300, np.random.default_rng(seed))
+    whole = node_counters(graph, cascades)
+    monkeypatch.setattr(data, "BLOCK", 1)  # runs of about V = 8 entries
+    assert len(list(cascades.blocks())) > 50
+    small = node_counters(graph, cascades, check_graph=True)
+    for key in ("seeded", "not_active_1", "neither"):
+        assert np.array_equal(getattr(small, key), getattr(whole, key))
+    # mutate the last cascade that has a step-1 node: that node now joins at step 2 or later
+    late = np.flatnonzero(cascades.steps == 1)[-1]
+    steps = cascades.steps.copy()
+    steps[late] = steps.max() + 1
+    bad = data.NodeCascades(cascades.nodes, cascades.offsets, cascades.active, steps)
+    t = int(np.searchsorted(cascades.offsets, late, side="right") - 1)
+    with pytest.raises(InputError, match=f"active: cascade {t}: node .* joins") as error:
+        check_cascades_follow_graph(graph, bad)
+    assert error.value.sample == t
