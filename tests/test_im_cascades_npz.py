@@ -1,4 +1,4 @@
-"""Node-level cascades as ``.npz``: round trip with JSON Lines, the checks, runs of records."""
+"""IM logs as ``.npz``: round trips with JSON Lines, the checks, runs of records."""
 
 from __future__ import annotations
 
@@ -10,10 +10,20 @@ import pytest
 
 from reference.errors import InputError
 from reference.im import data
-from reference.im.cascades_npz import node_cascades_from_arrays
 from reference.im.clcb_im_node import node_counters
-from reference.im.data import check_cascades_follow_graph, sample_node_cascades
-from reference.im.graph_io import read_node_cascades, write_graph_csv, write_node_cascades
+from reference.im.data import (
+    check_cascades_follow_graph,
+    sample_edge_feedback,
+    sample_node_cascades,
+)
+from reference.im.graph_io import (
+    read_edge_feedback,
+    read_node_cascades,
+    write_edge_feedback,
+    write_graph_csv,
+    write_node_cascades,
+)
+from reference.im.npz_io import node_cascades_from_arrays
 from tests.test_cli_solve import run_cli
 from tests.test_im_diffusion import random_graph, tiny_graph
 from validation.cli import main
@@ -143,3 +153,85 @@ def test_runs_of_records_count_and_check_as_one_run(monkeypatch: pytest.MonkeyPa
     with pytest.raises(InputError, match=f"active: cascade {t}: node .* joins") as error:
         check_cascades_follow_graph(graph, bad)
     assert error.value.sample == t
+
+
+# -- edge-level feedback -------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(3))
+def test_edge_feedback_json_and_npz_agree(tmp_path: Path, structure: Path,
+                                          capsys: pytest.CaptureFixture[str], seed: int) -> None:
+    graph = tiny_graph()
+    feedback = sample_edge_feedback(graph, 0.3, 400, np.random.default_rng(seed))
+    outputs = []
+    for suffix in (".jsonl", ".npz"):
+        path = tmp_path / f"e{suffix}"
+        write_edge_feedback(feedback, graph, path)
+        back = read_edge_feedback(path, graph)
+        assert back.nodes == feedback.nodes
+        for key in ("seed_offsets", "seeds"):
+            assert np.array_equal(getattr(back, key), getattr(feedback, key))
+        for key in ("triggered_offsets", "triggered", "outcomes"):
+            assert np.array_equal(getattr(back.dataset, key), getattr(feedback.dataset, key))
+        assert main(["solve", "im-edge", "--graph", str(structure), "--data", str(path),
+                     "--k", "2", "--delta", "0.1", "--json"]) == 0
+        outputs.append(json.loads(capsys.readouterr().out))
+    assert outputs[0] == outputs[1]
+
+
+def _good_feedback() -> dict[str, np.ndarray]:
+    """Two records on the tiny graph: seed 0 fires (0, 1) only; seed 3 fires (3, 4)."""
+    return {"nodes": np.int64(5), "seed_offsets": np.array([0, 1, 2]), "seeds": np.array([0, 3]),
+            "edge_offsets": np.array([0, 4, 5]), "sources": np.array([0, 0, 1, 1, 3]),
+            "targets": np.array([1, 2, 2, 4, 4]), "fired": np.array([1, 0, 0, 0, 1])}
+
+
+BAD_FEEDBACK = [
+    ({}, None),  # the base case passes
+    ({"nodes": np.int64(3)}, "nodes: archive says 3 but the graph has 5 nodes"),
+    ({"seeds": np.array([0, 5])}, "seeds: cascade 1: node id 5 is outside [0, 5)"),
+    ({"seed_offsets": np.array([0, 2, 2]), "seeds": np.array([3, 0])},
+     "seeds: cascade 0: node ids must increase"),
+    ({"seed_offsets": np.array([0, 2, 2]), "seeds": np.array([0, 0])},
+     "seeds: cascade 0 lists node 0 more than once"),
+    ({"seed_offsets": np.array([0, 1])}, "seed_offsets: must end with the number of entries"),
+    ({"edge_offsets": np.array([0, 5])}, "edge_offsets: describes 1 cascades but seed_offsets "
+     "describes 2"),
+    ({"edge_offsets": np.array([0, 6, 5])}, "edge_offsets: must be non-decreasing"),
+    ({"targets": np.array([1, 2, 2, 4])}, "targets: must align with sources (5 entries)"),
+    ({"targets": np.array([1, 2, 2, 4, 7])}, "edges: cascade 1: (3, 7) is not an edge"),
+    ({"sources": np.array([0, 0, 1, 1, 2])}, "edges: cascade 1: (2, 4) is not an edge"),
+    ({"fired": np.array([1, 0, 0, 0, 2])}, "fired: must hold 0 or 1"),
+    ({"fired": np.array([1, 0, 0, 0, -1])}, "fired: must hold 0 or 1"),
+    ({"fired": np.array([1.0, 0, 0, 0, 1])}, "fired: must hold 0 or 1"),
+    ({"targets": np.array([1, 1, 2, 4, 4])}, "edges: cascade 0 lists an edge more than once"),
+    ({"fired": np.array([0, 0, 0, 0, 1])}, "edges: (1, 2) is listed but its source is neither"),
+    ({"edge_offsets": np.array([0, 3, 4]), "sources": np.array([0, 0, 1, 3]),
+      "targets": np.array([1, 2, 2, 4]), "fired": np.array([1, 0, 0, 1])},
+     "edges: (1, 4) is missing: its source is active"),
+    ({"fired": None}, "fired: array missing from bad.npz"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), BAD_FEEDBACK)
+def test_bad_feedback_archives_exit_2_naming_the_field(
+        tmp_path: Path, structure: Path, capsys: pytest.CaptureFixture[str],
+        change: dict[str, np.ndarray | None], message: str | None) -> None:
+    arrays = {key: value for key, value in {**_good_feedback(), **change}.items()
+              if value is not None}
+    np.savez(tmp_path / "bad.npz", **arrays)
+    code = run_cli(["solve", "im-edge", "--graph", str(structure), "--data",
+                    str(tmp_path / "bad.npz"), "--k", "2", "--delta", "0.1"])
+    err = capsys.readouterr().err
+    assert (code, err) == (0, "") if message is None else \
+        (code == 2 and message in err and err.count("\n") == 1)
+
+
+def test_a_node_beyond_the_graph_is_never_read_as_another_edge(
+        tmp_path: Path, structure: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """(0, 7) on 5 nodes has the key 0 * 5 + 7 of the edge (1, 2): it must be refused as
+    not an edge, not counted as (1, 2)."""
+    path = tmp_path / "e.jsonl"
+    path.write_text('{"nodes": 8}\n{"seeds": [0], "edges": [[0, 7, 0], [0, 1, 0], [0, 2, 0]]}\n')
+    assert run_cli(["solve", "im-edge", "--graph", str(structure), "--data", str(path),
+                    "--k", "2", "--delta", "0.1"]) == 2
+    assert "line 2: edges: (0, 7) is not an edge of the graph" in capsys.readouterr().err

@@ -39,13 +39,14 @@ def cascade_of(offsets: IntArray, entry: int) -> int:
     return int(np.searchsorted(offsets, entry, side="right") - 1)
 
 
-def check_increasing_per_record(active: IntArray, offsets: IntArray) -> None:
+def check_increasing_per_record(active: IntArray, offsets: IntArray, field: str = "active"
+                                ) -> None:
     """Node ids strictly increase within every record (one pass over neighbouring entries).
 
     Raises
     ------
     InputError
-        ``active``, naming the first offending cascade.
+        ``field``, naming the first offending cascade.
     """
     if active.size < 2:
         return
@@ -57,9 +58,9 @@ def check_increasing_per_record(active: IntArray, offsets: IntArray) -> None:
     entry = int(np.flatnonzero(bad)[0]) + 1
     t = cascade_of(offsets, entry)
     if active[entry] == active[entry - 1]:
-        raise InputError("active", f"cascade {t} lists node {int(active[entry])} more than once",
+        raise InputError(field, f"cascade {t} lists node {int(active[entry])} more than once",
                          sample=t)
-    raise InputError("active", f"cascade {t}: node ids must increase within a cascade (stored "
+    raise InputError(field, f"cascade {t}: node ids must increase within a cascade (stored "
                      "sorted by node id)", sample=t)
 
 

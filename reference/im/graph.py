@@ -135,6 +135,9 @@ class ICGraph:
             return np.full(query.shape, -1, dtype=np.int64)
         where = np.minimum(np.searchsorted(key, query), key.size - 1)
         hit = key[where] == query
+        for ids in (sources, targets):  # an id outside [0, V) would alias another pair's key
+            ids = np.asarray(ids, dtype=np.int64)
+            hit &= (ids >= 0) & (ids < self.nodes)
         return np.where(hit, where, -1).astype(np.int64)
 
 

@@ -10,13 +10,14 @@ largest id plus one, or the data file's ``nodes`` when larger, so that isolated 
 object per cascade ``{"active": [S_0, S_1, ...]}`` with *cumulative* sets
 (:math:`S_{h-1}\subseteq S_h`); trailing steps without change may be omitted, so
 ``{"active": [[3]]}`` means node 3 was the only seed and activated nothing.  A file whose name
-ends in ``.npz`` holds the same cascades as arrays (:mod:`reference.im.cascades_npz`: no
+ends in ``.npz`` holds the same cascades as arrays (:mod:`reference.im.npz_io`: no
 per-line parsing, for large logs).
 
 **Edge-level feedback** (``offcmab solve im-edge``).  First line ``{"nodes": V}``, then one
 object per record ``{"seeds": [u, ...], "edges": [[u, v, fired], ...]}`` listing every edge whose
 source became active in that cascade (each at most once) with ``fired`` 1 if it activated its
-target's attempt and 0 otherwise.  Every ``(u, v)`` must be an edge of the graph file.
+target's attempt and 0 otherwise.  Every ``(u, v)`` must be an edge of the graph file.  A
+``.npz`` file holds the same records as arrays (:mod:`reference.im.npz_io`).
 
 Errors name the field and the file line (:class:`~reference.errors.InputError`).
 """
@@ -149,7 +150,7 @@ def read_node_cascades(path: str | Path, nodes: int | None = None) -> NodeCascad
     ``nodes``, when given, is a lower bound on the file's ``nodes`` (the graph's size).
     """
     if Path(path).suffix == ".npz":
-        from reference.im.cascades_npz import read_node_cascades_npz
+        from reference.im.npz_io import read_node_cascades_npz
 
         return read_node_cascades_npz(path, nodes)
     return read_node_cascades_jsonl(path, nodes)
@@ -195,10 +196,10 @@ def write_node_cascades(cascades: NodeCascades, path: str | Path) -> None:
     """Write node-level cascades, choosing the format from the suffix (``.npz`` or JSON Lines).
 
     JSON Lines omit trailing unchanged steps; ``.npz`` is described in
-    :mod:`reference.im.cascades_npz`.
+    :mod:`reference.im.npz_io`.
     """
     if Path(path).suffix == ".npz":
-        from reference.im.cascades_npz import write_node_cascades_npz
+        from reference.im.npz_io import write_node_cascades_npz
 
         write_node_cascades_npz(cascades, path)
         return
@@ -209,11 +210,16 @@ def write_node_cascades(cascades: NodeCascades, path: str | Path) -> None:
 
 
 def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
-    """Read edge-level feedback for the edges of ``graph`` (see the module docstring).
+    """Read edge-level feedback for the edges of ``graph`` (see the module docstring; a
+    ``.npz`` file is read by :func:`reference.im.npz_io.read_edge_feedback_npz`).
 
     The header's ``nodes`` may exceed the graph's (isolated nodes); the feedback then has that
     many nodes and :func:`with_nodes` extends the graph to match.
     """
+    if Path(path).suffix == ".npz":
+        from reference.im.npz_io import read_edge_feedback_npz
+
+        return read_edge_feedback_npz(path, graph)
     lines = open_text(Path(path))
     V = _header(lines, graph.nodes)
     seed_lengths, seeds, edge_lengths, edge_ids, fired = [], [], [], [], []
@@ -256,7 +262,12 @@ def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
 
 
 def write_edge_feedback(feedback: EdgeFeedback, graph: ICGraph, path: str | Path) -> None:
-    """Write edge-level feedback as JSON Lines."""
+    """Write edge-level feedback, choosing the format from the suffix (``.npz`` or JSON Lines)."""
+    if Path(path).suffix == ".npz":
+        from reference.im.npz_io import write_edge_feedback_npz
+
+        write_edge_feedback_npz(feedback, graph, path)
+        return
     data = feedback.dataset
     with Path(path).open("w", encoding="utf-8") as handle:
         handle.write(json.dumps({"nodes": feedback.nodes}) + "\n")

@@ -15,7 +15,23 @@ Peak memory is each child's own high-water mark (``VmHWM``, or ``ru_maxrss`` of
 size of the arrays the floor loads.  Sizes (full run): cascade ``n = 2e6`` lists of ``k = 5``
 among ``m = 1e5`` items; k-path ``n = 8e5`` paths of ``k = 5`` arms, ``m = 1e5``;
 LLM cache ``n = 5e6`` rounds, ``m = 1e5`` queries, caches of 5 (so
-that the floor's arrays, 80 MB, match the cascade's).
+that the floor's arrays, 80 MB, match the cascade's); IM with node-level feedback
+``n = 1.5e6`` cascades (5.3e6 active entries, 96 MB of arrays) on a power-law graph of
+``V = 10^4`` nodes and ``E = 4 x 10^4`` edges (:func:`write_im_node_log`).
+
+**IM, node level: what the floor does and why it is fair.**  ``solve im-node`` also reads a
+graph CSV and ends with an IMM oracle call, which no few-line numpy script can replace.  The
+floor therefore reads the graph with :func:`numpy.loadtxt`, counts :math:`n_{0,u}`,
+:math:`n_{1,v}` (``bincount``) and :math:`\#\{t: u\in S_{t,0}, v\in S_{t,1}\}` (out-edges of
+every seed, ``searchsorted`` among the sorted ``(t, v)`` keys of :math:`S_{t,1}`: what
+``line:IM_counter`` needs and nothing more), computes the Bernstein LCBs, and then calls
+*the same* :class:`~reference.im.oracles.IMMOracle` with the same ``k``, ``eps = 0.5``,
+``1/V`` and seed, so the oracle costs both sides alike and the ratio measures everything
+else: start-up, reading and checking the archive and the graph (``solve`` checks that every
+activation follows an edge, the floor does not), the statistics and the output.  At this size
+the node-level LCBs are all 0 (the estimator needs :math:`n q_u^2` far above
+:math:`\log(12nE/\delta)`, and here :math:`q_u = 3/V`), so IMM runs on an all-zero graph and is
+a small part of either side: the statistics path is what is timed.
 
 Goals (issue 14): time ratio ``<= 1.5``, memory ratio ``<= 2``.
 """
