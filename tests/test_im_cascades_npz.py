@@ -235,3 +235,32 @@ def test_a_node_beyond_the_graph_is_never_read_as_another_edge(
     assert run_cli(["solve", "im-edge", "--graph", str(structure), "--data", str(path),
                     "--k", "2", "--delta", "0.1"]) == 2
     assert "line 2: edges: (0, 7) is not an edge of the graph" in capsys.readouterr().err
+
+
+def test_the_bench_floor_counts_what_clcb_im_n_counts(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The im-node floor script of ``offcmab bench`` does the algorithm's work, not less: its
+    counters, LCBs and seeds equal CLCB-IM-N's on the quick benchmark log."""
+    from reference.im.clcb_im_node import edge_lcbs
+    from reference.im.graph_io import read_graph_csv
+    from validation.benchmarks.clcb_statistics import FLOORS, write_log
+    from validation.solvers.im_node import seed_oracle
+
+    path = tmp_path / "log.npz"
+    write_log("im-node", True, path)
+    monkeypatch.setattr("sys.argv", ["floor", str(path), str(path.with_suffix(".csv"))])
+    floor: dict[str, object] = {}
+    exec(FLOORS["im-node"], floor)  # our own benchmark script, not user input
+    graph = read_graph_csv(path.with_suffix(".csv"))
+    cascades = read_node_cascades(path, graph.nodes)
+    result = edge_lcbs(graph, cascades, 0.05)
+    counters = result.counters
+    assert np.array_equal(floor["n0"], counters.seeded)
+    assert np.array_equal(cascades.n - floor["n1"], counters.not_active_1)
+    both = np.asarray(floor["both"])
+    assert both.sum() > 0  # the joint count is not trivially empty on this log
+    assert np.array_equal(cascades.n - floor["n0"][graph.sources] - floor["n1"][graph.targets]
+                          + both, counters.neither)
+    assert np.allclose(floor["lcb"], result.lcb)
+    args = type("Args", (), {"k": 5, "eps": 0.5, "seed": 0})()
+    assert np.array_equal(floor["seeds"], seed_oracle(graph, args)(result.lcb))
