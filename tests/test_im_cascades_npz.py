@@ -264,3 +264,17 @@ def test_the_bench_floor_counts_what_clcb_im_n_counts(tmp_path: Path,
     assert np.allclose(floor["lcb"], result.lcb)
     args = type("Args", (), {"k": 5, "eps": 0.5, "seed": 0})()
     assert np.array_equal(floor["seeds"], seed_oracle(graph, args)(result.lcb))
+
+
+def test_an_in_neighbour_active_at_another_step_explains_nothing() -> None:
+    """Node 4's only in-neighbour, 3, is a seed, yet 4 joins at step 2: refused.  The level
+    before 4 ({1, 2}) is larger than 4's in-degree, so the check goes through 4's in-edges
+    and must compare 3's step with 1 (the pair test would never see 3)."""
+    from reference.im.graph import ICGraph
+
+    graph = ICGraph.from_edges(5, [0, 0, 3], [1, 2, 4], 0.5)
+    cascades = node_cascades_from_arrays(5, [0, 5], [0, 1, 2, 3, 4], [0, 1, 1, 0, 2])
+    with pytest.raises(InputError, match="cascade 0: node 4 joins S_2"):
+        check_cascades_follow_graph(graph, cascades)
+    fine = node_cascades_from_arrays(5, [0, 5], [0, 1, 2, 3, 4], [0, 1, 1, 0, 1])
+    assert check_cascades_follow_graph(graph, fine) is fine

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from reference.dataset import IntArray, OfflineDataset, offsets_from_lengths
 from reference.errors import InputError
 from reference.im.diffusion import BatchPlan, Diffusion, diffuse
-from reference.im.graph import ICGraph, out_edges_of
+from reference.im.graph import ICGraph, expand_ranges, out_edges_of
 from reference.im.one_step import check_seed_probabilities
 
 #: Entries per run of :meth:`NodeCascades.blocks` (at least; ``V`` when larger).
@@ -323,7 +323,7 @@ def check_cascades_follow_graph(graph: ICGraph, cascades: NodeCascades) -> NodeC
     Cascades recorded on another graph fail this; learning from them would give edge
     estimates for the wrong structure without any warning.  The work is that of
     :func:`step_counts` with ``check=True`` (which CLCB-IM-N can run instead, to check
-    and count in one pass).
+    and count in one pass); :class:`_FollowCheck` says how each run is checked.
 
     Raises
     ------
@@ -342,11 +342,7 @@ def step_counts(graph: ICGraph, cascades: NodeCascades, check: bool = False
     In each run (:meth:`NodeCascades.blocks`) the node counts are ``bincount`` calls; for the
     edge count the out-edges of every seed are gathered and each target is looked up among
     the run's sorted ``(record, node)`` keys, a target found at step :math:`\le 1` counting
-    for the edge.  With ``check=True`` the out-edges of every active node are looked up: one
-    found at step :math:`h+1` from a node at step :math:`h` explains that activation, and an
-    activation no edge explains raises (the rule of :func:`check_cascades_follow_graph`).  So
-    the check costs one look-up per out-edge of the later (non-seed) entries on top of the
-    count, with no second pass over the seeds.
+    for the edge.  With ``check=True`` the run is also checked by :class:`_FollowCheck`.
 
     Raises
     ------
@@ -356,28 +352,72 @@ def step_counts(graph: ICGraph, cascades: NodeCascades, check: bool = False
     V = graph.nodes
     seeded, active_1 = np.zeros(V, dtype=np.int64), np.zeros(V, dtype=np.int64)
     both = np.zeros(graph.edges, dtype=np.int64)
+    follow = _FollowCheck.of(graph) if check else None
     for t0, a, b, keys in cascades.blocks():
         steps, nodes = cascades.steps[a:b], cascades.active[a:b]
         seeded += np.bincount(nodes[steps == 0], minlength=V)
         active_1 += np.bincount(nodes[steps <= 1], minlength=V)
-        source = np.flatnonzero(steps >= 0 if check else steps == 0)
-        edge, owner = out_edges_of(graph, nodes[source])
-        where, found = lookup(keys, (keys - nodes)[source][owner] + graph.targets[edge])
-        reached, from_step = steps[where], steps[source][owner]
-        both += np.bincount(edge[found & (from_step == 0) & (reached <= 1)],
-                            minlength=graph.edges)
-        if not check:
-            continue
-        explained = steps == 0
-        explained[where[found & (reached == from_step + 1)]] = True
-        if explained.all():
-            continue
-        entry = int(np.argmin(explained))
+        seeds = np.flatnonzero(steps == 0)
+        edge, owner = out_edges_of(graph, nodes[seeds])
+        where, found = lookup(keys, (keys - nodes)[seeds][owner] + graph.targets[edge])
+        both += np.bincount(edge[found & (steps[where] <= 1)], minlength=graph.edges)
+        if follow is not None:
+            follow(t0, keys, nodes, steps)
+    return seeded, active_1, both
+
+
+@dataclass(frozen=True)
+class _FollowCheck:
+    r"""The rule of :func:`check_cascades_follow_graph` on one run of records, at the cost
+    :math:`\sum_v \min(|L_{t,h-1}|, d_{in}(v))` over the later entries ``v`` (at step
+    :math:`h \ge 1` of cascade ``t``, :math:`L_{t,h-1}` the nodes that joined one step earlier).
+
+    Each later entry is tested the cheaper way: either every pair ``(u, v)`` with ``u`` in
+    :math:`L_{t,h-1}` is looked up among the graph's sorted edge keys, or every in-edge
+    ``(u, v)`` of ``v`` is looked up among the run's ``(record, node)`` keys and ``u``'s step
+    compared with :math:`h-1`.  Small cascades on a graph with hubs take the first way, large
+    levels the second, so neither a hub's thousand in-edges nor a level of a thousand nodes
+    is ever expanded in full.
+    """
+
+    graph: ICGraph
+    into: ICGraph  # the reversed graph: its out-edges are the in-edges
+    edge_keys: IntArray  # u * V + v of every edge, increasing
+    in_degree: IntArray
+
+    @classmethod
+    def of(cls, graph: ICGraph) -> _FollowCheck:
+        return cls(graph, graph.reversed(), graph.sources * graph.nodes + graph.targets,
+                   graph.in_degree())
+
+    def __call__(self, t0: int, keys: IntArray, nodes: IntArray, steps: IntArray) -> None:
+        V = self.graph.nodes
+        later = np.flatnonzero(steps >= 1)
+        if later.size == 0:
+            return
+        group = (keys // V) * (int(steps.max()) + 1) + steps  # (record, step), one per level
+        order = np.argsort(group, kind="stable")
+        level = group[order]
+        first = np.searchsorted(level, group[later] - 1, side="left")  # the level before
+        size = np.searchsorted(level, group[later] - 1, side="right") - first
+        by_pairs = size <= self.in_degree[nodes[later]]
+        explained = np.zeros(steps.size, dtype=bool)
+        pair, owner = expand_ranges(first[by_pairs], size[by_pairs])
+        target = later[by_pairs][owner]
+        hit = lookup(self.edge_keys, nodes[order[pair]] * V + nodes[target])[1]
+        explained[target[hit]] = True
+        rest = later[~by_pairs]
+        edge, owner = out_edges_of(self.into, nodes[rest])
+        where, found = lookup(keys, (keys - nodes)[rest][owner] + self.into.targets[edge])
+        found &= steps[where] == steps[rest][owner] - 1
+        explained[rest[owner[found]]] = True
+        if explained[later].all():
+            return
+        entry = int(later[np.argmin(explained[later])])
         t = t0 + int(keys[entry] // V)
         raise InputError("active", f"cascade {t}: node {int(nodes[entry])} joins "
                          f"S_{int(steps[entry])} but no edge reaches it from a node that "
                          f"joined S_{int(steps[entry]) - 1}", sample=t)
-    return seeded, active_1, both
 
 
 def check_feedback_follows_graph(graph: ICGraph, feedback: EdgeFeedback) -> EdgeFeedback:

@@ -147,10 +147,14 @@ def out_edges_of(graph: ICGraph, nodes: IntArray) -> tuple[IntArray, IntArray]:
     A vectorized CSR gather: no Python loop over nodes.
     """
     starts = graph.out_offsets[nodes]
-    counts = graph.out_offsets[nodes + 1] - starts
-    owner = np.repeat(np.arange(nodes.size, dtype=np.int64), counts)
+    return expand_ranges(starts, graph.out_offsets[nodes + 1] - starts)
+
+
+def expand_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
+    """The indices ``starts[i], ..., starts[i] + counts[i] - 1`` of every ``i`` in turn and,
+    aligned, the ``i`` owning each (one ``repeat``, no Python loop)."""
+    owner = np.repeat(np.arange(starts.size, dtype=np.int64), counts)
     if owner.size == 0:
         return owner, owner
     first = np.cumsum(counts) - counts
-    edge = starts[owner] + (np.arange(owner.size, dtype=np.int64) - first[owner])
-    return edge, owner
+    return starts[owner] + (np.arange(owner.size, dtype=np.int64) - first[owner]), owner

@@ -24,7 +24,9 @@ graph CSV and ends with an IMM oracle call, which no few-line numpy script can r
 floor therefore reads the graph with :func:`numpy.loadtxt`, counts :math:`n_{0,u}`,
 :math:`n_{1,v}` (``bincount``) and :math:`\#\{t: u\in S_{t,0}, v\in S_{t,1}\}` (out-edges of
 every seed, ``searchsorted`` among the sorted ``(t, v)`` keys of :math:`S_{t,1}`: what
-``line:IM_counter`` needs and nothing more), computes the Bernstein LCBs, and then calls
+``line:IM_counter`` needs and nothing more) in chunks of :math:`2^{16}` entries (one
+``searchsorted`` over all 5e6 keys is cache-bound: that simpler floor took 3.6 s where this
+one takes 2.5 s, and ``solve`` beat it), computes the Bernstein LCBs, and then calls
 *the same* :class:`~reference.im.oracles.IMMOracle` with the same ``k``, ``eps = 0.5``,
 ``1/V`` and seed, so the oracle costs both sides alike and the ratio measures everything
 else: start-up, reading and checking the archive and the graph (``solve`` checks that every
@@ -104,15 +106,20 @@ V = int(a["nodes"]); E = src.size; node = a["active"]; step = a["steps"]; off = 
 n = off.size - 1
 order = np.lexsort((dst, src)); src = src[order]; dst = dst[order]
 out = np.zeros(V + 1, dtype=np.int64); np.cumsum(np.bincount(src, minlength=V), out=out[1:])
-rec = np.repeat(np.arange(n), np.diff(off))
-seed = step == 0; s1 = step <= 1
-n0 = np.bincount(node[seed], minlength=V); n1 = np.bincount(node[s1], minlength=V)
-keys = rec[s1] * V + node[s1]  # increasing: the format stores each cascade sorted by node
-u = node[seed]; start = out[u]; deg = out[u + 1] - start  # out-edges of every seed
-edge = np.arange(deg.sum()) + np.repeat(start - (np.cumsum(deg) - deg), deg)
-query = np.repeat(rec[seed] * V, deg) + dst[edge]
-pos = np.minimum(np.searchsorted(keys, query), keys.size - 1)
-both = np.bincount(edge[keys[pos] == query], minlength=E)
+n0 = np.zeros(V, np.int64); n1 = np.zeros(V, np.int64); both = np.zeros(E, np.int64)
+chunk = np.searchsorted(off, np.arange(0, off[-1], 1 << 16), side="right") - 1
+cuts = np.unique(np.concatenate([[0], chunk, [n]]))
+for t0, t1 in zip(cuts[:-1], cuts[1:]):  # chunks of whole cascades: cache-sized look-ups
+    lo, hi = off[t0], off[t1]; nd = node[lo:hi]; st = step[lo:hi]
+    rec = np.repeat(np.arange(t1 - t0), np.diff(off[t0:t1 + 1]))
+    seed = st == 0; s1 = st <= 1
+    n0 += np.bincount(nd[seed], minlength=V); n1 += np.bincount(nd[s1], minlength=V)
+    keys = rec[s1] * V + nd[s1]  # increasing: the format stores each cascade sorted by node
+    u = nd[seed]; start = out[u]; deg = out[u + 1] - start  # out-edges of every seed
+    edge = np.arange(deg.sum()) + np.repeat(start - (np.cumsum(deg) - deg), deg)
+    query = np.repeat(rec[seed] * V, deg) + dst[edge]
+    pos = np.minimum(np.searchsorted(keys, query), max(keys.size - 1, 0))
+    both += np.bincount(edge[keys[pos] == query], minlength=E)
 L = np.log(12 * n * E / 0.05)
 q = n0 / n; pv = (n - n1) / n; unseeded = n - n0[src]
 with np.errstate(divide="ignore", invalid="ignore"):
