@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from reference.errors import InputError
 from reference.im import data
@@ -27,6 +29,8 @@ from reference.im.npz_io import node_cascades_from_arrays
 from tests.test_cli_solve import run_cli
 from tests.test_im_diffusion import random_graph, tiny_graph
 from validation.cli import main
+
+CI = settings.get_profile("ci")
 
 
 def _same(a: data.NodeCascades, b: data.NodeCascades) -> bool:
@@ -278,3 +282,63 @@ def test_an_in_neighbour_active_at_another_step_explains_nothing() -> None:
         check_cascades_follow_graph(graph, cascades)
     fine = node_cascades_from_arrays(5, [0, 5], [0, 1, 2, 3, 4], [0, 1, 1, 0, 1])
     assert check_cascades_follow_graph(graph, fine) is fine
+
+
+# -- graph CSV: the whole-array path reads what the line-by-line reader reads ----------------
+
+def _both_ways(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    """``read_graph_csv`` as it runs, and with its whole-array path switched off."""
+    from reference.im import graph_io
+
+    def outcome() -> object:
+        try:
+            graph = graph_io.read_graph_csv(path)
+        except InputError as error:
+            return str(error)
+        return (graph.nodes, graph.sources.tolist(), graph.targets.tolist(), graph.p.tolist())
+
+    fast = outcome()
+    with monkeypatch.context() as patch:
+        patch.setattr(graph_io, "_plain_rows", lambda lines, has_p: None)
+        slow = outcome()
+    return fast, slow
+
+
+@CI
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12),
+                          st.sampled_from(["0.5", "1", "0", "1e-05", ".25", "2", "1.5", "7e-1",
+                                           "1.", " 0.5", "nan"])), min_size=0, max_size=12),
+       st.booleans(), st.booleans())
+@example([(0, 1, "0.5"), (1, 2, "1.5")], True, False)  # p out of range
+@example([(0, 1, "0.5"), (2, 2, "0.5")], True, True)  # self-loop
+@example([(0, 1, "0.5"), (0, 1, "0.25")], True, False)  # repeated edge
+@example([(0, 1, "0.5"), (1, 2, " 0.5")], True, False)  # a form only the line reader takes
+@example([(0, 1, "0.5"), (1, 2, "1e-05"), (2, 3, ".25"), (3, 0, "1")], True, True)
+@example([(0, 1, "0"), (1, 2, "0")], False, True)
+@example([], True, False)  # no edges
+def test_graph_csv_whole_array_path_agrees_with_the_line_reader(
+        rows: list[tuple[int, int, str]], with_p: bool, blank: bool) -> None:
+    """Same graph, or the same error (with its line), whichever path reads the file; rows
+    hold self-loops, repeated edges, p out of range and forms only the line reader takes."""
+    import tempfile
+
+    header = "source,target,p" if with_p else "source,target"
+    body = [f"{u},{v},{p}" if with_p else f"{u},{v}" for u, v, p in rows]
+    if blank and body:
+        body.insert(len(body) // 2, "")
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        path = Path(folder) / "g.csv"
+        path.write_text("\n".join([header, *body]) + "\n")
+        fast, slow = _both_ways(path, patch)
+    assert fast == slow
+
+
+def test_plain_graph_files_take_the_whole_array_path(tmp_path: Path) -> None:
+    """The writer's output is parsed without the line loop (the agreement test above would
+    pass trivially if the whole-array path never ran)."""
+    from reference.im import graph_io
+
+    lines = ["source,target,p", "0,1,0.5", "", "1,2,1e-05"]
+    graph = graph_io._plain_rows(lines, True)
+    assert graph is not None and graph.p.tolist() == [0.5, 1e-05]
+    assert graph_io._plain_rows(["source,target,p", "0, 1,0.5"], True) is None

@@ -25,7 +25,9 @@ Errors name the field and the file line (:class:`~reference.errors.InputError`).
 from __future__ import annotations
 
 import csv
+import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,34 @@ def _node_id(text: str, field: str, line: int) -> int:
     return value
 
 
+_ID = r"[0-9]{1,9}"
+_P = r"[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
+#: Rows the whole-array path of :func:`read_graph_csv` accepts: ASCII digits, commas, newlines.
+_PLAIN = {has_p: re.compile(rf"(?:{row})?(?:\n(?:{row})?)*") for has_p, row in
+          ((False, rf"{_ID},{_ID}"), (True, rf"{_ID},{_ID},{_P}"))}
+
+
+def _plain_rows(lines: list[str], has_p: bool) -> ICGraph | None:
+    """The graph of rows in the plain form our writer produces, parsed as whole arrays, or
+    None when any row needs the line-by-line reader (spaces, other number forms, or any
+    error: that reader then names the line).  A row the regular expression accepts is one the
+    line-by-line reader accepts, and both end in :meth:`ICGraph.from_edges`."""
+    body = "\n".join(lines[1:])
+    if not _PLAIN[has_p].fullmatch(body):
+        return None
+    if not body.strip("\n"):
+        return None
+    table = np.loadtxt(io.StringIO(body), delimiter=",", ndmin=2,  # skips blank lines
+                       dtype=np.float64 if has_p else np.int64)  # ids < 1e9: exact as floats
+    sources, targets = table[:, 0].astype(np.int64), table[:, 1].astype(np.int64)
+    p = table[:, 2] if has_p else 0.0
+    nodes = int(max(sources.max(), targets.max())) + 1
+    try:
+        return ICGraph.from_edges(nodes, sources, targets, p)
+    except InputError:
+        return None
+
+
 def read_graph_csv(path: str | Path, need_p: bool = False) -> ICGraph:
     """Read a graph CSV (see the module docstring).
 
@@ -75,6 +105,9 @@ def read_graph_csv(path: str | Path, need_p: bool = False) -> ICGraph:
         raise InputError("header", "needs the edge probabilities: 'source,target,p' "
                          "(a structure-only graph is for solve im-node/im-edge)", 1)
     has_p = len(header) == 3
+    fast = _plain_rows(lines, has_p)
+    if fast is not None:
+        return fast
     sources, targets, probabilities, line_of = [], [], [], []
     for number, row in enumerate(csv.reader(lines[1:]), start=2):
         if not row or all(not cell.strip() for cell in row):
