@@ -168,24 +168,30 @@ def live_targets(
 def _coins(
     sampler: LiveEdgeSampler, nodes: IntArray, rng: np.random.Generator
 ) -> tuple[IntArray, IntArray]:
-    """One coin per cell of every entry's rows, a row's four cells as one 64-bit word."""
-    row = sampler.row_start[nodes]  # each entry's first row
-    owner = np.arange(nodes.size)
-    more = np.flatnonzero(sampler.row_count[nodes] > 1)  # entries of nodes with more rows
+    """One coin per cell of every entry's rows, a row's four cells as one 64-bit word.
+
+    (``np.take`` rather than fancy indexing: the same gathers, with less overhead per element.)
+    """
+    row = np.take(sampler.row_start, nodes)  # each entry's first row
+    more = np.flatnonzero(np.take(sampler.row_count, nodes) > 1)  # nodes with more rows
+    owner = None
     if more.size:
-        extra = sampler.row_count[nodes[more]] - 1
+        extra = np.take(sampler.row_count, nodes[more]) - 1
+        owner = np.concatenate([np.arange(nodes.size), np.repeat(more, extra)])
         row = np.concatenate([row, _ranges(row[more] + 1, extra)])
-        owner = np.concatenate([owner, np.repeat(more, extra)])
-    threshold = sampler.row_threshold.view(np.uint64)[row, 0].view(np.uint16)
+    words = sampler.row_threshold.view(np.uint64).reshape(-1)
+    threshold = np.take(words, row).view(np.uint16)
     draw = random_uint16(rng, threshold.size)
     live = draw < threshold
     tied = np.flatnonzero(draw == threshold)
     if tied.size:
-        cell = row[tied >> 2] * ROW_WIDTH + (tied & 3)
+        cell = (row[tied >> 2] << 2) | (tied & 3)
         live[tied] = rng.random(tied.size) < sampler.row_remainder.reshape(-1)[cell]
     hit = np.flatnonzero(live)
-    cell = row[hit >> 2] * ROW_WIDTH + (hit & 3)
-    return sampler.row_target.reshape(-1)[cell].astype(np.int64), owner[hit >> 2]
+    entry = hit >> 2
+    cell = (np.take(row, entry) << 2) | (hit & 3)
+    target = np.take(sampler.row_target.reshape(-1), cell).astype(np.int64)
+    return target, (entry if owner is None else np.take(owner, entry))
 
 
 def _skipped(
