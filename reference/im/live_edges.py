@@ -239,7 +239,7 @@ def _skipped(
         cells.append(start + bernoulli_positions(int(end[b - 1]) - start, q, rng))
     cell = np.concatenate(cells)
     block = np.searchsorted(end, cell, side="right")
-    entry, column = np.divmod(cell - (end[block] - size[block]), width[block])
+    entry, column = _entry_and_column(cell - (end[block] - size[block]), width[block])
     edge = sampler.segment_start[segment[block]] + column
     owner = block_first[block] + entry
     thin = np.flatnonzero(~sampler.skip_exact[edge])  # keep a candidate w.p. p_e / q
@@ -247,6 +247,12 @@ def _skipped(
     keep[thin] = (rng.random(thin.size) * sampler.level_q[level[block[thin]]]
                   < sampler.skip_p[edge[thin]])
     return sampler.skip_target[edge[keep]], owner[keep]
+
+
+def _entry_and_column(offset: IntArray, width: IntArray) -> tuple[IntArray, IntArray]:
+    """Entry (within its block) and edge (within its segment) of a cell at ``offset`` in a
+    block of ``width``-edge rows: blocks are entry-major."""
+    return np.divmod(offset, width)
 
 
 def _group_starts(values: npt.NDArray[np.integer]) -> IntArray:
