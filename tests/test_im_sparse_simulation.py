@@ -2,7 +2,7 @@
 
 * the cascade-size law of :func:`cascade_sizes` equals the exact law from live-edge enumeration,
   by a chi-square test, with every edge on the coin-per-edge path, then every edge on the
-  skip-sampling path (thinning and chunking included), and with the default split;
+  skip path (thinned and exact levels), and with the default split;
 * every (entry, edge) cell of a frontier with many entries per node is live with its own
   probability (a chi-square over the cells), and the test rejects a skip path that gives a
   block's candidates to its first entry;
