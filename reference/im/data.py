@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from reference.dataset import IntArray, OfflineDataset, offsets_from_lengths
 from reference.errors import InputError
+from reference.im.bernoulli import bernoulli_positions
 from reference.im.diffusion import BatchPlan, Diffusion, diffuse
 from reference.im.graph import ICGraph, expand_ranges, out_edges_of
 from reference.im.one_step import check_seed_probabilities
@@ -189,29 +190,6 @@ def sample_seed_keys(q: npt.NDArray[np.float64], runs: int, rng: np.random.Gener
         keep = rng.random(cell.size) * envelope < q[node]
         parts.append(run[keep] * V + node[keep])
     return np.sort(np.concatenate(parts))
-
-
-def bernoulli_positions(n: int, q: float, rng: np.random.Generator) -> IntArray:
-    r"""Sorted positions in ``[0, n)``, each included independently with probability ``q``.
-
-    For ``q < 1/4`` the gaps between included positions are drawn as geometric variables,
-    :math:`\lfloor \ln U / \ln(1-q)\rfloor` skipped positions each (a few blocks of draws,
-    sized from the expected count); otherwise one uniform per position.
-    """
-    if n <= 0 or q <= 0.0:
-        return np.zeros(0, dtype=np.int64)
-    if q >= 0.25:
-        return np.flatnonzero(rng.random(n) < q).astype(np.int64)
-    log_miss = np.log1p(-q)
-    parts, last = [], -1
-    while last < n:
-        block = int(n * q + 4.0 * np.sqrt(n * q) + 16)
-        skipped = np.minimum(np.log1p(-rng.random(block)) / log_miss, n)
-        position = last + np.cumsum(skipped.astype(np.int64) + 1)
-        parts.append(position)
-        last = int(position[-1])
-    position = np.concatenate(parts)
-    return position[position < n]
 
 
 def _simulate_from_product_law(

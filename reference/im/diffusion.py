@@ -2,14 +2,20 @@ r"""Independent cascade (IC) diffusion, vectorized across simulations, at a cost
 the cascades.
 
 Many cascades run at once, frontier by frontier.  Simulation ``r``'s node ``v`` is the key
-``r * V + v``; the frontier is the array of keys activated at the last step (nothing is dense
-over runs x nodes), and each step is a handful of array operations over all runs together:
+``r * V + v`` outside; inside a batch of ``R`` runs it is the *cell* ``v * 2^s + r``
+(:math:`2^s \ge R`), so that the cells of one node across runs are adjacent (the hubs most
+cascades reach keep their cells in cache, and a sorted frontier lists each node's runs
+together).  The frontier is the sorted
+array of cells activated at the last step (nothing is dense over runs x nodes), and each step
+is a handful of array operations over all runs together:
 
-1. draw the live out-edges of every frontier node (:func:`~reference.im.live_edges.live_targets`:
-   a coin per edge for high probabilities, geometric skips for low ones, so the random draws
-   follow the live edges rather than every out-edge);
+1. draw the live out-edges of every frontier entry (:func:`~reference.im.live_edges.live_targets`:
+   coins in rows of four for likely edges, geometric skips across all the runs of a node for
+   long runs of unlikely ones, so the random draws follow the live edges rather than every
+   out-edge of every run);
 2. keep the targets not yet active, once each (a :class:`~reference.im.keyset.KeySet` of the
-   visited keys): they form :math:`S_h \setminus S_{h-1}`.
+   visited cells, or a byte per cell once cascades cover enough of the graph): they form
+   :math:`S_h \setminus S_{h-1}`.
 
 Time and memory are proportional to the edges tried (or, with skips, the live ones) and the
 active (run, node) pairs; batches of runs are sized from the cascade sizes seen so far so that
@@ -40,10 +46,14 @@ from reference.im.keyset import DENSE_RATIO, DenseKeys, KeySet
 from reference.im.live_edges import live_targets
 
 #: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
-BATCH_ACTIVE = 1 << 18
-#: Most cells of a batch's byte map (:class:`~reference.im.keyset.DenseKeys`): small enough to
-#: stay in cache, where its random reads and writes are several times cheaper.
-DENSE_CELLS = 1 << 22
+BATCH_ACTIVE = 1 << 20
+#: Most cells of a batch's byte map (:class:`~reference.im.keyset.DenseKeys`, 64 MB): larger
+#: maps miss the cache more often, smaller ones cut large graphs into many short batches whose
+#: fixed cost per step dominates (measured on 1,000 to 100,000-node graphs).
+DENSE_CELLS = 1 << 26
+
+#: Most runs of the first batch of a :class:`BatchPlan` (before any cascade size is known).
+PILOT_RUNS = 1024
 
 #: Most cascades one spread estimate may simulate (their sizes alone take 8 bytes each).
 MAX_SAMPLES = 10**9
@@ -112,15 +122,24 @@ def diffuse(
         pairs reach ``1 / DENSE_RATIO`` of the cells, so memory stays proportional to them.
     """
     V = graph.nodes
-    seen: KeySet | DenseKeys = DenseKeys(runs * V) if dense else KeySet(4 * seed_keys.size)
-    frontier = seen.add(seed_keys)
-    found_keys, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
+    # Inside, the pair (run r, node v) is the cell v * 2^s + r with 2^s >= runs: the cells of
+    # one node across runs are adjacent, so the visited set's reads and writes gather on the
+    # few nodes most cascades reach (the hubs) and stay in cache far more often than with
+    # r * V + v; and shifts and masks split a cell (an integer division costs several times
+    # more).
+    shift = max(int(runs - 1).bit_length(), 0)
+    mask = (1 << shift) - 1
+    cells = V << shift
+    seed_sims, seed_nodes = np.divmod(seed_keys, V)
+    seen: KeySet | DenseKeys = DenseKeys(cells) if dense else KeySet(4 * seed_keys.size)
+    frontier = seen.add((seed_nodes << shift) | seed_sims)
+    found, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
     tried: list[IntArray] = []
     fired_parts: list[npt.NDArray[np.bool_]] = []
     step = 0
     while frontier.size:
         step += 1
-        sims, nodes = np.divmod(frontier, V)
+        nodes, sims = frontier >> shift, frontier & mask
         if record_edges:  # every tried edge is part of the output: one coin each
             edge, owner = out_edges_of(graph, nodes)
             success = rng.random(edge.size) < graph.p[edge]
@@ -129,30 +148,34 @@ def diffuse(
             target, owner = graph.targets[edge[success]], owner[success]
         else:
             target, owner = live_targets(graph.live_edges, nodes, rng)
-        frontier = seen.add(sims[owner] * V + target)
-        found_keys.append(frontier)
+        frontier = seen.add((target << shift) | sims[owner])
+        found.append(frontier)
         if isinstance(seen, KeySet) and DENSE_RATIO * len(seen) >= runs * V:
-            seen = DenseKeys(runs * V, np.concatenate(found_keys))  # cheaper from here on
+            seen = DenseKeys(cells, np.concatenate(found))  # cheaper from here on
         found_steps.append(np.full(frontier.size, step, dtype=np.int64))
     empty = np.zeros(0, dtype=np.int64)
     tried_keys = np.concatenate(tried) if tried else empty
     fired = np.concatenate(fired_parts) if fired_parts else np.zeros(0, dtype=bool)
     edge_order = np.argsort(tried_keys, kind="stable")
-    return Diffusion(runs, np.concatenate(found_keys), np.concatenate(found_steps),
+    active = np.concatenate(found)
+    return Diffusion(runs, (active & mask) * V + (active >> shift), np.concatenate(found_steps),
                      tried_keys[edge_order], fired[edge_order])
 
 
 class BatchPlan:
     """``(start, size)`` batches of ``total`` runs holding about :data:`BATCH_ACTIVE` pairs each.
 
-    The first batch guesses cascades of 64 times ``seeds_per_run`` nodes; after each batch the
-    caller reports the active pairs it produced (:meth:`record`), and the next batch is sized
-    from the mean cascade size so far.
+    The first batch is a pilot of at most :data:`PILOT_RUNS` runs (fewer when cascades of 64
+    times ``seeds_per_run`` nodes would overfill it); after each batch the caller reports the
+    active pairs it produced (:meth:`record`), and the next batch is sized from the mean
+    cascade size so far.  (A large first batch sized on a guess can hold many times
+    :data:`BATCH_ACTIVE` pairs in a hash set, the slowest case.)
     """
 
     def __init__(self, total: int, nodes: int, seeds_per_run: float) -> None:
         self.total, self.nodes = int(total), int(nodes)
-        self._size = max(1, int(BATCH_ACTIVE / (64.0 * max(seeds_per_run, 1.0))))
+        guess = int(BATCH_ACTIVE / (64.0 * max(seeds_per_run, 1.0)))
+        self._size = max(1, min(guess, PILOT_RUNS))
         self._runs = self._active = 0
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
@@ -174,7 +197,8 @@ class BatchPlan:
         self._active += active
         self._size = max(1, int(BATCH_ACTIVE / max(self._active / self._runs, 1.0)))
         if self.dense:
-            self._size = min(self._size, max(1, DENSE_CELLS // self.nodes))
+            most = max(1, DENSE_CELLS // self.nodes)  # a power of two: the map is V x 2^s
+            self._size = 1 << (min(self._size, most).bit_length() - 1)
 
 
 @dataclass(frozen=True)

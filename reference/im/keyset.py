@@ -24,13 +24,18 @@ the active pairs) and is then 20 to 50 times faster per key.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
+import numpy.typing as npt
 
 from reference.dataset import IntArray
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _EMPTY = -1
 _MIN_BITS = 10
+_UINT32_KEYS = 1 << 32
+_Key = TypeVar("_Key", np.int64, np.uint32)
 #: A byte map is used once the keys are at least 1/DENSE_RATIO of the key range.
 DENSE_RATIO = 128
 
@@ -95,7 +100,7 @@ class DenseKeys:
     """The :class:`KeySet` interface over one byte per key in ``[0, capacity)``."""
 
     def __init__(self, capacity: int, keys: IntArray | None = None) -> None:
-        self._seen = np.zeros(capacity, dtype=bool)
+        self._unseen = np.ones(capacity, dtype=bool)  # (no negation pass when reading it)
         self.size = 0
         if keys is not None:
             self.add(keys)
@@ -103,8 +108,12 @@ class DenseKeys:
     def add(self, keys: IntArray) -> IntArray:
         """Insert ``keys`` (copies allowed); return each key that was absent, once, sorted."""
         keys = np.asarray(keys, dtype=np.int64)
-        fresh = _distinct(keys[~self._seen[keys]])
-        self._seen[fresh] = True
+        candidates = keys[np.take(self._unseen, keys)]
+        if self._unseen.size <= _UINT32_KEYS:  # sorting 32-bit keys is about twice as fast
+            fresh = _distinct(candidates.astype(np.uint32)).astype(np.int64)
+        else:
+            fresh = _distinct(candidates)
+        self._unseen[fresh] = False
         self.size += int(fresh.size)
         return fresh
 
@@ -112,7 +121,7 @@ class DenseKeys:
         return self.size
 
 
-def _distinct(keys: IntArray) -> IntArray:
+def _distinct(keys: npt.NDArray[_Key]) -> npt.NDArray[_Key]:
     """Sorted distinct values of ``keys``."""
     ordered = np.sort(keys)
     if ordered.size < 2:

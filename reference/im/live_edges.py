@@ -1,25 +1,32 @@
-r"""Live out-edges of many (cascade, node) pairs at once, at a cost that follows the coins flipped.
+r"""Live out-edges of many (cascade, node) pairs at once, at a cost that follows the cascades.
 
 In an IC cascade a newly active node ``u`` tries each out-edge ``(u, v)`` once, and the edge is
-*live* with probability :math:`p_{uv}`, independently of everything else.  Given the nodes of a
-frontier (one entry per active (run, node) pair), :func:`live_targets` returns the targets of
-the live out-edges of every entry and the entry owning each, with exactly that law, in one of
-two ways chosen per group of edges when the graph is prepared (:class:`LiveEdgeSampler`):
+*live* with probability :math:`p_{uv}`, independently of everything else.  Given a frontier
+(one entry per newly active (run, node) pair, sorted by node), :func:`live_targets` returns the
+targets of the live out-edges of every entry and the entry owning each, with exactly that law.
+Edges are split once per graph (:class:`LiveEdgeSampler`):
 
-* **coin per edge** (high probabilities): one 16-bit random integer ``r`` per edge; the edge is
-  live when ``r < T`` with :math:`T = \lfloor 2^{16} p\rfloor`, and when ``r == T`` a second
-  uniform ``U'`` decides, live iff :math:`U' < 2^{16}p - T`.  This is :math:`U < p` for the
-  uniform :math:`U = (r + U')/2^{16}`, so the edge is live with probability exactly ``p``.
-* **skip sampling** (low probabilities): the out-edges of ``u`` with probability in one dyadic
-  level :math:`(2^{-j-1}, 2^{-j}]` form a *segment* with envelope :math:`q` (the largest of
-  them).  Candidates are found by geometric gaps, :math:`\lfloor \ln U / \ln(1-q)\rfloor`
-  failures before each (each edge of the segment is a candidate independently with probability
-  ``q``), and a candidate ``e`` is kept with probability :math:`p_e / q` (no draw when every edge
-  of the segment has probability ``q``).  Each edge is therefore live independently with
-  probability :math:`q \cdot p_e/q = p_e`, and the work is about one draw per live edge plus one
-  per segment.  Long segments are cut into chunks of about ``CHUNK_HITS / q`` edges, and after
-  ``SKIP_ROUNDS`` vectorized rounds the few chunks not yet exhausted flip one coin per
-  remaining edge (gaps are memoryless, so this is exact), which bounds the fixed cost per step.
+* **Coins** for the other edges: one 16-bit random integer ``r`` per (entry, edge); the edge
+  is live when ``r < T`` with :math:`T = \lfloor 2^{16} p\rfloor`, and when ``r == T`` a
+  second uniform ``U'`` decides, live iff :math:`U' < 2^{16}p - T`.  This is :math:`U < p`
+  for the uniform :math:`U = (r + U')/2^{16}`, so the edge is live with probability exactly
+  ``p``.  A node's coin edges are stored in *rows* of :data:`ROW_WIDTH` = 4 (likeliest
+  first, unused cells never live): the four thresholds of a row are one 64-bit word, and so
+  are its four draws, so a step costs a handful of passes over rows rather than over edges,
+  and an entry whose node has at most four coin edges needs no expansion at all.
+* **Skips** for unlikely edges (:math:`0 < p <` :data:`SKIP_BELOW`) that come in long enough
+  *segments*: the out-edges of one node in one dyadic level :math:`p \in (2^{-j-1}, 2^{-j}]`
+  (:func:`_worth_skipping` decides per segment, counting one coin per edge against a block
+  and a candidate draw per expected live edge).  In a step, a node ``u`` active in ``f``
+  runs and one of its segments of ``n`` edges make a *block* of ``f n`` (entry, edge) cells.
+  The blocks of one level are laid end to end and candidate cells are drawn over the whole
+  row at once by geometric gaps with the level's envelope :math:`q` (its largest probability
+  in the graph; :func:`~reference.im.bernoulli.bernoulli_positions`), so each cell is a
+  candidate independently with probability ``q``; a candidate of edge ``e`` is kept with
+  probability :math:`p_e / q` (no draw when :math:`p_e = q`).  Each cell is therefore live
+  independently with probability :math:`q \cdot p_e/q = p_e`, and the work is about one
+  draw per live cell (at most two in expectation, as :math:`p_e > q/2`) plus a few
+  operations per block, however many runs share the node and however many edges it has.
 
 Edges with :math:`p = 0` are never live and cost nothing.
 
@@ -31,20 +38,21 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
 
 from reference.dataset import FloatArray, IntArray
+from reference.im.bernoulli import bernoulli_positions, random_uint16
 
 #: Edges with a probability below this may be skip-sampled (see :func:`_worth_skipping`).
 SKIP_BELOW = 0.2
-#: Skip-sampling rounds per frontier; chunks not exhausted by then flip coins for the rest.
-SKIP_ROUNDS = 3
-#: Cost of one geometric draw, in coins (decides per run of edges which method is cheaper).
-SKIP_COST = 3.0
-#: Expected candidates per skip-sampling chunk (bounds the number of vectorized rounds).
-CHUNK_HITS = 1.0
+#: Cost of one block of the skip path, and of one candidate, in coins (the split's model).
+BLOCK_COST = 5.0
+CANDIDATE_COST = 10.0
+#: Coin edges per row (four 16-bit thresholds fill a 64-bit word).
+ROW_WIDTH = 4
 _SCALE = 65536.0
 
 
@@ -52,183 +60,213 @@ _SCALE = 65536.0
 class LiveEdgeSampler:
     r"""Per-graph tables for :func:`live_targets` (built once by :meth:`of`).
 
-    Edges are re-ordered by (source, probability level, id); ``edge_id[i]`` is the graph's id
-    of position ``i``.  Node ``u`` owns the coin-per-edge positions
-    ``coin_start[u] : coin_start[u] + coin_count[u]`` and the skip chunks
-    ``chunk_ptr[u] : chunk_ptr[u + 1]`` (chunk ``c`` covers positions
-    ``chunk_start[c] : chunk_start[c] + chunk_count[c]`` with envelope ``chunk_q[c]``).
+    **Coin rows**: row ``r`` holds the targets, 16-bit thresholds and tie remainders of up
+    to :data:`ROW_WIDTH` coin edges in ``row_target[r]``, ``row_threshold[r]`` and
+    ``row_remainder[r]`` (unused cells: threshold 0 and remainder 0, never live).  Node ``u``
+    owns rows ``row_start[u] : row_start[u] + max(row_count[u], 1)``; row 0 is empty and is
+    the row of every node without coin edges.
+
+    **Skipped edges** (``skip_target`` / ``skip_p``, sorted by source, level and id) form
+    segments of one source and one level: node ``u`` owns segments
+    ``segment_ptr[u] : segment_ptr[u + 1]``; segment ``s`` covers edges
+    ``segment_start[s] : segment_start[s] + segment_length[s]`` of level
+    ``segment_level[s]``.  Level ``j`` has envelope ``level_q[j]`` (its largest probability
+    in the graph) and ``skip_exact`` marks the edges whose probability equals it.
     """
 
-    edge_id: IntArray
-    target: IntArray
-    threshold: npt.NDArray[np.uint16]
-    remainder: FloatArray
-    p: FloatArray
-    coin_start: IntArray
-    coin_count: IntArray
-    chunk_ptr: IntArray
-    chunk_start: IntArray
-    chunk_count: IntArray
-    chunk_q: FloatArray
-    chunk_log_miss: FloatArray
-    chunk_exact: npt.NDArray[np.bool_]
+    row_target: npt.NDArray[np.int32]
+    row_threshold: npt.NDArray[np.uint16]
+    row_remainder: FloatArray
+    row_start: IntArray
+    row_count: IntArray
+    segment_ptr: IntArray
+    segment_start: IntArray
+    segment_length: IntArray
+    segment_level: npt.NDArray[np.uint16]
+    skip_target: IntArray
+    skip_p: FloatArray
+    skip_exact: npt.NDArray[np.bool_]
+    level_q: FloatArray
 
     @classmethod
     def of(cls, nodes: int, sources: IntArray, targets: IntArray, p: FloatArray) -> LiveEdgeSampler:
         """Prepare the tables of a graph given as aligned edge arrays."""
-        positive = p > 0  # p = 0: never live, dropped
-        low = np.flatnonzero(positive & (p < SKIP_BELOW))
+        low = np.flatnonzero((p > 0) & (p < SKIP_BELOW))
         level = np.floor(-np.log2(p[low])).astype(np.int64)
-        group = np.zeros(p.size, dtype=np.int64)
-        skip = _worth_skipping(sources[low], level, p[low])
-        group[low[skip]] = level[skip] + 1  # coins first, then one group per skipped level
-        keep = np.flatnonzero(positive)
-        order = keep[np.lexsort((keep, group[keep], sources[keep]))]
-        src, grp, prob = sources[order], group[order], p[order]
-        scaled = prob * _SCALE
-        threshold = np.minimum(np.floor(scaled), _SCALE - 1)
-        remainder = np.where(prob >= 1.0, 1.0, scaled - threshold)
-        coin = grp == 0
-        coin_count = np.bincount(src[coin], minlength=nodes).astype(np.int64)
-        node_start = np.zeros(nodes + 1, dtype=np.int64)
-        np.cumsum(np.bincount(src, minlength=nodes), out=node_start[1:])
-        chunks = _skip_chunks(src[~coin], grp[~coin], prob[~coin], np.flatnonzero(~coin))
-        chunk_src, chunk_start, chunk_count, chunk_q, chunk_exact = chunks
-        chunk_ptr = np.zeros(nodes + 1, dtype=np.int64)
-        np.cumsum(np.bincount(chunk_src, minlength=nodes), out=chunk_ptr[1:])
-        with np.errstate(divide="ignore"):
-            log_miss = np.log1p(-chunk_q)
-        return cls(order.astype(np.int64), targets[order].astype(np.int64),
-                   threshold.astype(np.uint16), remainder, prob, node_start[:-1], coin_count,
-                   chunk_ptr, chunk_start, chunk_count, chunk_q, log_miss, chunk_exact)
+        level_q = np.zeros(int(level.max(initial=-1)) + 1)  # each level's envelope
+        np.maximum.at(level_q, level, p[low])
+        worth = _worth_skipping(sources[low], level, level_q)
+        skip, level = low[worth], level[worth]
+        coin = np.setdiff1d(np.flatnonzero(p > 0), skip, assume_unique=True)
+        order = np.lexsort((skip, level, sources[skip]))  # by source, level, id
+        skip, level = skip[order], level[order]
+        return cls(*_coin_rows(nodes, sources[coin], targets[coin], p[coin]),
+                   *_segments(nodes, sources[skip], level),
+                   targets[skip].astype(np.int64), p[skip], p[skip] == level_q[level], level_q)
 
 
-def _worth_skipping(src: IntArray, level: IntArray, prob: FloatArray) -> npt.NDArray[np.bool_]:
-    """Whether each edge's (source, level) run is cheaper to skip-sample than to flip.
+def _coin_rows(
+    nodes: int, sources: IntArray, targets: IntArray, p: FloatArray,
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint16], FloatArray, IntArray, IntArray]:
+    """``row_target, row_threshold, row_remainder, row_start, row_count`` of the coin edges."""
+    order = np.lexsort((-p, sources))  # by source, likeliest first
+    sources, targets, p = sources[order], targets[order], p[order]
+    degree = np.bincount(sources, minlength=nodes)
+    row_count = -(-degree // ROW_WIDTH)
+    row_start = 1 + _starts(row_count)  # row 0: the empty row
+    row_start[row_count == 0] = 0
+    rank = np.arange(sources.size) - np.repeat(_starts(degree), degree)
+    cell = row_start[sources] * ROW_WIDTH + rank
+    rows = 1 + int(row_count.sum())
+    target = np.zeros(rows * ROW_WIDTH, dtype=np.int32)
+    threshold = np.zeros(rows * ROW_WIDTH, dtype=np.uint16)
+    remainder = np.zeros(rows * ROW_WIDTH)
+    target[cell] = targets
+    threshold[cell], remainder[cell] = _coin_tables(p)
+    shape = (rows, ROW_WIDTH)
+    return (target.reshape(shape), threshold.reshape(shape), remainder.reshape(shape),
+            row_start, row_count.astype(np.int64))
 
-    A run of ``c`` edges with envelope ``q`` costs about ``q c + 1`` geometric draws against
-    ``c`` coins, and a draw costs about :data:`SKIP_COST` coins.
+
+def _segments(
+    nodes: int, sources: IntArray, level: IntArray,
+) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.uint16]]:
+    """``segment_ptr, segment_start, segment_length, segment_level`` of the skipped edges
+    (given sorted by source and level)."""
+    first = _group_starts(sources * (level.max(initial=0) + 1) + level) if sources.size \
+        else np.zeros(0, dtype=np.int64)
+    segment_ptr = np.zeros(nodes + 1, dtype=np.int64)
+    np.cumsum(np.bincount(sources[first], minlength=nodes), out=segment_ptr[1:])
+    length = np.diff(first, append=sources.size).astype(np.int64)
+    return segment_ptr, first.astype(np.int64), length, level[first].astype(np.uint16)
+
+
+def _worth_skipping(src: IntArray, level: IntArray, level_q: FloatArray) -> npt.NDArray[np.bool_]:
+    """Whether each unlikely edge's (source, level) segment is cheaper to skip than to flip.
+
+    A segment of ``n`` edges with envelope ``q`` costs about ``n`` coins, or one block and
+    ``n q`` candidates on the skip path (for one entry; more entries of the same node in a
+    step only make skipping cheaper).
     """
-    order = np.lexsort((level, src))
-    new_run = np.ones(src.size, dtype=bool)
-    new_run[1:] = (src[order][1:] != src[order][:-1]) | (level[order][1:] != level[order][:-1])
-    first = np.flatnonzero(new_run)
-    if first.size == 0:
-        return np.zeros(0, dtype=bool)
-    count = np.diff(np.append(first, src.size))
-    q = np.maximum.reduceat(prob[order], first)
-    worth = np.repeat((q * count + 1.0) * SKIP_COST <= count, count)
-    out = np.empty(src.size, dtype=bool)
-    out[order] = worth
-    return out
-
-
-def _skip_chunks(
-    src: IntArray, grp: IntArray, prob: FloatArray, position: IntArray
-) -> tuple[IntArray, IntArray, IntArray, FloatArray, npt.NDArray[np.bool_]]:
-    """Cut the runs of equal (source, level) into chunks; their source, start, size, envelope."""
     if src.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, np.zeros(0), np.zeros(0, dtype=bool)
-    new_run = np.ones(src.size, dtype=bool)
-    new_run[1:] = (src[1:] != src[:-1]) | (grp[1:] != grp[:-1])
-    run_id = np.cumsum(new_run) - 1
-    run_first = np.flatnonzero(new_run)
-    run_q = np.maximum.reduceat(prob, run_first)
-    # chunk index within its run from the offset inside the run
-    length = np.maximum(np.floor(CHUNK_HITS / run_q), 1).astype(np.int64)
-    inside = np.arange(src.size) - run_first[run_id]
-    new_chunk = new_run | (inside % length[run_id] == 0)
-    first = np.flatnonzero(new_chunk)
-    count = np.diff(np.append(first, src.size))
-    q = np.maximum.reduceat(prob, first)
-    exact = np.minimum.reduceat(prob, first) == q
-    return src[first], position[first], count, q, exact
+        return np.zeros(0, dtype=bool)
+    key = src * (level.max() + 1) + level
+    _, inverse, count = np.unique(key, return_inverse=True, return_counts=True)
+    n = count[inverse].astype(np.float64)
+    return n >= BLOCK_COST + CANDIDATE_COST * n * level_q[level]
+
+
+def _starts(counts: IntArray) -> IntArray:
+    """Start of each group in a layout of consecutive groups of the given sizes."""
+    return (np.cumsum(counts) - counts).astype(np.int64)
+
+
+def _coin_tables(prob: FloatArray) -> tuple[npt.NDArray[np.uint16], FloatArray]:
+    """The 16-bit threshold ``T`` and the tie remainder :math:`2^{16}p - T` of each probability."""
+    scaled = prob * _SCALE
+    threshold = np.minimum(np.floor(scaled), _SCALE - 1)
+    remainder = np.where(prob >= 1.0, 1.0, scaled - threshold)
+    return threshold.astype(np.uint16), remainder
 
 
 def live_targets(
     sampler: LiveEdgeSampler, nodes: IntArray, rng: np.random.Generator
 ) -> tuple[IntArray, IntArray]:
-    """Targets of the live out-edges of every entry of ``nodes``, and the entry owning each."""
-    coin_pos, coin_owner = _coin_per_edge(sampler, nodes, rng)
-    skip_pos, skip_owner = _skip_sampled(sampler, nodes, rng)
-    position = np.concatenate([coin_pos, skip_pos])
-    return sampler.target[position], np.concatenate([coin_owner, skip_owner])
+    """Targets of the live out-edges of every entry of ``nodes`` (sorted), and the entry owning
+    each."""
+    coin_target, coin_owner = _coins(sampler, nodes, rng)
+    skip_target, skip_owner = _skipped(sampler, nodes, rng)
+    return np.concatenate([coin_target, skip_target]), np.concatenate([coin_owner, skip_owner])
 
 
-def _ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
-    """Concatenated ranges ``starts[i] : starts[i] + counts[i]`` (counts > 0), and their ends."""
+def _coins(
+    sampler: LiveEdgeSampler, nodes: IntArray, rng: np.random.Generator
+) -> tuple[IntArray, IntArray]:
+    """One coin per cell of every entry's rows, a row's four cells as one 64-bit word.
+
+    (``np.take`` rather than fancy indexing: the same gathers, with less overhead per element.)
+    """
+    row = np.take(sampler.row_start, nodes)  # each entry's first row
+    more = np.flatnonzero(np.take(sampler.row_count, nodes) > 1)  # nodes with more rows
+    owner = None
+    if more.size:
+        extra = np.take(sampler.row_count, nodes[more]) - 1
+        owner = np.concatenate([np.arange(nodes.size), np.repeat(more, extra)])
+        row = np.concatenate([row, _ranges(row[more] + 1, extra)])
+    words = sampler.row_threshold.view(np.uint64).reshape(-1)
+    threshold = np.take(words, row).view(np.uint16)
+    draw = random_uint16(rng, threshold.size)
+    live = draw < threshold
+    tied = np.flatnonzero(draw == threshold)
+    if tied.size:
+        cell = (row[tied >> 2] << 2) | (tied & 3)
+        live[tied] = rng.random(tied.size) < sampler.row_remainder.reshape(-1)[cell]
+    hit = np.flatnonzero(live)
+    entry = hit >> 2
+    cell = (np.take(row, entry) << 2) | (hit & 3)
+    target = np.take(sampler.row_target.reshape(-1), cell).astype(np.int64)
+    return target, (entry if owner is None else np.take(owner, entry))
+
+
+def _skipped(
+    sampler: LiveEdgeSampler, nodes: IntArray, rng: np.random.Generator
+) -> tuple[IntArray, IntArray]:
+    """The live skipped edges of every entry, by geometric skips across runs (module
+    docstring): ``nodes`` is sorted, so the entries of one node are consecutive."""
+    empty = np.zeros(0, dtype=np.int64)
+    if nodes.size == 0 or sampler.segment_start.size == 0:
+        return empty, empty
+    first = _group_starts(nodes)  # first entry of each distinct node
+    count = sampler.segment_ptr[nodes[first] + 1] - sampler.segment_ptr[nodes[first]]
+    group = np.flatnonzero(count)
+    if group.size == 0:
+        return empty, empty
+    # one block per (distinct node, segment): entries x segment edges, entry-major
+    entries = np.diff(first, append=nodes.size)[group]
+    segment = _ranges(sampler.segment_ptr[nodes[first[group]]], count[group])
+    order = np.argsort(sampler.segment_level[segment], kind="stable")  # radix sort by level
+    segment = segment[order]
+    block_first = np.repeat(first[group], count[group])[order]  # the block's first entry
+    width = sampler.segment_length[segment]
+    size = np.repeat(entries, count[group])[order] * width
+    level = sampler.segment_level[segment]
+    end = np.cumsum(size)  # blocks end to end, level after level
+    bounds = np.append(_group_starts(level), level.size)
+    cells = []
+    for a, b in pairwise(bounds.tolist()):  # one row of cells per level
+        start = int(end[a - 1]) if a else 0
+        q = float(sampler.level_q[level[a]])
+        cells.append(start + bernoulli_positions(int(end[b - 1]) - start, q, rng))
+    cell = np.concatenate(cells)
+    block = np.searchsorted(end, cell, side="right")
+    entry, column = _entry_and_column(cell - (end[block] - size[block]), width[block])
+    edge = sampler.segment_start[segment[block]] + column
+    owner = block_first[block] + entry
+    thin = np.flatnonzero(~sampler.skip_exact[edge])  # keep a candidate w.p. p_e / q
+    keep = np.ones(cell.size, dtype=bool)
+    keep[thin] = (rng.random(thin.size) * sampler.level_q[level[block[thin]]]
+                  < sampler.skip_p[edge[thin]])
+    return sampler.skip_target[edge[keep]], owner[keep]
+
+
+def _entry_and_column(offset: IntArray, width: IntArray) -> tuple[IntArray, IntArray]:
+    """Entry (within its block) and edge (within its segment) of a cell at ``offset`` in a
+    block of ``width``-edge rows: blocks are entry-major."""
+    return np.divmod(offset, width)
+
+
+def _group_starts(values: npt.NDArray[np.integer]) -> IntArray:
+    """Index of the first element of each run of equal values (``values`` non-empty)."""
+    starts = np.empty(values.size, dtype=bool)
+    starts[0] = True
+    np.not_equal(values[1:], values[:-1], out=starts[1:])
+    return np.flatnonzero(starts)
+
+
+def _ranges(starts: IntArray, counts: IntArray) -> IntArray:
+    """Concatenated ranges ``starts[i] : starts[i] + counts[i]`` (all counts > 0)."""
     ends = np.cumsum(counts)
     step = np.ones(int(ends[-1]), dtype=np.int64)
     step[0] = starts[0]
     step[ends[:-1]] = starts[1:] - (starts[:-1] + counts[:-1]) + 1
-    return np.cumsum(step, out=step), ends
-
-
-def _coin_per_edge(
-    sampler: LiveEdgeSampler, nodes: IntArray, rng: np.random.Generator
-) -> tuple[IntArray, IntArray]:
-    counts = sampler.coin_count[nodes]
-    owner = np.flatnonzero(counts)
-    if owner.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    position, _ = _ranges(sampler.coin_start[nodes[owner]], counts[owner])
-    draw = rng.integers(0, 1 << 16, size=position.size, dtype=np.uint16)
-    threshold = sampler.threshold[position]
-    live = draw < threshold
-    tied = np.flatnonzero(draw == threshold)
-    live[tied] = rng.random(tied.size) < sampler.remainder[position[tied]]
-    hit = np.flatnonzero(live)
-    return position[hit], np.repeat(owner, counts[owner])[hit]
-
-
-def _skip_sampled(
-    sampler: LiveEdgeSampler, nodes: IntArray, rng: np.random.Generator
-) -> tuple[IntArray, IntArray]:
-    first = sampler.chunk_ptr[nodes]
-    counts = sampler.chunk_ptr[nodes + 1] - first
-    entries = np.flatnonzero(counts)
-    if entries.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    chunk, ends = _ranges(first[entries], counts[entries])
-    owner = entries[np.searchsorted(ends, np.arange(chunk.size), side="right")]
-    length = sampler.chunk_count[chunk]
-    offset = np.zeros(chunk.size, dtype=np.int64) - 1  # position of the last candidate
-    found_chunk, found_offset, found_owner = [], [], []
-    for _ in range(SKIP_ROUNDS):  # one round: the next candidate of every unexhausted chunk
-        gap = np.log1p(-rng.random(chunk.size)) / sampler.chunk_log_miss[chunk]
-        offset = offset + 1 + np.minimum(gap, length).astype(np.int64)
-        inside = offset < length
-        chunk, owner, length, offset = chunk[inside], owner[inside], length[inside], offset[inside]
-        found_chunk.append(chunk)
-        found_offset.append(offset)
-        found_owner.append(owner)
-    chunk, owner = np.concatenate(found_chunk), np.concatenate(found_owner)
-    position = sampler.chunk_start[chunk] + np.concatenate(found_offset)
-    thin = np.flatnonzero(~sampler.chunk_exact[chunk])  # keep candidate e w.p. p_e / q
-    keep = np.ones(position.size, dtype=bool)
-    keep[thin] = rng.random(thin.size) * sampler.chunk_q[chunk[thin]] < sampler.p[position[thin]]
-    tail_position, tail_owner = _coin_tail(sampler, found_chunk[-1], found_owner[-1],
-                                           found_offset[-1], rng)
-    return (np.concatenate([position[keep], tail_position]),
-            np.concatenate([owner[keep], tail_owner]))
-
-
-def _coin_tail(
-    sampler: LiveEdgeSampler, chunk: IntArray, owner: IntArray, offset: IntArray,
-    rng: np.random.Generator,
-) -> tuple[IntArray, IntArray]:
-    """Chunks still unexhausted after :data:`SKIP_ROUNDS` rounds: one coin per remaining edge.
-
-    Gaps are memoryless, so the edges after a chunk's last candidate are still live
-    independently with their own probabilities; flipping them directly is exact and bounds
-    the number of rounds (each round costs a fixed dozen array calls, whatever its size).
-    """
-    remaining = sampler.chunk_count[chunk] - offset - 1
-    rest = np.flatnonzero(remaining > 0)
-    if rest.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    start = sampler.chunk_start[chunk[rest]] + offset[rest] + 1
-    position, _ = _ranges(start, remaining[rest])
-    hit = np.flatnonzero(rng.random(position.size) < sampler.p[position])
-    return position[hit], np.repeat(owner[rest], remaining[rest])[hit]
+    return np.cumsum(step, out=step)
