@@ -342,3 +342,12 @@ def test_plain_graph_files_take_the_whole_array_path(tmp_path: Path) -> None:
     graph = graph_io._plain_rows(lines, True)
     assert graph is not None and graph.p.tolist() == [0.5, 1e-05]
     assert graph_io._plain_rows(["source,target,p", "0, 1,0.5"], True) is None
+
+
+def test_cascades_on_another_node_count_are_refused() -> None:
+    graph = tiny_graph()
+    cascades = node_cascades_from_arrays(6, [0, 1], [5], [0])
+    with pytest.raises(InputError, match="nodes: cascades have 6 nodes, graph has 5"):
+        check_cascades_follow_graph(graph, cascades)
+    with pytest.raises(InputError, match="nodes: cascades have 6 nodes, graph has 5"):
+        node_counters(graph, cascades)

@@ -92,8 +92,6 @@ def node_counters(graph: ICGraph, cascades: NodeCascades, check_graph: bool = Fa
     that every activation follows an edge of ``graph`` (the input check of ``solve im-node``,
     done in the same pass).
     """
-    if cascades.nodes != graph.nodes:
-        raise InputError("nodes", f"cascades have {cascades.nodes} nodes, graph has {graph.nodes}")
     n = cascades.n
     seeded, active_1, both = step_counts(graph, cascades, check_graph)
     neither = n - seeded[graph.sources] - active_1[graph.targets] + both

@@ -327,6 +327,8 @@ def step_counts(graph: ICGraph, cascades: NodeCascades, check: bool = False
     InputError
         With ``check=True``: ``active``, the first offending cascade as ``InputError.sample``.
     """
+    if cascades.nodes != graph.nodes:
+        raise InputError("nodes", f"cascades have {cascades.nodes} nodes, graph has {graph.nodes}")
     V = graph.nodes
     seeded, active_1 = np.zeros(V, dtype=np.int64), np.zeros(V, dtype=np.int64)
     both = np.zeros(graph.edges, dtype=np.int64)
