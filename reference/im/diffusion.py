@@ -46,7 +46,7 @@ from reference.im.keyset import DENSE_RATIO, DenseKeys, KeySet
 from reference.im.live_edges import live_targets
 
 #: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
-BATCH_ACTIVE = 1 << 20
+BATCH_ACTIVE = 1 << 19
 #: Most cells of a batch's byte map (:class:`~reference.im.keyset.DenseKeys`, 64 MB): larger
 #: maps miss the cache more often, smaller ones cut large graphs into many short batches whose
 #: fixed cost per step dominates (measured on 1,000 to 100,000-node graphs).
@@ -131,7 +131,7 @@ def diffuse(
     mask = (1 << shift) - 1
     cells = V << shift
     seed_sims, seed_nodes = np.divmod(seed_keys, V)
-    seen: KeySet | DenseKeys = DenseKeys(cells) if dense else KeySet(4 * seed_keys.size)
+    seen: KeySet | DenseKeys = DenseKeys(cells) if dense else KeySet(2 * seed_keys.size)
     frontier = seen.add((seed_nodes << shift) | seed_sims)
     found, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
     tried: list[IntArray] = []
