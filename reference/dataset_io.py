@@ -35,6 +35,7 @@ from reference.dataset import OfflineDataset, offsets_from_lengths
 from reference.errors import InputError, check_size
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 #: Largest integer a float64 holds without overflow (the float just below 2**1024).
@@ -56,7 +57,7 @@ def read_dataset(path: str | Path, actions: bool = True) -> OfflineDataset:
     return read_jsonl(path)
 
 
-def check_file(path: str | Path, check: Callable[[T], T], data: T) -> T:
+def check_file(path: str | Path, check: Callable[[T], R], data: T) -> R:
     """``check(data)`` for data read from ``path``, its error naming the file line of the sample.
 
     Checks that run on loaded data (:func:`reference.problems.cascade.check_cascade_log`, ...)

@@ -66,13 +66,14 @@ def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--quick", "--json", "--only", "clcb-statistics"]) == 0
     everything = json.loads(capsys.readouterr().out)
     out = everything["clcb-statistics"]
-    for problem in ("cascade", "kpath", "llm-cache"):
+    problems = ("cascade", "kpath", "llm-cache", "im-node")
+    for problem in problems:
         for key in ("solve_s", "floor_s", "ratio", "memory_ratio", "solve_peak_rss_mb"):
             assert out[problem][key] > 0
     assert out["cascade"]["n"] == 20_000 and out["llm-cache"]["n"] == 20_000
+    assert out["im-node"]["n"] == 20_000
     rows = everything["summary"]["figures"]
-    assert [row["figure"] for row in rows] == [f"solve {p} time" for p in
-                                              ("cascade", "kpath", "llm-cache")]
+    assert [row["figure"] for row in rows] == [f"solve {p} time" for p in problems]
     worst = everything["summary"]["worst_lower_is_better"]
     assert worst["ratio"] == max(row["ratio"] for row in rows)
     assert everything["summary"]["all_met"] == all(row["met"] for row in rows)

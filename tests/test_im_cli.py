@@ -114,9 +114,11 @@ BAD_CASCADES = [
     ('{"nodes": 5}\n{"active": [["a"]]}\n', "line 2: active"),
     ('{"nodes": 5}\n{"active": [[0]]\n', "line 2"),
     ('{"nodes": 5}\n{"active": [[0]]}\n\n{"active": [[0], [0, 3]]}\n',
-     "line 4: active: node 3 joins S_1 but no edge reaches it from a node that joined S_0"),
+     "line 4: active: cascade 1: node 3 joins S_1 but no edge reaches it from a node that "
+     "joined S_0"),
     ('{"nodes": 5}\n{"active": [[0], [0, 1], [0, 1, 2], [0, 1, 2, 4]]}\n',
-     "line 2: active: node 4 joins S_3 but no edge reaches it from a node that joined S_2"),
+     "line 2: active: cascade 0: node 4 joins S_3 but no edge reaches it from a node that "
+     "joined S_2"),
 ]
 
 

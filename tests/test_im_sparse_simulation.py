@@ -2,7 +2,10 @@
 
 * the cascade-size law of :func:`cascade_sizes` equals the exact law from live-edge enumeration,
   by a chi-square test, with every edge on the coin-per-edge path, then every edge on the
-  skip-sampling path (thinning and chunking included), and with the default split;
+  skip path (thinned and exact levels), and with the default split;
+* every (entry, edge) cell of a frontier with many entries per node is live with its own
+  probability (a chi-square over the cells), and the test rejects a skip path that gives a
+  block's candidates to its first entry;
 * negative control: the same test rejects a sampler whose thinning is switched off; an edge
   with p below 2^-16 fires only through the coin's tie refinement, at the right rate;
 * the hash set and the dense set return exactly the new keys, once each;
@@ -98,6 +101,66 @@ def test_chi_square_rejects_a_sampler_without_thinning(monkeypatch: pytest.Monke
     graph.__dict__["live_edges"] = broken
     sizes = cascade_sizes(graph, [0], RUNS, np.random.default_rng(21))
     assert chi_square_p_value(sizes, spread_distribution(graph, [0])) < ALPHA
+
+
+def live_cell_counts(graph: ICGraph, nodes: np.ndarray, repeats: int) -> np.ndarray:
+    """How often each (entry, target) cell was live over ``repeats`` calls of live_targets."""
+    rng = np.random.default_rng(17)
+    counts = np.zeros((nodes.size, graph.nodes), dtype=np.int64)
+    for _ in range(repeats):
+        target, owner = live_edges.live_targets(graph.live_edges, nodes, rng)
+        assert np.unique(owner * graph.nodes + target).size == target.size  # once per cell
+        np.add.at(counts, (owner, target), 1)
+    return counts
+
+
+def cell_law_p_value(graph: ICGraph, nodes: np.ndarray, counts: np.ndarray,
+                     repeats: int) -> float:
+    """Chi-square of every (entry, out-edge) cell's live count against Binomial(repeats, p)."""
+    p = np.zeros((graph.nodes, graph.nodes))
+    p[graph.sources, graph.targets] = graph.p
+    expected = p[nodes]  # per entry and target
+    assert counts[expected == 0].sum() == 0  # no edge, or p = 0: never live
+    assert np.all(counts[expected == 1] == repeats)
+    cells = (expected > 0) & (expected < 1)
+    mean, var = repeats * expected[cells], repeats * expected[cells] * (1 - expected[cells])
+    statistic = float((((counts[cells] - mean) ** 2) / var).sum())
+    return float(stats.chi2.sf(statistic, int(cells.sum())))
+
+
+@pytest.mark.parametrize(("skip_below", "block_cost", "candidate_cost"), [
+    (0.0, 5.0, 10.0), (1.0, 0.0, 0.0),
+    (live_edges.SKIP_BELOW, live_edges.BLOCK_COST, live_edges.CANDIDATE_COST),
+])
+def test_every_cell_of_a_frontier_has_its_law(monkeypatch: pytest.MonkeyPatch, skip_below: float,
+                                              block_cost: float, candidate_cost: float) -> None:
+    """A frontier holding nodes 0, 1, 3 and 4 in many runs each (so blocks of the skip path
+    span several entries and several edges): each (entry, edge) cell is live w.p. p_e.
+    The statistic sums ~300 squared standardized counts (normal approximation, every
+    expected count >= 40); false alarm about ALPHA."""
+    graph = with_split(monkeypatch, skip_below, block_cost, candidate_cost)
+    nodes = np.repeat([0, 1, 3, 4], [25, 7, 5, 3])
+    counts = live_cell_counts(graph, nodes, 400)
+    assert cell_law_p_value(graph, nodes, counts, 400) > ALPHA
+
+
+def test_cell_law_rejects_candidates_given_to_the_wrong_entry(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Negative control: a skip path whose blocks give every candidate to the block's first
+    entry (the entries sharing a node forgotten) is detected by the cell test."""
+    graph = with_split(monkeypatch, 1.0, 0.0, 0.0)
+
+    def first_entry_only(offset: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros_like(offset), offset % width
+
+    monkeypatch.setattr(live_edges, "_entry_and_column", first_entry_only)
+    nodes = np.repeat([0, 1, 3, 4], [25, 7, 5, 3])
+    rng = np.random.default_rng(17)
+    counts = np.zeros((nodes.size, graph.nodes), dtype=np.int64)
+    for _ in range(400):  # (candidates may now share a cell: count each)
+        target, owner = live_edges.live_targets(graph.live_edges, nodes, rng)
+        np.add.at(counts, (owner, target), 1)
+    assert cell_law_p_value(graph, nodes, counts, 400) < ALPHA
 
 
 def test_ties_of_the_16_bit_coin_are_resolved() -> None:

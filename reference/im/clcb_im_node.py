@@ -19,9 +19,10 @@ Estimator of :math:`p(\bar v\mid\bar u)` (claim ``im-conditional-estimator``): t
 both use :math:`n_{1,\bar u,\bar v}/n_{0,\bar u}`.  The default ``estimator="correct"`` follows
 the proof; ``estimator="printed"`` reproduces the pseudo-code.
 
-Counters are vectorized: node counts are ``bincount`` calls over the cascades' CSR arrays, and
-the joint count :math:`\#\{t: u\in S_{t,0}, v\in S_{t,1}\}` per edge gathers the out-edges of
-every seed and looks the target up among the sorted ``(t, v)`` keys of :math:`S_{t,1}`; then
+Counters are vectorized (:func:`~reference.im.data.step_counts`, one pass over runs of
+records): node counts are ``bincount`` calls, and the joint count
+:math:`\#\{t: u\in S_{t,0}, v\in S_{t,1}\}` per edge gathers the out-edges of every seed and
+looks the target up among the sorted ``(t, v)`` keys of the cascade's active nodes; then
 :math:`n_{1,\bar u,\bar v} = n - n_{0,u} - n_{1,v} + \#\{u\in S_0, v\in S_1\}`.
 
 Edges with :math:`\underline p(\bar v\mid\bar u) = 0` (or never observed with
@@ -44,8 +45,8 @@ import numpy as np
 from reference.confidence import log_over_delta
 from reference.dataset import FloatArray, IntArray
 from reference.errors import InputError, check_probability
-from reference.im.data import NodeCascades
-from reference.im.graph import ICGraph, out_edges_of
+from reference.im.data import NodeCascades, step_counts
+from reference.im.graph import ICGraph
 from reference.oracles import Oracle
 
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
@@ -82,23 +83,17 @@ class NodeCounters:
         return self.n - self.seeded
 
 
-def node_counters(graph: ICGraph, cascades: NodeCascades) -> NodeCounters:
-    r"""Counters of ``line:IM_counter`` from the cascades' :math:`S_0` and :math:`S_1` only."""
-    if cascades.nodes != graph.nodes:
-        raise InputError("nodes", f"cascades have {cascades.nodes} nodes, graph has {graph.nodes}")
-    n, V = cascades.n, graph.nodes
-    record = cascades.record_of_entry()
-    is_seed = cascades.steps == 0
-    in_s1 = cascades.steps <= 1
-    seeded = np.bincount(cascades.active[is_seed], minlength=V).astype(np.int64)
-    active_1 = np.bincount(cascades.active[in_s1], minlength=V).astype(np.int64)
-    # joint count #{t : u in S_{t,0}, v in S_{t,1}} per edge (u, v)
-    s1_keys = np.sort(record[in_s1] * V + cascades.active[in_s1])
-    edge, owner = out_edges_of(graph, cascades.active[is_seed])
-    query = record[is_seed][owner] * V + graph.targets[edge]
-    where = np.minimum(np.searchsorted(s1_keys, query), max(s1_keys.size - 1, 0))
-    hit = s1_keys[where] == query if s1_keys.size else np.zeros(query.size, dtype=bool)
-    both = np.bincount(edge[hit], minlength=graph.edges).astype(np.int64)
+def node_counters(graph: ICGraph, cascades: NodeCascades, check_graph: bool = False
+                  ) -> NodeCounters:
+    r"""Counters of ``line:IM_counter`` from the cascades' :math:`S_0` and :math:`S_1` only.
+
+    :func:`~reference.im.data.step_counts` counts :math:`n_{0,u}`, :math:`n - n_{1,\bar v}`
+    and :math:`\#\{t: u\in S_{t,0}, v\in S_{t,1}\}`; with ``check_graph=True`` also checks
+    that every activation follows an edge of ``graph`` (the input check of ``solve im-node``,
+    done in the same pass).
+    """
+    n = cascades.n
+    seeded, active_1, both = step_counts(graph, cascades, check_graph)
     neither = n - seeded[graph.sources] - active_1[graph.targets] + both
     return NodeCounters(n, seeded, n - active_1, neither)
 
@@ -192,14 +187,17 @@ class CLCBIMResult:
 
 
 def edge_lcbs(
-    graph: ICGraph, cascades: NodeCascades, delta: float, estimator: str = "correct"
+    graph: ICGraph, cascades: NodeCascades, delta: float, estimator: str = "correct",
+    check_graph: bool = False,
 ) -> CLCBIMResult:
     r"""Lines ``line:IM_counter`` to ``line:IM_LCB``: the LCB graph's edge probabilities.
 
     ``seeds`` of the result is empty; :func:`clcb_im_node` adds the oracle call.
+    ``check_graph=True`` checks the cascades follow ``graph`` while counting
+    (:func:`~reference.im.data.check_cascades_follow_graph`, at no extra pass).
     """
     delta = check_probability(delta)
-    counters = node_counters(graph, cascades)  # line:IM_counter
+    counters = node_counters(graph, cascades, check_graph)  # line:IM_counter
     est = node_estimates(graph, counters, estimator)  # line:IM_empirical_mean
     n, E = counters.n, max(graph.edges, 1)
     log_term = log_over_delta((12.0, n, E), delta)

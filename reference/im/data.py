@@ -18,6 +18,8 @@ References
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,8 +29,48 @@ from reference.dataset import IntArray, OfflineDataset, offsets_from_lengths
 from reference.errors import InputError
 from reference.im.bernoulli import bernoulli_positions
 from reference.im.diffusion import BatchPlan, Diffusion, diffuse
-from reference.im.graph import ICGraph, out_edges_of
+from reference.im.graph import ICGraph, expand_ranges, out_edges_of
 from reference.im.one_step import check_seed_probabilities
+
+#: Entries per run of :meth:`NodeCascades.blocks` (at least; ``V`` when larger).
+BLOCK = 1 << 14
+
+
+def cascade_of(offsets: IntArray, entry: int) -> int:
+    return int(np.searchsorted(offsets, entry, side="right") - 1)
+
+
+def check_increasing_per_record(active: IntArray, offsets: IntArray, field: str = "active"
+                                ) -> None:
+    """Node ids strictly increase within every record (one pass over neighbouring entries).
+
+    Raises
+    ------
+    InputError
+        ``field``, naming the first offending cascade.
+    """
+    if active.size < 2:
+        return
+    bad = active[1:] <= active[:-1]
+    starts = offsets[1:-1]
+    bad[starts[(starts > 0) & (starts < active.size)] - 1] = False  # pairs across records
+    if not bad.any():
+        return
+    entry = int(np.flatnonzero(bad)[0]) + 1
+    t = cascade_of(offsets, entry)
+    if active[entry] == active[entry - 1]:
+        raise InputError(field, f"cascade {t} lists node {int(active[entry])} more than once",
+                         sample=t)
+    raise InputError(field, f"cascade {t}: node ids must increase within a cascade (stored "
+                     "sorted by node id)", sample=t)
+
+
+def lookup(keys: IntArray, query: IntArray) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """Positions of ``query`` in the increasing ``keys`` and whether each is there."""
+    if keys.size == 0:
+        return np.zeros(query.size, dtype=np.int64), np.zeros(query.size, dtype=bool)
+    where = np.minimum(np.searchsorted(keys, query), keys.size - 1)
+    return where, keys[where] == query
 
 
 def _offsets(owner: IntArray, count: int) -> IntArray:
@@ -47,7 +89,8 @@ class NodeCascades:
     offsets
         Length ``n + 1``; record ``t`` owns entries ``offsets[t]:offsets[t+1]``.
     active
-        Node ids of the active nodes of each record (each at most once per record).
+        Node ids of the active nodes of each record, strictly increasing within a record
+        (each node at most once; checked on construction, one pass).
     steps
         Activation step of each entry (0 for seeds).
     """
@@ -57,6 +100,9 @@ class NodeCascades:
     active: IntArray
     steps: IntArray
 
+    def __post_init__(self) -> None:
+        check_increasing_per_record(self.active, self.offsets)
+
     @property
     def n(self) -> int:
         """Number of cascades."""
@@ -64,6 +110,24 @@ class NodeCascades:
 
     def record_of_entry(self) -> IntArray:
         return np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.offsets))
+
+    def blocks(self) -> Iterator[tuple[int, int, int, IntArray]]:
+        """Consecutive runs of whole records, as ``(first record, start, stop, keys)``.
+
+        Each run holds about ``max(BLOCK, V)`` entries (one long record may exceed it), so
+        that the per-run temporaries stay small and per-run ``V``-sized work is amortised;
+        ``keys`` are ``(record - first) * V + node`` for entries ``start:stop``, increasing
+        (the canonical order).
+        """
+        size = max(BLOCK, self.nodes)
+        total = int(self.offsets[-1])
+        cuts = np.searchsorted(self.offsets, np.arange(0, total, size), side="right") - 1
+        bounds = np.unique(np.concatenate([[0], cuts, [self.n]])).tolist()
+        for t0, t1 in itertools.pairwise(bounds):
+            a, b = int(self.offsets[t0]), int(self.offsets[t1])
+            local = np.repeat(np.arange(t1 - t0, dtype=np.int64),
+                              np.diff(self.offsets[t0:t1 + 1]))
+            yield t0, a, b, local * self.nodes + self.active[a:b]
 
     def membership(self, step: int) -> npt.NDArray[np.bool_]:
         r"""Boolean ``n x V`` matrix of :math:`v \in S_{t,h}` for ``h = step``."""
@@ -93,8 +157,12 @@ class NodeCascades:
     @classmethod
     def from_steps(cls, nodes: int, record: IntArray, active: IntArray,
                    steps: IntArray, n: int) -> NodeCascades:
-        """Build from unsorted (record, node, step) triples (sorted here by record, then step)."""
-        order = np.lexsort((active, steps, record))
+        """Build from unsorted (record, node, step) triples, each (record, node) at most once.
+
+        Sorted here by record, then node id: the canonical order (the ``.npz`` format's, and
+        the one in which the ``(record, node)`` keys the statistics look up are sorted).
+        """
+        order = np.lexsort((active, record))
         return cls(nodes, _offsets(record, n), active[order].astype(np.int64),
                    steps[order].astype(np.int64))
 
@@ -231,27 +299,105 @@ def check_cascades_follow_graph(graph: ICGraph, cascades: NodeCascades) -> NodeC
     Under the IC model a node first active at step :math:`h \ge 1` has an in-neighbour first
     active at step :math:`h-1` (the only step at which that neighbour tries its out-edges).
     Cascades recorded on another graph fail this; learning from them would give edge
-    estimates for the wrong structure without any warning.
+    estimates for the wrong structure without any warning.  The work is that of
+    :func:`step_counts` with ``check=True`` (which CLCB-IM-N can run instead, to check
+    and count in one pass); :class:`_FollowCheck` says how each run is checked.
 
     Raises
     ------
     InputError
         ``active``, with the first offending cascade as ``InputError.sample``.
     """
+    step_counts(graph, cascades, check=True)
+    return cascades
+
+
+def step_counts(graph: ICGraph, cascades: NodeCascades, check: bool = False
+                ) -> tuple[IntArray, IntArray, IntArray]:
+    r"""Per node :math:`n_{0,u}` and :math:`\#\{t : v \in S_{t,1}\}`; per edge
+    :math:`\#\{t : u \in S_{t,0},\ v \in S_{t,1}\}`: one pass over runs of records.
+
+    In each run (:meth:`NodeCascades.blocks`) the node counts are ``bincount`` calls; for the
+    edge count the out-edges of every seed are gathered and each target is looked up among
+    the run's sorted ``(record, node)`` keys, a target found at step :math:`\le 1` counting
+    for the edge.  With ``check=True`` the run is also checked by :class:`_FollowCheck`.
+
+    Raises
+    ------
+    InputError
+        With ``check=True``: ``active``, the first offending cascade as ``InputError.sample``.
+    """
+    if cascades.nodes != graph.nodes:
+        raise InputError("nodes", f"cascades have {cascades.nodes} nodes, graph has {graph.nodes}")
     V = graph.nodes
-    record = cascades.record_of_entry()
-    edge, owner = out_edges_of(graph, cascades.active)
-    offered = record[owner] * V + graph.targets[edge]  # (record, node) each active node can reach
-    later = np.flatnonzero(cascades.steps >= 1)
-    wanted = record[later] * V + cascades.active[later]
-    missing = _unmatched(offered, wanted, cascades.steps[owner] + 1, cascades.steps[later])
-    bad = _first_by_record(missing, record[later])
-    if bad is None:
-        return cascades
-    entry = later[bad]
-    raise InputError("active", f"node {int(cascades.active[entry])} joins S_"
-                     f"{int(cascades.steps[entry])} but no edge reaches it from a node that "
-                     f"joined S_{int(cascades.steps[entry]) - 1}", sample=int(record[entry]))
+    seeded, active_1 = np.zeros(V, dtype=np.int64), np.zeros(V, dtype=np.int64)
+    both = np.zeros(graph.edges, dtype=np.int64)
+    follow = _FollowCheck.of(graph) if check else None
+    for t0, a, b, keys in cascades.blocks():
+        steps, nodes = cascades.steps[a:b], cascades.active[a:b]
+        seeded += np.bincount(nodes[steps == 0], minlength=V)
+        active_1 += np.bincount(nodes[steps <= 1], minlength=V)
+        seeds = np.flatnonzero(steps == 0)
+        edge, owner = out_edges_of(graph, nodes[seeds])
+        where, found = lookup(keys, (keys - nodes)[seeds][owner] + graph.targets[edge])
+        both += np.bincount(edge[found & (steps[where] <= 1)], minlength=graph.edges)
+        if follow is not None:
+            follow(t0, keys, nodes, steps)
+    return seeded, active_1, both
+
+
+@dataclass(frozen=True)
+class _FollowCheck:
+    r"""The rule of :func:`check_cascades_follow_graph` on one run of records, at the cost
+    :math:`\sum_v \min(|L_{t,h-1}|, d_{in}(v))` over the later entries ``v`` (at step
+    :math:`h \ge 1` of cascade ``t``, :math:`L_{t,h-1}` the nodes that joined one step earlier).
+
+    Each later entry is tested the cheaper way: either every pair ``(u, v)`` with ``u`` in
+    :math:`L_{t,h-1}` is looked up among the graph's sorted edge keys, or every in-edge
+    ``(u, v)`` of ``v`` is looked up among the run's ``(record, node)`` keys and ``u``'s step
+    compared with :math:`h-1`.  Small cascades on a graph with hubs take the first way, large
+    levels the second, so neither a hub's thousand in-edges nor a level of a thousand nodes
+    is ever expanded in full.
+    """
+
+    graph: ICGraph
+    into: ICGraph  # the reversed graph: its out-edges are the in-edges
+    edge_keys: IntArray  # u * V + v of every edge, increasing
+    in_degree: IntArray
+
+    @classmethod
+    def of(cls, graph: ICGraph) -> _FollowCheck:
+        return cls(graph, graph.reversed(), graph.sources * graph.nodes + graph.targets,
+                   graph.in_degree())
+
+    def __call__(self, t0: int, keys: IntArray, nodes: IntArray, steps: IntArray) -> None:
+        V = self.graph.nodes
+        later = np.flatnonzero(steps >= 1)
+        if later.size == 0:
+            return
+        group = (keys // V) * (int(steps.max()) + 1) + steps  # (record, step), one per level
+        order = np.argsort(group, kind="stable")
+        level = group[order]
+        first = np.searchsorted(level, group[later] - 1, side="left")  # the level before
+        size = np.searchsorted(level, group[later] - 1, side="right") - first
+        by_pairs = size <= self.in_degree[nodes[later]]
+        explained = np.zeros(steps.size, dtype=bool)
+        pair, owner = expand_ranges(first[by_pairs], size[by_pairs])
+        target = later[by_pairs][owner]
+        hit = lookup(self.edge_keys, nodes[order[pair]] * V + nodes[target])[1]
+        explained[target[hit]] = True
+        rest = later[~by_pairs]
+        edge, owner = out_edges_of(self.into, nodes[rest])
+        where, found = lookup(keys, (keys - nodes)[rest][owner] + self.into.targets[edge])
+        found &= steps[where] == steps[rest][owner] - 1
+        explained[rest[owner[found]]] = True
+        if explained[later].all():
+            return
+        entry = int(later[np.argmin(explained[later])])
+        t = t0 + int(keys[entry] // V)
+        raise InputError("active", f"cascade {t}: node {int(nodes[entry])} joins "
+                         f"S_{int(steps[entry])} but no edge reaches it from a node that "
+                         f"joined S_{int(steps[entry]) - 1}", sample=t)
 
 
 def check_feedback_follows_graph(graph: ICGraph, feedback: EdgeFeedback) -> EdgeFeedback:

@@ -2,9 +2,10 @@ r"""Independent cascade (IC) diffusion, vectorized across simulations, at a cost
 the cascades.
 
 Many cascades run at once, frontier by frontier.  Simulation ``r``'s node ``v`` is the key
-``r * V + v`` outside; inside a batch of ``R`` runs it is the *cell* ``v * R + r``, so that
-the cells of one node across runs are adjacent (the hubs most cascades reach keep their cells
-in cache, and a sorted frontier lists each node's runs together).  The frontier is the sorted
+``r * V + v`` outside; inside a batch of ``R`` runs it is the *cell* ``v * 2^s + r``
+(:math:`2^s \ge R`), so that the cells of one node across runs are adjacent (the hubs most
+cascades reach keep their cells in cache, and a sorted frontier lists each node's runs
+together).  The frontier is the sorted
 array of cells activated at the last step (nothing is dense over runs x nodes), and each step
 is a handful of array operations over all runs together:
 
@@ -45,7 +46,7 @@ from reference.im.keyset import DENSE_RATIO, DenseKeys, KeySet
 from reference.im.live_edges import live_targets
 
 #: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
-BATCH_ACTIVE = 1 << 20
+BATCH_ACTIVE = 1 << 19
 #: Most cells of a batch's byte map (:class:`~reference.im.keyset.DenseKeys`, 64 MB): larger
 #: maps miss the cache more often, smaller ones cut large graphs into many short batches whose
 #: fixed cost per step dominates (measured on 1,000 to 100,000-node graphs).
@@ -121,19 +122,24 @@ def diffuse(
         pairs reach ``1 / DENSE_RATIO`` of the cells, so memory stays proportional to them.
     """
     V = graph.nodes
-    # Inside, the pair (run r, node v) is the cell v * runs + r: the cells of one node across
-    # runs are adjacent, so the visited set's reads and writes gather on the few nodes most
-    # cascades reach (the hubs) and stay in cache far more often than with r * V + v.
+    # Inside, the pair (run r, node v) is the cell v * 2^s + r with 2^s >= runs: the cells of
+    # one node across runs are adjacent, so the visited set's reads and writes gather on the
+    # few nodes most cascades reach (the hubs) and stay in cache far more often than with
+    # r * V + v; and shifts and masks split a cell (an integer division costs several times
+    # more).
+    shift = max(int(runs - 1).bit_length(), 0)
+    mask = (1 << shift) - 1
+    cells = V << shift
     seed_sims, seed_nodes = np.divmod(seed_keys, V)
-    seen: KeySet | DenseKeys = DenseKeys(runs * V) if dense else KeySet(4 * seed_keys.size)
-    frontier = seen.add(seed_nodes * runs + seed_sims)
+    seen: KeySet | DenseKeys = DenseKeys(cells) if dense else KeySet(2 * seed_keys.size)
+    frontier = seen.add((seed_nodes << shift) | seed_sims)
     found, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
     tried: list[IntArray] = []
     fired_parts: list[npt.NDArray[np.bool_]] = []
     step = 0
     while frontier.size:
         step += 1
-        nodes, sims = np.divmod(frontier, runs)
+        nodes, sims = frontier >> shift, frontier & mask
         if record_edges:  # every tried edge is part of the output: one coin each
             edge, owner = out_edges_of(graph, nodes)
             success = rng.random(edge.size) < graph.p[edge]
@@ -142,17 +148,17 @@ def diffuse(
             target, owner = graph.targets[edge[success]], owner[success]
         else:
             target, owner = live_targets(graph.live_edges, nodes, rng)
-        frontier = seen.add(target * runs + sims[owner])
+        frontier = seen.add((target << shift) | sims[owner])
         found.append(frontier)
         if isinstance(seen, KeySet) and DENSE_RATIO * len(seen) >= runs * V:
-            seen = DenseKeys(runs * V, np.concatenate(found))  # cheaper from here on
+            seen = DenseKeys(cells, np.concatenate(found))  # cheaper from here on
         found_steps.append(np.full(frontier.size, step, dtype=np.int64))
     empty = np.zeros(0, dtype=np.int64)
     tried_keys = np.concatenate(tried) if tried else empty
     fired = np.concatenate(fired_parts) if fired_parts else np.zeros(0, dtype=bool)
     edge_order = np.argsort(tried_keys, kind="stable")
-    active_nodes, active_sims = np.divmod(np.concatenate(found), runs)
-    return Diffusion(runs, active_sims * V + active_nodes, np.concatenate(found_steps),
+    active = np.concatenate(found)
+    return Diffusion(runs, (active & mask) * V + (active >> shift), np.concatenate(found_steps),
                      tried_keys[edge_order], fired[edge_order])
 
 
@@ -191,7 +197,8 @@ class BatchPlan:
         self._active += active
         self._size = max(1, int(BATCH_ACTIVE / max(self._active / self._runs, 1.0)))
         if self.dense:
-            self._size = min(self._size, max(1, DENSE_CELLS // self.nodes))
+            most = max(1, DENSE_CELLS // self.nodes)  # a power of two: the map is V x 2^s
+            self._size = 1 << (min(self._size, most).bit_length() - 1)
 
 
 @dataclass(frozen=True)

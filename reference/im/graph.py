@@ -135,6 +135,9 @@ class ICGraph:
             return np.full(query.shape, -1, dtype=np.int64)
         where = np.minimum(np.searchsorted(key, query), key.size - 1)
         hit = key[where] == query
+        for ids in (sources, targets):  # an id outside [0, V) would alias another pair's key
+            ids = np.asarray(ids, dtype=np.int64)
+            hit &= (ids >= 0) & (ids < self.nodes)
         return np.where(hit, where, -1).astype(np.int64)
 
 
@@ -144,10 +147,14 @@ def out_edges_of(graph: ICGraph, nodes: IntArray) -> tuple[IntArray, IntArray]:
     A vectorized CSR gather: no Python loop over nodes.
     """
     starts = graph.out_offsets[nodes]
-    counts = graph.out_offsets[nodes + 1] - starts
-    owner = np.repeat(np.arange(nodes.size, dtype=np.int64), counts)
+    return expand_ranges(starts, graph.out_offsets[nodes + 1] - starts)
+
+
+def expand_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
+    """The indices ``starts[i], ..., starts[i] + counts[i] - 1`` of every ``i`` in turn and,
+    aligned, the ``i`` owning each (one ``repeat``, no Python loop)."""
+    owner = np.repeat(np.arange(starts.size, dtype=np.int64), counts)
     if owner.size == 0:
         return owner, owner
     first = np.cumsum(counts) - counts
-    edge = starts[owner] + (np.arange(owner.size, dtype=np.int64) - first[owner])
-    return edge, owner
+    return starts[owner] + (np.arange(owner.size, dtype=np.int64) - first[owner]), owner

@@ -1,4 +1,4 @@
-r"""Files of the IM commands: graph CSV, node-level cascades and edge-level feedback (JSON Lines).
+r"""Files of the IM commands: graph CSV, node-level cascades and edge-level feedback.
 
 **Graph CSV.**  Header ``source,target,p`` (or ``source,target`` when only the structure is
 known, then ``p = 0``), one directed edge per row, integer node ids ``0..V-1`` (``V`` is the
@@ -9,12 +9,15 @@ largest id plus one, or the data file's ``nodes`` when larger, so that isolated 
 **Node-level cascades** (``offcmab solve im-node``).  First line ``{"nodes": V}``, then one
 object per cascade ``{"active": [S_0, S_1, ...]}`` with *cumulative* sets
 (:math:`S_{h-1}\subseteq S_h`); trailing steps without change may be omitted, so
-``{"active": [[3]]}`` means node 3 was the only seed and activated nothing.
+``{"active": [[3]]}`` means node 3 was the only seed and activated nothing.  A file whose name
+ends in ``.npz`` holds the same cascades as arrays (:mod:`reference.im.npz_io`: no
+per-line parsing, for large logs).
 
 **Edge-level feedback** (``offcmab solve im-edge``).  First line ``{"nodes": V}``, then one
 object per record ``{"seeds": [u, ...], "edges": [[u, v, fired], ...]}`` listing every edge whose
 source became active in that cascade (each at most once) with ``fired`` 1 if it activated its
-target's attempt and 0 otherwise.  Every ``(u, v)`` must be an edge of the graph file.
+target's attempt and 0 otherwise.  Every ``(u, v)`` must be an edge of the graph file.  A
+``.npz`` file holds the same records as arrays (:mod:`reference.im.npz_io`).
 
 Errors name the field and the file line (:class:`~reference.errors.InputError`).
 """
@@ -22,7 +25,9 @@ Errors name the field and the file line (:class:`~reference.errors.InputError`).
 from __future__ import annotations
 
 import csv
+import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +60,34 @@ def _node_id(text: str, field: str, line: int) -> int:
     return value
 
 
+_ID = r"[0-9]{1,9}"
+_P = r"[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
+#: Rows the whole-array path of :func:`read_graph_csv` accepts: ASCII digits, commas, newlines.
+_PLAIN = {has_p: re.compile(rf"(?:{row})?(?:\n(?:{row})?)*") for has_p, row in
+          ((False, rf"{_ID},{_ID}"), (True, rf"{_ID},{_ID},{_P}"))}
+
+
+def _plain_rows(lines: list[str], has_p: bool) -> ICGraph | None:
+    """The graph of rows in the plain form our writer produces, parsed as whole arrays, or
+    None when any row needs the line-by-line reader (spaces, other number forms, or any
+    error: that reader then names the line).  A row the regular expression accepts is one the
+    line-by-line reader accepts, and both end in :meth:`ICGraph.from_edges`."""
+    body = "\n".join(lines[1:])
+    if not _PLAIN[has_p].fullmatch(body):
+        return None
+    if not body.strip("\n"):
+        return None
+    table = np.loadtxt(io.StringIO(body), delimiter=",", ndmin=2,  # skips blank lines
+                       dtype=np.float64 if has_p else np.int64)  # ids < 1e9: exact as floats
+    sources, targets = table[:, 0].astype(np.int64), table[:, 1].astype(np.int64)
+    p = table[:, 2] if has_p else 0.0
+    nodes = int(max(sources.max(), targets.max())) + 1
+    try:
+        return ICGraph.from_edges(nodes, sources, targets, p)
+    except InputError:
+        return None
+
+
 def read_graph_csv(path: str | Path, need_p: bool = False) -> ICGraph:
     """Read a graph CSV (see the module docstring).
 
@@ -72,6 +105,9 @@ def read_graph_csv(path: str | Path, need_p: bool = False) -> ICGraph:
         raise InputError("header", "needs the edge probabilities: 'source,target,p' "
                          "(a structure-only graph is for solve im-node/im-edge)", 1)
     has_p = len(header) == 3
+    fast = _plain_rows(lines, has_p)
+    if fast is not None:
+        return fast
     sources, targets, probabilities, line_of = [], [], [], []
     for number, row in enumerate(csv.reader(lines[1:]), start=2):
         if not row or all(not cell.strip() for cell in row):
@@ -142,7 +178,19 @@ def with_nodes(graph: ICGraph, nodes: int) -> ICGraph:
 
 
 def read_node_cascades(path: str | Path, nodes: int | None = None) -> NodeCascades:
-    """Read node-level cascades (see the module docstring); checks the sets are cumulative.
+    """Read node-level cascades, choosing the format from the suffix (``.npz`` or JSON Lines).
+
+    ``nodes``, when given, is a lower bound on the file's ``nodes`` (the graph's size).
+    """
+    if Path(path).suffix == ".npz":
+        from reference.im.npz_io import read_node_cascades_npz
+
+        return read_node_cascades_npz(path, nodes)
+    return read_node_cascades_jsonl(path, nodes)
+
+
+def read_node_cascades_jsonl(path: str | Path, nodes: int | None = None) -> NodeCascades:
+    """Read node-level JSON Lines (see the module docstring); checks the sets are cumulative.
 
     ``nodes``, when given, is a lower bound on the header's ``nodes`` (the graph's size).
     """
@@ -178,7 +226,16 @@ def read_node_cascades(path: str | Path, nodes: int | None = None) -> NodeCascad
 
 
 def write_node_cascades(cascades: NodeCascades, path: str | Path) -> None:
-    """Write node-level cascades as JSON Lines (trailing unchanged steps omitted)."""
+    """Write node-level cascades, choosing the format from the suffix (``.npz`` or JSON Lines).
+
+    JSON Lines omit trailing unchanged steps; ``.npz`` is described in
+    :mod:`reference.im.npz_io`.
+    """
+    if Path(path).suffix == ".npz":
+        from reference.im.npz_io import write_node_cascades_npz
+
+        write_node_cascades_npz(cascades, path)
+        return
     with Path(path).open("w", encoding="utf-8") as handle:
         handle.write(json.dumps({"nodes": cascades.nodes}) + "\n")
         for sets in cascades.as_sets():
@@ -186,11 +243,16 @@ def write_node_cascades(cascades: NodeCascades, path: str | Path) -> None:
 
 
 def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
-    """Read edge-level feedback for the edges of ``graph`` (see the module docstring).
+    """Read edge-level feedback for the edges of ``graph`` (see the module docstring; a
+    ``.npz`` file is read by :func:`reference.im.npz_io.read_edge_feedback_npz`).
 
     The header's ``nodes`` may exceed the graph's (isolated nodes); the feedback then has that
     many nodes and :func:`with_nodes` extends the graph to match.
     """
+    if Path(path).suffix == ".npz":
+        from reference.im.npz_io import read_edge_feedback_npz
+
+        return read_edge_feedback_npz(path, graph)
     lines = open_text(Path(path))
     V = _header(lines, graph.nodes)
     seed_lengths, seeds, edge_lengths, edge_ids, fired = [], [], [], [], []
@@ -233,7 +295,12 @@ def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
 
 
 def write_edge_feedback(feedback: EdgeFeedback, graph: ICGraph, path: str | Path) -> None:
-    """Write edge-level feedback as JSON Lines."""
+    """Write edge-level feedback, choosing the format from the suffix (``.npz`` or JSON Lines)."""
+    if Path(path).suffix == ".npz":
+        from reference.im.npz_io import write_edge_feedback_npz
+
+        write_edge_feedback_npz(feedback, graph, path)
+        return
     data = feedback.dataset
     with Path(path).open("w", encoding="utf-8") as handle:
         handle.write(json.dumps({"nodes": feedback.nodes}) + "\n")

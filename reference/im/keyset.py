@@ -100,7 +100,7 @@ class DenseKeys:
     """The :class:`KeySet` interface over one byte per key in ``[0, capacity)``."""
 
     def __init__(self, capacity: int, keys: IntArray | None = None) -> None:
-        self._seen = np.zeros(capacity, dtype=bool)
+        self._unseen = np.ones(capacity, dtype=bool)  # (no negation pass when reading it)
         self.size = 0
         if keys is not None:
             self.add(keys)
@@ -108,12 +108,12 @@ class DenseKeys:
     def add(self, keys: IntArray) -> IntArray:
         """Insert ``keys`` (copies allowed); return each key that was absent, once, sorted."""
         keys = np.asarray(keys, dtype=np.int64)
-        candidates = keys[~self._seen[keys]]
-        if self._seen.size <= _UINT32_KEYS:  # sorting 32-bit keys is about twice as fast
+        candidates = keys[np.take(self._unseen, keys)]
+        if self._unseen.size <= _UINT32_KEYS:  # sorting 32-bit keys is about twice as fast
             fresh = _distinct(candidates.astype(np.uint32)).astype(np.int64)
         else:
             fresh = _distinct(candidates)
-        self._seen[fresh] = True
+        self._unseen[fresh] = False
         self.size += int(fresh.size)
         return fresh
 

@@ -83,18 +83,23 @@ def sample_rr_sets(reverse: ICGraph, count: int, rng: np.random.Generator) -> RR
     the edges tried, not ``count * V``.
     """
     V = reverse.nodes
-    parts: list[IntArray] = []
+    node_parts: list[IntArray] = []
+    size_parts: list[IntArray] = []
     plan = BatchPlan(count, V, 1.0)
-    for start, runs in plan:
+    for _, runs in plan:
         roots = np.arange(runs, dtype=np.int64) * V + rng.integers(0, V, size=runs)
         keys = diffuse(reverse, roots, runs, rng, dense=plan.dense).active_keys
         plan.record(runs, keys.size)
-        parts.append(np.sort(keys) + start * V)  # sorted keys are grouped by set
-    keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-    set_id, node = np.divmod(keys, V)
+        keys.sort()  # grouped by set, in place
+        size_parts.append(np.bincount(keys // V, minlength=runs))
+        keys %= V  # the nodes, in place: memory stays about the sets' total size
+        node_parts.append(keys)
+    nodes = np.concatenate(node_parts) if node_parts else np.zeros(0, dtype=np.int64)
+    del node_parts
     offsets = np.zeros(count + 1, dtype=np.int64)
-    np.cumsum(np.bincount(set_id, minlength=count), out=offsets[1:])
-    return RRSets(V, offsets, node)
+    if size_parts:
+        np.cumsum(np.concatenate(size_parts), out=offsets[1:])
+    return RRSets(V, offsets, nodes)
 
 
 def max_coverage(rr: RRSets, k: int) -> tuple[IntArray, float]:

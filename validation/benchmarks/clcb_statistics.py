@@ -15,7 +15,25 @@ Peak memory is each child's own high-water mark (``VmHWM``, or ``ru_maxrss`` of
 size of the arrays the floor loads.  Sizes (full run): cascade ``n = 2e6`` lists of ``k = 5``
 among ``m = 1e5`` items; k-path ``n = 8e5`` paths of ``k = 5`` arms, ``m = 1e5``;
 LLM cache ``n = 5e6`` rounds, ``m = 1e5`` queries, caches of 5 (so
-that the floor's arrays, 80 MB, match the cascade's).
+that the floor's arrays, 80 MB, match the cascade's); IM with node-level feedback
+``n = 1.5e6`` cascades (5.3e6 active entries, 96 MB of arrays) on a power-law graph of
+``V = 10^4`` nodes and ``E = 4 x 10^4`` edges (:func:`write_im_node_log`).
+
+**IM, node level: what the floor does and why it is fair.**  ``solve im-node`` also reads a
+graph CSV and ends with an IMM oracle call, which no few-line numpy script can replace.  The
+floor therefore reads the graph with :func:`numpy.loadtxt`, counts :math:`n_{0,u}`,
+:math:`n_{1,v}` (``bincount``) and :math:`\#\{t: u\in S_{t,0}, v\in S_{t,1}\}` (out-edges of
+every seed, ``searchsorted`` among the sorted ``(t, v)`` keys of :math:`S_{t,1}`: what
+``line:IM_counter`` needs and nothing more) in chunks of :math:`2^{16}` entries (one
+``searchsorted`` over all 5e6 keys is cache-bound: that simpler floor took 3.6 s where this
+one takes 2.5 s, and ``solve`` beat it), computes the Bernstein LCBs, and then calls
+*the same* :class:`~reference.im.oracles.IMMOracle` with the same ``k``, ``eps = 0.5``,
+``1/V`` and seed, so the oracle costs both sides alike and the ratio measures everything
+else: start-up, reading and checking the archive and the graph (``solve`` checks that every
+activation follows an edge, the floor does not), the statistics and the output.  At this size
+the node-level LCBs are all 0 (the estimator needs :math:`n q_u^2` far above
+:math:`\log(12nE/\delta)`, and here :math:`q_u = 3/V`), so IMM runs on an all-zero graph and is
+a small part of either side: the statistics path is what is timed.
 
 Goals (issue 14): time ratio ``<= 1.5``, memory ratio ``<= 2``.
 """
@@ -29,9 +47,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from validation.benchmarks import figure
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TITLE = "offcmab solve (whole process) vs a bare numpy floor script, per problem"
 
@@ -77,13 +98,52 @@ c_ucb[cost_counts == 0] = np.inf
 scores = np.where(counts == 0, 0.0, counts / n * np.minimum(c_ucb, 1.0))
 cache = np.argpartition(-scores, 5)[:5]
 """,
+    "im-node": _LOAD.replace("KEYS", '("nodes", "offsets", "active", "steps")') + """
+from reference.im.graph import ICGraph
+from reference.im.oracles import IMMOracle
+src, dst = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1, dtype=np.int64, unpack=True)
+V = int(a["nodes"]); E = src.size; node = a["active"]; step = a["steps"]; off = a["offsets"]
+n = off.size - 1
+order = np.lexsort((dst, src)); src = src[order]; dst = dst[order]
+out = np.zeros(V + 1, dtype=np.int64); np.cumsum(np.bincount(src, minlength=V), out=out[1:])
+n0 = np.zeros(V, np.int64); n1 = np.zeros(V, np.int64); both = np.zeros(E, np.int64)
+chunk = np.searchsorted(off, np.arange(0, off[-1], 1 << 16), side="right") - 1
+cuts = np.unique(np.concatenate([[0], chunk, [n]]))
+for t0, t1 in zip(cuts[:-1], cuts[1:]):  # chunks of whole cascades: cache-sized look-ups
+    lo, hi = off[t0], off[t1]; nd = node[lo:hi]; st = step[lo:hi]
+    rec = np.repeat(np.arange(t1 - t0), np.diff(off[t0:t1 + 1]))
+    seed = st == 0; s1 = st <= 1
+    n0 += np.bincount(nd[seed], minlength=V); n1 += np.bincount(nd[s1], minlength=V)
+    keys = rec[s1] * V + nd[s1]  # increasing: the format stores each cascade sorted by node
+    u = nd[seed]; start = out[u]; deg = out[u + 1] - start  # out-edges of every seed
+    edge = np.arange(deg.sum()) + np.repeat(start - (np.cumsum(deg) - deg), deg)
+    query = np.repeat(rec[seed] * V, deg) + dst[edge]
+    pos = np.minimum(np.searchsorted(keys, query), max(keys.size - 1, 0))
+    both += np.bincount(edge[keys[pos] == query], minlength=E)
+L = np.log(12 * n * E / 0.05)
+q = n0 / n; pv = (n - n1) / n; unseeded = n - n0[src]
+with np.errstate(divide="ignore", invalid="ignore"):
+    pc = (n - n0[src] - n1[dst] + both) / unseeded
+    q_ucb = np.minimum(q + np.sqrt(6 * q * (1 - q) * L / n) + 9 * L / n, 1)
+    pv_ucb = np.minimum(pv + np.sqrt(6 * pv * (1 - pv) * L / n) + 9 * L / n, 1)
+    pc_lcb = np.maximum(pc - np.sqrt(6 * pc * (1 - pc) * L / unseeded) - 9 * L / unseeded, 0)
+    lcb = np.nan_to_num(np.clip((1 - pv_ucb[dst] / pc_lcb) / q_ucb[src], 0, 1), nan=0.0)
+seeds = IMMOracle(ICGraph.from_edges(V, src, dst, 0.0), 5, IM_EPS, 1 / V, 0)(lcb)
+""".replace("IM_EPS", str(0.5)),
 }
+
+#: Extra ``solve`` arguments per problem (``{graph}``: the graph CSV written beside the log).
+SOLVE_ARGS: dict[str, list[str]] = {"im-node": ["--graph", "{graph}", "--eps", "0.5"]}
+
+#: The member whose length gives ``n`` (``n + 1`` for offsets), when not triggered_offsets.
+COUNT_KEY = {"llm-cache": "queries", "im-node": "offsets"}
 
 #: Arrays each floor loads (their total size is the memory reference).
 FLOOR_KEYS: dict[str, tuple[str, ...]] = {
     "cascade": ("triggered_offsets", "triggered", "outcomes"),
     "kpath": ("triggered_offsets", "triggered", "outcomes"),
     "llm-cache": ("queries", "costs"),
+    "im-node": ("offsets", "active", "steps"),
 }
 
 
@@ -106,6 +166,8 @@ def write_log(problem: str, quick: bool, path: Path) -> None:
         paths = m // k
         law = PathLaw(KPathProblem(rng.random(paths), k), np.full(paths, 1.0 / paths))
         write_npz(law.sample(n, rng), path)
+    elif problem == "im-node":
+        write_im_node_log(quick, path, rng)
     else:
         from reference.problems.llm_cache import CacheLog, cache_hits, sample_power_queries
         from reference.problems.llm_cache_io import write_cache_npz
@@ -117,6 +179,25 @@ def write_log(problem: str, quick: bool, path: Path) -> None:
         costs = rng.random(n)
         costs[cache_hits(offsets, caches, queries)] = np.nan
         write_cache_npz(CacheLog(m, offsets, caches, queries, costs), path)
+
+
+def write_im_node_log(quick: bool, path: Path, rng: np.random.Generator) -> None:
+    """Node-level cascades on a power-law graph (structure saved as ``path`` with ``.csv``).
+
+    Full: ``V = 10^4`` nodes, ``E = 4 x 10^4`` edges, ``p = 0.02`` on every edge, each node a
+    seed with probability ``3/V``; ``n = 1.5 x 10^6`` cascades of 3.5 active nodes on average,
+    so that ``active`` and ``steps`` (84 MB) match the cascade's arrays.
+    """
+    import numpy as np
+
+    from reference.im.data import sample_node_cascades
+    from reference.im.generators import power_law_graph
+    from reference.im.graph_io import write_graph_csv, write_node_cascades
+
+    V, n = (1_000, 20_000) if quick else (10_000, 1_500_000)
+    graph = power_law_graph(V, 4 * V, rng, name="uniform", p=0.02)
+    write_graph_csv(graph, path.with_suffix(".csv"), with_p=False)
+    write_node_cascades(sample_node_cascades(graph, np.full(V, 3.0 / V), n, rng), path)
 
 
 #: Prefix of every timed child: at exit it writes its peak resident memory to the file named
@@ -160,10 +241,12 @@ def compare(problem: str, quick: bool, folder: Path) -> dict[str, Any]:
     write_log(problem, quick, path)
     with np.load(path, allow_pickle=False) as archive:
         array_bytes = sum(archive[key].nbytes for key in FLOOR_KEYS[problem])
-        n = int(archive["queries" if problem == "llm-cache" else "triggered_offsets"].size)
+        n = int(archive[COUNT_KEY.get(problem, "triggered_offsets")].size)
+    graph = str(path.with_suffix(".csv"))
     solve = [sys.executable, "-c", SOLVE_CHILD, "solve", problem, "--data", str(path),
-             "--k", "5", "--delta", "0.05"]
-    floor = [sys.executable, "-c", PEAK_PREFIX + FLOORS[problem], str(path)]
+             "--k", "5", "--delta", "0.05",
+             *(arg.format(graph=graph) for arg in SOLVE_ARGS.get(problem, []))]
+    floor = [sys.executable, "-c", PEAK_PREFIX + FLOORS[problem], str(path), graph]
     peak = folder / "peak.txt"
     runs: dict[str, list[tuple[float, int]]] = {"solve": [], "floor": []}
     for _ in range(1 if quick else 5):
@@ -172,7 +255,7 @@ def compare(problem: str, quick: bool, folder: Path) -> dict[str, Any]:
     seconds = {key: statistics.median(t for t, _ in value) for key, value in runs.items()}
     memory = {key: max(rss for _, rss in value) for key, value in runs.items()}
     return {
-        "n": n - (0 if problem == "llm-cache" else 1),
+        "n": n - (0 if problem == "llm-cache" else 1),  # offsets hold n + 1 entries
         "solve_s": seconds["solve"], "floor_s": seconds["floor"],
         "solve_runs_s": [t for t, _ in runs["solve"]],
         "floor_runs_s": [t for t, _ in runs["floor"]],

@@ -14,8 +14,9 @@ ALGORITHMS = {"clcb": "CLCB, the IM oracle on the edge LCBs"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_graph_arguments(parser, "edge feedback JSON Lines: {\"nodes\": V} then "
-                        "{\"seeds\": [...], \"edges\": [[u, v, fired], ...]}")
+    add_graph_arguments(parser, "edge feedback: JSON Lines ({\"nodes\": V} then "
+                        "{\"seeds\": [...], \"edges\": [[u, v, fired], ...]}) or .npz "
+                        "(nodes, seed_offsets, seeds, edge_offsets, sources, targets, fired)")
     parser.add_argument("--radius", choices=["alg1", "cascade"], default="alg1",
                         help="log(4mn/delta) as in Algorithm 1 (default) or log(2mn/delta)")
 

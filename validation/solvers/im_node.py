@@ -10,6 +10,7 @@ from validation.arguments import nonnegative_int, positive_float, positive_int, 
 from validation.solvers.summary import Solution
 
 if TYPE_CHECKING:  # imported lazily at run time (start-up speed)
+    from reference.im.clcb_im_node import CLCBIMResult
     from reference.im.graph import ICGraph
     from reference.im.oracles import IMMOracle
 
@@ -36,27 +37,37 @@ def add_graph_arguments(parser: argparse.ArgumentParser, data_help: str) -> None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_graph_arguments(parser, "cascades JSON Lines: {\"nodes\": V} then {\"active\": [S_0, ...]}")
+    add_graph_arguments(parser, "cascades: JSON Lines ({\"nodes\": V} then {\"active\": [S_0, "
+                        "...]}) or .npz (nodes, offsets, active, steps)")
     parser.add_argument("--estimator", choices=["correct", "printed"], default="correct",
                         help="p(v̄|ū) estimator: n_{1,ū,v̄}/n_{0,ū} as in the proof (default), "
                         "or n_{1,ū,v̄}/n_{1,v̄} as printed in the algorithm")
 
 
-def solve(args: argparse.Namespace) -> Solution:
+def statistics(args: argparse.Namespace) -> tuple[ICGraph, CLCBIMResult]:
+    """Read the graph and the cascades, and compute the LCBs (checking the cascades follow the
+    graph in the same pass).  The cascades are not returned: they are freed before the oracle
+    runs, so the process never holds the log and the oracle's sets at once."""
     from functools import partial
 
-    import numpy as np
-
     from reference.dataset_io import check_file
-    from reference.im.clcb_im_node import bernstein_radius, edge_lcbs
-    from reference.im.data import check_cascades_follow_graph
+    from reference.im.clcb_im_node import edge_lcbs
     from reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
 
     structure = read_graph_csv(args.graph)
     cascades = read_node_cascades(args.data, structure.nodes)
     graph = with_nodes(structure, cascades.nodes)
-    check_file(args.data, partial(check_cascades_follow_graph, graph), cascades)
-    result = edge_lcbs(graph, cascades, args.delta, args.estimator)  # statistics and LCBs
+    return graph, check_file(args.data, partial(edge_lcbs, graph, delta=args.delta,
+                                                estimator=args.estimator, check_graph=True),
+                             cascades)
+
+
+def solve(args: argparse.Namespace) -> Solution:
+    import numpy as np
+
+    from reference.im.clcb_im_node import bernstein_radius
+
+    graph, result = statistics(args)
     index = result.lcb if args.algorithm == "clcb" else \
         np.nan_to_num(result.estimates.p_hat, nan=0.0)  # plug_in_node's index
     seeds = seed_oracle(graph, args)(index)
@@ -67,11 +78,11 @@ def solve(args: argparse.Namespace) -> Solution:
     count = int(unseeded[leaving].min()) if leaving.any() else None
     radius = float(bernstein_radius(np.asarray([0.5]), np.asarray([count or 0]),
                                     result.log_term)[0])
-    return Solution(args.algorithm, "seeds", seeds, cascades.n, graph.edges, args.delta, count,
-                    radius, "at most sqrt(6 x(1-x) L / N) + 9 L / N, L = log(12 n E / delta), "
-                    "x = 1/2", {"u": graph.sources, "v": graph.targets,
-                                "p_hat": result.estimates.p_hat, "lcb": result.lcb,
-                                "counts": unseeded}, rows_key="edges")
+    return Solution(args.algorithm, "seeds", seeds, result.counters.n, graph.edges, args.delta,
+                    count, radius, "at most sqrt(6 x(1-x) L / N) + 9 L / N, L = log(12 n E / "
+                    "delta), x = 1/2", {"u": graph.sources, "v": graph.targets,
+                                        "p_hat": result.estimates.p_hat, "lcb": result.lcb,
+                                        "counts": unseeded}, rows_key="edges")
 
 
 def seed_oracle(graph: ICGraph, args: argparse.Namespace) -> IMMOracle:
