@@ -1,0 +1,77 @@
+"""The im-oracle benchmark (our IMM against pynetim's): its numbers, never its timings."""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import pytest
+
+from validation.benchmarks import im_oracle
+from validation.commands.bench import summary
+
+#: Two-sided normal quantile of 1e-6, the Monte-Carlo false-alarm probability of the check below.
+Z_1E6 = 4.8916
+
+
+@pytest.mark.slow
+def test_quick_benchmark_against_pynetim() -> None:
+    """Both IMMs promise (1 - 1/e - eps) OPT, so the ratio of their spreads lies in
+    [alpha, 1/alpha] unless a guarantee fails (ours: delta' = 1/V; pynetim's nominal 2/V) or the
+    Monte-Carlo estimates are off by more than Z_1E6 standard errors (1e-6).  Fixed seeds."""
+    pytest.importorskip("pynetim", reason="pynetim (bench extra) is not installed")
+    result = im_oracle.run(quick=True)
+    assert result["reference"].startswith("pynetim ")
+    assert (result["nodes"], result["edges"], result["k"]) == (3000, 6400, 50)
+    assert result["ratio"] == result["pynetim_s"] / result["ours_s"]
+    assert result["cpu_ratio"] == result["pynetim_cpu_s"] / result["ours_cpu_s"]
+    assert result["goal_met"] == (result["ratio"] >= im_oracle.GOAL_RATIO)
+    [row] = result["figures"]
+    assert (row["reference"], row["ratio"], row["better"]) == ("pynetim", result["ratio"], "higher")
+    assert 0.0 <= result["agreement_p_value"] <= 1.0
+    assert result["spread_difference"] == result["ours_spread"] - result["pynetim_spread"]
+    # their log was read: the selection phase tops up the sampling phase's sets
+    assert 0 < result["pynetim_sampling_rr_sets"] <= result["pynetim_rr_sets"]
+    alpha = 1.0 - 1.0 / math.e - result["eps"]
+    ours, theirs = result["ours_spread"], result["pynetim_spread"]
+    slack = Z_1E6 * math.hypot(result["ours_stderr"], result["pynetim_stderr"])
+    assert ours + slack >= alpha * theirs and theirs + slack >= alpha * ours
+
+
+def test_without_pynetim_the_benchmark_still_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pynetim", None)  # import pynetim -> ImportError
+    monkeypatch.setitem(sys.modules, "pynetim.algorithms", None)
+    result = im_oracle.compare(300, 600, repeats=1, samples=50)
+    assert result["reference"] == "pynetim not installed"
+    assert result["ratio"] is None and result["figures"] == []
+    assert result["ours_spread"] >= result["k"]  # the seeds themselves are always active
+    assert "pynetim_s" not in result
+    assert summary({"im-oracle": result})["figures"] == []
+
+
+def test_rr_counts_read_from_a_log_and_absent_from_another() -> None:
+    log = ("[IMM] phase 1\n[IMM]   round 1: 10 more (total: 10)...\n"
+           "[IMM]   round 2: 20 more (total: 30)...\n[IMM] phase 2\n[IMM]   total: 75\n")
+    assert im_oracle.rr_counts(log) == {"pynetim_sampling_rr_sets": 30, "pynetim_rr_sets": 75}
+    assert im_oracle.rr_counts("no counts here\n") == {"pynetim_sampling_rr_sets": None,
+                                                       "pynetim_rr_sets": None}
+
+
+@pytest.mark.parametrize("isolated_last", [False, True])
+def test_pynetim_graph_keeps_nodes_edges_and_probabilities(isolated_last: bool) -> None:
+    pynetim = pytest.importorskip("pynetim", reason="pynetim (bench extra) is not installed")
+    import numpy as np
+
+    from reference.im.graph import ICGraph
+
+    nodes = 6 if isolated_last else 5  # node 5 of the 6-node graph is on no edge
+    sources, targets = np.array([0, 1, 1, 3, 4]), np.array([1, 2, 0, 4, 0])
+    graph = ICGraph.from_edges(nodes, sources, targets, 0.0).with_probabilities(
+        np.array([0.1, 0.2, 0.3, 0.4, 0.5]))
+    theirs = im_oracle.pynetim_graph(pynetim, graph)
+    assert theirs.num_nodes == nodes
+    pairs = zip(graph.sources.tolist(), graph.targets.tolist(), strict=True)
+    expected = dict(zip(pairs, graph.p.tolist(), strict=True))
+    if isolated_last:
+        expected[(5, 5)] = 0.0
+    assert theirs.edges == pytest.approx(expected)
