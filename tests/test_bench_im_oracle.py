@@ -46,7 +46,9 @@ def test_without_pynetim_the_benchmark_still_runs(monkeypatch: pytest.MonkeyPatc
     assert result["ratio"] is None and result["figures"] == []
     assert result["ours_spread"] >= result["k"]  # the seeds themselves are always active
     assert "pynetim_s" not in result
-    assert summary({"im-oracle": result})["figures"] == []
+    overall = summary({"im-oracle": result})
+    assert overall["figures"] == [] and overall["all_met"] is None  # nothing compared, no goal met
+    assert overall["not_compared"] == ["im-oracle"]
 
 
 def test_rr_counts_read_from_a_log_and_absent_from_another() -> None:

@@ -53,11 +53,17 @@ def run(args: argparse.Namespace) -> int:
         bound = "<=" if row["better"] == "lower" else ">="
         print(f"  {row['figure']:<40} {row['ratio']:>8.3g}x  goal {bound} {row['goal']:g}  "
               f"{'met' if row['met'] else 'NOT met'}  (vs {row['reference']})")
+    for name in results["summary"]["not_compared"]:
+        print(f"  {name}: no reference measured in this run (not compared, no goal met)")
     return 0
 
 
 def summary(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Every benchmark's ``figures``, the worst ratio in each direction, all goals met?"""
+    """Every benchmark's ``figures``, the worst ratio in each direction, all goals met?
+
+    ``all_met`` is ``None`` when no figure was measured (a missing reference is not a goal
+    met); ``not_compared`` names the benchmarks that produced no figure.
+    """
     rows = [row for numbers in results.values() for row in numbers.get("figures", [])]
     lower = [row for row in rows if row["better"] == "lower"]
     higher = [row for row in rows if row["better"] == "higher"]
@@ -65,7 +71,9 @@ def summary(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "figures": rows,
         "worst_lower_is_better": max(lower, key=lambda row: row["ratio"]) if lower else None,
         "worst_higher_is_better": min(higher, key=lambda row: row["ratio"]) if higher else None,
-        "all_met": all(row["met"] for row in rows),
+        "all_met": all(row["met"] for row in rows) if rows else None,
+        "not_compared": sorted(name for name, numbers in results.items()
+                               if not numbers.get("figures")),
     }
 
 
