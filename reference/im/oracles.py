@@ -88,7 +88,7 @@ def sample_rr_sets(reverse: ICGraph, count: int, rng: np.random.Generator) -> RR
     plan = BatchPlan(count, V, 1.0)
     for _, runs in plan:
         roots = np.arange(runs, dtype=np.int64) * V + rng.integers(0, V, size=runs)
-        keys = diffuse(reverse, roots, runs, rng, dense=plan.dense).active_keys
+        keys = diffuse(reverse, roots, runs, rng, store=plan.store(runs)).active_keys
         plan.record(runs, keys.size)
         keys.sort()  # grouped by set, in place
         size_parts.append(np.bincount(keys // V, minlength=runs))
