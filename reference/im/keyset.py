@@ -181,7 +181,7 @@ class BitKeys:
             fresh = _distinct(candidates)
         if fresh.size:  # set the bits: one OR per distinct byte (fresh is sorted)
             byte = fresh >> 3
-            first = np.flatnonzero(np.diff(byte, prepend=-1))
+            first = np.flatnonzero(_first_of_runs(byte))
             mask = np.left_shift(np.uint8(1), (fresh & 7).astype(np.uint8))
             self._bytes[byte[first]] |= np.bitwise_or.reduceat(mask, first)
         self.size += int(fresh.size)
@@ -194,9 +194,12 @@ class BitKeys:
 def _distinct(keys: npt.NDArray[_Key]) -> npt.NDArray[_Key]:
     """Sorted distinct values of ``keys``."""
     ordered = np.sort(keys)
-    if ordered.size < 2:
-        return ordered
-    keep = np.empty(ordered.size, dtype=bool)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
+    return ordered[_first_of_runs(ordered)] if ordered.size > 1 else ordered
+
+
+def _first_of_runs(values: npt.NDArray[np.integer]) -> npt.NDArray[np.bool_]:
+    """Whether each element starts a run of equal values (``values`` non-empty)."""
+    first = np.empty(values.size, dtype=bool)
+    first[0] = True
+    np.not_equal(values[1:], values[:-1], out=first[1:])
+    return first
