@@ -79,8 +79,9 @@ def sample_rr_sets(reverse: ICGraph, count: int, rng: np.random.Generator) -> RR
 
     Each set is a reverse IC diffusion from a uniform root, run by the same sparse simulator as
     forward cascades (:func:`~reference.im.diffusion.diffuse`): live edges by coins or skips,
-    visited (set, node) keys in a hash set, so time and memory follow the sets' total size and
-    the edges tried, not ``count * V``.
+    visited (set, node) keys in a hash set or, for graphs of at most 1024 times the mean set
+    size, a bit per cell, so time and memory follow the sets' total size and the edges tried,
+    not ``count * V``.
     """
     V = reverse.nodes
     node_parts: list[IntArray] = []
