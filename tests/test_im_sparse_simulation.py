@@ -8,7 +8,8 @@
   block's candidates to its first entry;
 * negative control: the same test rejects a sampler whose thinning is switched off; an edge
   with p below 2^-16 fires only through the coin's tie refinement, at the right rate;
-* the hash set and the dense set return exactly the new keys, once each;
+* the hash set, the byte map and the bit map return exactly the new keys, once each (and the
+  check rejects a bit map that sets one bit per byte only);
 * the product-law seed sampler has the exact law of the number of seeds per run.
 
 Every Monte-Carlo assertion has false-alarm probability ALPHA (seeded generators throughout).
@@ -24,13 +25,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
+import reference.im.keyset as keyset
 import reference.im.live_edges as live_edges
 from reference.im.bernoulli import bernoulli_positions
 from reference.im.data import sample_seed_keys
 from reference.im.diffusion import cascade_sizes
 from reference.im.exact import spread_distribution
 from reference.im.graph import ICGraph
-from reference.im.keyset import DenseKeys, KeySet
+from reference.im.keyset import BIT_RATIO, DENSE_RATIO, BitKeys, DenseKeys, KeySet, store_kind
 
 #: False-alarm probability of each Monte-Carlo assertion.
 ALPHA = 1e-6
@@ -91,6 +93,32 @@ def test_cascade_size_law_is_exact(monkeypatch: pytest.MonkeyPatch, skip_below: 
         assert sampler.skip_p.size == 0 and sampler.row_count[0] == 3  # 9 coin edges
     sizes = cascade_sizes(graph, seeds, RUNS, np.random.default_rng(21))
     assert chi_square_p_value(sizes, spread_distribution(graph, seeds)) > ALPHA
+
+
+@pytest.mark.parametrize(("kind", "broken"), [
+    ("hash", False), ("bytes", False), ("bits", False),
+    ("bits", True),  # negative control: a bit map losing bits lets nodes activate twice
+])
+def test_cascade_size_law_is_exact_with_each_visited_set(monkeypatch: pytest.MonkeyPatch,
+                                                         kind: str, broken: bool) -> None:
+    """Every batch after the pilot keeps its visited cells in the given set."""
+    if broken:
+        monkeypatch.setattr(BitKeys, "add", one_bit_per_byte)
+    ratios = {"hash": (0, 0), "bytes": (1 << 20, 1 << 20), "bits": (0, 1 << 20)}[kind]
+    monkeypatch.setattr(keyset, "DENSE_RATIO", ratios[0])
+    monkeypatch.setattr(keyset, "BIT_RATIO", ratios[1])
+    made: list[str] = []
+    make = keyset.Store.make
+    monkeypatch.setattr(keyset.Store, "make",
+                        lambda self, *a: made.append(self.kind) or make(self, *a))
+    graph = star_and_chain()
+    sizes = cascade_sizes(graph, [0], RUNS, np.random.default_rng(23))
+    assert made[0] == "hash" and set(made[1:]) == {kind}  # the pilot, then the chosen set
+    law = spread_distribution(graph, [0])
+    if broken:
+        assert sizes.max() >= law.size or chi_square_p_value(sizes, law) <= ALPHA
+    else:
+        assert chi_square_p_value(sizes, law) > ALPHA
 
 
 def test_chi_square_rejects_a_sampler_without_thinning(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -175,13 +203,45 @@ def test_ties_of_the_16_bit_coin_are_resolved() -> None:
     assert fired > 0
 
 
+def returns_exactly_the_new_keys(keys: KeySet | DenseKeys | BitKeys, first: list[int],
+                                 second: list[int]) -> bool:
+    a, b = np.asarray(first, dtype=np.int64), np.asarray(second, dtype=np.int64)
+    return (np.array_equal(keys.add(a), np.unique(a))  # sorted, once each
+            and np.array_equal(keys.add(b), np.setdiff1d(b, a))
+            and len(keys) == np.union1d(a, b).size)
+
+
 @given(st.lists(st.integers(0, 5000), max_size=300), st.lists(st.integers(0, 5000), max_size=300))
 def test_key_sets_return_exactly_the_new_keys(first: list[int], second: list[int]) -> None:
-    for keys in (KeySet(0), DenseKeys(5001)):
-        a, b = np.asarray(first, dtype=np.int64), np.asarray(second, dtype=np.int64)
-        assert np.array_equal(np.sort(keys.add(a)), np.unique(a))
-        assert np.array_equal(np.sort(keys.add(b)), np.setdiff1d(b, a))
-        assert len(keys) == np.union1d(a, b).size
+    for keys in (KeySet(0), DenseKeys(5001), BitKeys(5001), BitKeys(5003)):
+        assert returns_exactly_the_new_keys(keys, first, second)
+
+
+def one_bit_per_byte(self: BitKeys, keys: np.ndarray) -> np.ndarray:
+    """A broken :meth:`BitKeys.add`: plain fancy ``|=`` keeps one of the new bits of a byte."""
+    keys = np.unique(keys)
+    fresh = keys[((self._bytes[keys >> 3] >> (keys & 7).astype(np.uint8)) & 1) == 0]
+    self._bytes[fresh >> 3] |= np.left_shift(np.uint8(1), (fresh & 7).astype(np.uint8))
+    self.size += fresh.size
+    return fresh
+
+
+def test_key_set_check_rejects_a_bit_map_losing_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Negative control: the contract check sees the keys a broken bit map forgets."""
+    monkeypatch.setattr(BitKeys, "add", one_bit_per_byte)
+    assert not returns_exactly_the_new_keys(BitKeys(64), [8, 9, 10], [9, 10, 11])
+
+
+def test_store_kind_keeps_memory_within_128_bytes_per_key() -> None:
+    for capacity in (1000, 10**6, 10**9):
+        for keys in (1, capacity // 2000, capacity // 1000, capacity // 200, capacity // 100):
+            kind = store_kind(capacity, keys)
+            byte_count = {"bytes": capacity, "bits": capacity / 8, "hash": 32 * keys}[kind]
+            assert byte_count <= 128 * max(keys, 1)
+            if kind == "hash":  # a map is taken whenever it fits that bound
+                assert BIT_RATIO * keys < capacity
+    assert store_kind(DENSE_RATIO, 1) == "bytes" and store_kind(BIT_RATIO, 1) == "bits"
+    assert store_kind(BIT_RATIO + 1, 1) == "hash"
 
 
 def test_key_set_grows_past_its_first_table() -> None:

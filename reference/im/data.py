@@ -202,7 +202,8 @@ def _simulate_from_product_law(
     plan = BatchPlan(int(n), graph.nodes, float(probabilities.sum()))
     for start, runs in plan:
         keys = sample_seed_keys(probabilities, runs, rng)
-        part = diffuse(graph, keys, runs, rng, record_edges=record_edges, dense=plan.dense)
+        part = diffuse(graph, keys, runs, rng, record_edges=record_edges,
+                       store=plan.store(runs))
         plan.record(runs, part.active_keys.size + part.tried_keys.size)
         parts.append((start, part))
     return parts

@@ -14,7 +14,7 @@ is a handful of array operations over all runs together:
    long runs of unlikely ones, so the random draws follow the live edges rather than every
    out-edge of every run);
 2. keep the targets not yet active, once each (a :class:`~reference.im.keyset.KeySet` of the
-   visited cells, or a byte per cell once cascades cover enough of the graph): they form
+   visited cells, or a bit or a byte per cell once cascades cover enough of the graph): they form
    :math:`S_h \setminus S_{h-1}`.
 
 Time and memory are proportional to the edges tried (or, with skips, the live ones) and the
@@ -42,7 +42,7 @@ import numpy.typing as npt
 from reference.dataset import IntArray
 from reference.errors import InputError
 from reference.im.graph import ICGraph, out_edges_of
-from reference.im.keyset import DENSE_RATIO, DenseKeys, KeySet
+from reference.im.keyset import HASH_SET, KeySet, Store, store_kind
 from reference.im.live_edges import live_targets
 
 #: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
@@ -51,6 +51,8 @@ BATCH_ACTIVE = 1 << 19
 #: maps miss the cache more often, smaller ones cut large graphs into many short batches whose
 #: fixed cost per step dominates (measured on 1,000 to 100,000-node graphs).
 DENSE_CELLS = 1 << 26
+#: Most cells of a batch's bit map (:class:`~reference.im.keyset.BitKeys`, also 64 MB).
+BIT_CELLS = 8 * DENSE_CELLS
 
 #: Most runs of the first batch of a :class:`BatchPlan` (before any cascade size is known).
 PILOT_RUNS = 1024
@@ -100,7 +102,7 @@ def check_seed_set(seeds: npt.ArrayLike, nodes: int, field: str = "seeds") -> In
 
 def diffuse(
     graph: ICGraph, seed_keys: IntArray, runs: int, rng: np.random.Generator,
-    record_edges: bool = False, dense: bool = False,
+    record_edges: bool = False, store: Store = HASH_SET,
 ) -> Diffusion:
     r"""Run ``runs`` IC cascades at once from the given seed cells.
 
@@ -116,10 +118,11 @@ def diffuse(
         Source of randomness.
     record_edges
         Also record every triggered edge and its outcome (edge-level feedback).
-    dense
-        Start with the visited keys in a byte per (run, node) cell instead of a hash set
-        (:attr:`BatchPlan.dense`); the hash set also switches to the byte map once the visited
-        pairs reach ``1 / DENSE_RATIO`` of the cells, so memory stays proportional to them.
+    store
+        The set of visited (run, node) cells to start with (:meth:`BatchPlan.store`): a hash
+        set, a byte or a bit per cell; the hash set switches to a map once the visited pairs
+        are enough of the cells (:func:`~reference.im.keyset.store_kind`), so memory stays
+        proportional to them.
     """
     V = graph.nodes
     # Inside, the pair (run r, node v) is the cell v * 2^s + r with 2^s >= runs: the cells of
@@ -131,7 +134,7 @@ def diffuse(
     mask = (1 << shift) - 1
     cells = V << shift
     seed_sims, seed_nodes = np.divmod(seed_keys, V)
-    seen: KeySet | DenseKeys = DenseKeys(cells) if dense else KeySet(2 * seed_keys.size)
+    seen = store.make(cells, seed_keys.size)
     frontier = seen.add((seed_nodes << shift) | seed_sims)
     found, found_steps = [frontier], [np.zeros(frontier.size, dtype=np.int64)]
     tried: list[IntArray] = []
@@ -150,8 +153,9 @@ def diffuse(
             target, owner = live_targets(graph.live_edges, nodes, rng)
         frontier = seen.add((target << shift) | sims[owner])
         found.append(frontier)
-        if isinstance(seen, KeySet) and DENSE_RATIO * len(seen) >= runs * V:
-            seen = DenseKeys(cells, np.concatenate(found))  # cheaper from here on
+        if isinstance(seen, KeySet) and store_kind(runs * V, len(seen)) != "hash":
+            seen = Store(store_kind(runs * V, len(seen))).make(cells)  # cheaper from here on
+            seen.add(np.concatenate(found))
         found_steps.append(np.full(frontier.size, step, dtype=np.int64))
     empty = np.zeros(0, dtype=np.int64)
     tried_keys = np.concatenate(tried) if tried else empty
@@ -185,19 +189,24 @@ class BatchPlan:
             yield start, size
             start += size
 
-    @property
-    def dense(self) -> bool:
-        """Whether the next batch should use :class:`~reference.im.keyset.DenseKeys`: cascades
-        seen so far average at least ``V / DENSE_RATIO`` nodes on a graph of ``V`` nodes."""
-        return self._runs > 0 and DENSE_RATIO * self._active / self._runs >= self.nodes
+    def store(self, runs: int) -> Store:
+        """The visited set for a next batch of ``runs`` runs (:func:`~reference.im.keyset.
+        store_kind` at the mean cascade size so far; a hash set before the first batch, sized
+        for a quarter more pairs than that mean predicts)."""
+        if self._runs == 0:
+            return Store()
+        mean = self._active / self._runs
+        kind = store_kind(self.nodes, mean)
+        return Store(kind, int(1.25 * runs * mean) if kind == "hash" else 0)
 
     def record(self, runs: int, active: int) -> None:
         """Report that a batch of ``runs`` runs produced ``active`` active pairs."""
         self._runs += runs
         self._active += active
         self._size = max(1, int(BATCH_ACTIVE / max(self._active / self._runs, 1.0)))
-        if self.dense:
-            most = max(1, DENSE_CELLS // self.nodes)  # a power of two: the map is V x 2^s
+        kind = store_kind(self.nodes, self._active / self._runs)
+        if kind != "hash":  # a power of two of runs: the map is V x 2^s cells
+            most = max(1, (DENSE_CELLS if kind == "bytes" else BIT_CELLS) // self.nodes)
             self._size = 1 << (min(self._size, most).bit_length() - 1)
 
 
@@ -225,7 +234,7 @@ def cascade_sizes(
     plan = BatchPlan(int(samples), V, seed_set.size)
     for start, runs in plan:
         keys = (np.arange(runs, dtype=np.int64)[:, None] * V + seed_set[None, :]).reshape(-1)
-        outcome = diffuse(graph, keys, runs, rng, dense=plan.dense)
+        outcome = diffuse(graph, keys, runs, rng, store=plan.store(runs))
         sizes[start : start + runs] = np.bincount(outcome.active_keys // V, minlength=runs)
         plan.record(runs, outcome.active_keys.size)
     return sizes

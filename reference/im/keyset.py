@@ -19,12 +19,16 @@ current slot and
 cascades cover a good share of the nodes: with cascades of mean size ``m`` on ``V`` nodes it
 takes ``V`` bytes per run against 16 to 32 bytes per key for the hash set, so it is used only
 when ``V <= DENSE_RATIO * m`` (at most 128 bytes per active pair: memory stays proportional to
-the active pairs) and is then 20 to 50 times faster per key.
+the active pairs) and is then 20 to 50 times faster per key.  :class:`BitKeys` keeps a bit
+per possible key, so the same 128-byte bound allows it up to ``V <= BIT_RATIO * m`` (8 times
+further); it serves the small cascades and RR sets of graphs of a few thousand nodes.
+:func:`store_kind` picks among the three and :class:`Store` builds the chosen one.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +42,40 @@ _UINT32_KEYS = 1 << 32
 _Key = TypeVar("_Key", np.int64, np.uint32)
 #: A byte map is used once the keys are at least 1/DENSE_RATIO of the key range.
 DENSE_RATIO = 128
+#: A bit map is used once the keys are at least 1/BIT_RATIO of the key range (at most 128 bytes
+#: per key, as for the byte map).
+BIT_RATIO = 8 * DENSE_RATIO
+
+StoreKind = Literal["hash", "bytes", "bits"]
+
+
+def store_kind(capacity: float, keys: float) -> StoreKind:
+    """The cheapest store for ``keys`` keys out of ``capacity`` whose memory stays within
+    128 bytes per key: a byte map, a bit map, else the hash set."""
+    if DENSE_RATIO * keys >= capacity:
+        return "bytes"
+    return "bits" if BIT_RATIO * keys >= capacity else "hash"
+
+
+@dataclass(frozen=True)
+class Store:
+    """Which set keeps a batch's visited cells, and for the hash set its expected size."""
+
+    kind: StoreKind = "hash"
+    expected: int = 0
+
+    def make(self, capacity: int, keys: int = 0) -> KeySet | DenseKeys | BitKeys:
+        """An empty set of this kind for keys in ``[0, capacity)``, about to receive at least
+        ``keys`` keys."""
+        if self.kind == "bytes":
+            return DenseKeys(capacity)
+        if self.kind == "bits":
+            return BitKeys(capacity)
+        return KeySet(max(2 * keys, self.expected))
+
+
+#: A hash set with no size hint.
+HASH_SET = Store()
 
 
 class KeySet:
@@ -121,12 +159,47 @@ class DenseKeys:
         return self.size
 
 
+class BitKeys:
+    """The :class:`KeySet` interface over one bit per key in ``[0, capacity)`` (key ``c`` is
+    bit ``c & 7`` of byte ``c >> 3``): 8 times less memory than :class:`DenseKeys`."""
+
+    def __init__(self, capacity: int, keys: IntArray | None = None) -> None:
+        self._bytes = np.zeros((capacity + 7) >> 3, dtype=np.uint8)
+        self._narrow = capacity <= _UINT32_KEYS
+        self.size = 0
+        if keys is not None:
+            self.add(keys)
+
+    def add(self, keys: IntArray) -> IntArray:
+        """Insert ``keys`` (copies allowed); return each key that was absent, once, sorted."""
+        keys = np.asarray(keys, dtype=np.int64)
+        bit = (keys & 7).astype(np.uint8)
+        candidates = keys[((np.take(self._bytes, keys >> 3) >> bit) & 1) == 0]
+        if self._narrow:  # sorting 32-bit keys is about twice as fast
+            fresh = _distinct(candidates.astype(np.uint32)).astype(np.int64)
+        else:
+            fresh = _distinct(candidates)
+        if fresh.size:  # set the bits: one OR per distinct byte (fresh is sorted)
+            byte = fresh >> 3
+            first = np.flatnonzero(_first_of_runs(byte))
+            mask = np.left_shift(np.uint8(1), (fresh & 7).astype(np.uint8))
+            self._bytes[byte[first]] |= np.bitwise_or.reduceat(mask, first)
+        self.size += int(fresh.size)
+        return fresh
+
+    def __len__(self) -> int:
+        return self.size
+
+
 def _distinct(keys: npt.NDArray[_Key]) -> npt.NDArray[_Key]:
     """Sorted distinct values of ``keys``."""
     ordered = np.sort(keys)
-    if ordered.size < 2:
-        return ordered
-    keep = np.empty(ordered.size, dtype=bool)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
+    return ordered[_first_of_runs(ordered)] if ordered.size > 1 else ordered
+
+
+def _first_of_runs(values: npt.NDArray[np.integer]) -> npt.NDArray[np.bool_]:
+    """Whether each element starts a run of equal values (``values`` non-empty)."""
+    first = np.empty(values.size, dtype=bool)
+    first[0] = True
+    np.not_equal(values[1:], values[:-1], out=first[1:])
+    return first

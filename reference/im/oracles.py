@@ -79,8 +79,9 @@ def sample_rr_sets(reverse: ICGraph, count: int, rng: np.random.Generator) -> RR
 
     Each set is a reverse IC diffusion from a uniform root, run by the same sparse simulator as
     forward cascades (:func:`~reference.im.diffusion.diffuse`): live edges by coins or skips,
-    visited (set, node) keys in a hash set, so time and memory follow the sets' total size and
-    the edges tried, not ``count * V``.
+    visited (set, node) keys in a hash set or, for graphs of at most 1024 times the mean set
+    size, a bit per cell, so time and memory follow the sets' total size and the edges tried,
+    not ``count * V``.
     """
     V = reverse.nodes
     node_parts: list[IntArray] = []
@@ -88,7 +89,7 @@ def sample_rr_sets(reverse: ICGraph, count: int, rng: np.random.Generator) -> RR
     plan = BatchPlan(count, V, 1.0)
     for _, runs in plan:
         roots = np.arange(runs, dtype=np.int64) * V + rng.integers(0, V, size=runs)
-        keys = diffuse(reverse, roots, runs, rng, dense=plan.dense).active_keys
+        keys = diffuse(reverse, roots, runs, rng, store=plan.store(runs)).active_keys
         plan.record(runs, keys.size)
         keys.sort()  # grouped by set, in place
         size_parts.append(np.bincount(keys // V, minlength=runs))
@@ -109,17 +110,23 @@ def max_coverage(rr: RRSets, k: int) -> tuple[IntArray, float]:
     the smallest unused ids (so exactly ``k`` distinct seeds are always returned).
     """
     V = rr.nodes_total
-    coverage = np.bincount(rr.nodes, minlength=V).astype(np.int64)
-    set_of_entry = np.repeat(np.arange(rr.count, dtype=np.int64), np.diff(rr.offsets))
-    by_node = np.argsort(rr.nodes, kind="stable")
+    counts = np.bincount(rr.nodes, minlength=V)
+    coverage = counts.astype(np.int64)  # a copy: counts stays the CSR layout's sizes
+    # The sets containing each node, node after node (sets in increasing order): one sort of
+    # the keys node * 2^s + set (several times faster than a stable argsort of the nodes).
+    shift = max(rr.count - 1, 0).bit_length()
+    sets_by_node = np.repeat(np.arange(rr.count, dtype=np.int64), np.diff(rr.offsets))
+    sets_by_node |= rr.nodes << shift
+    sets_by_node.sort()
+    sets_by_node &= (1 << shift) - 1
     node_offsets = np.zeros(V + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rr.nodes, minlength=V), out=node_offsets[1:])
+    np.cumsum(counts, out=node_offsets[1:])
     covered = np.zeros(rr.count, dtype=bool)
     chosen = np.zeros(k, dtype=np.int64)
     for j in range(k):
         u = int(np.argmax(coverage))
         chosen[j] = u
-        sets = set_of_entry[by_node[node_offsets[u] : node_offsets[u + 1]]]
+        sets = sets_by_node[node_offsets[u] : node_offsets[u + 1]]
         sets = sets[~covered[sets]]
         covered[sets] = True
         starts, ends = rr.offsets[sets], rr.offsets[sets + 1]
