@@ -13,7 +13,7 @@ from typing import Any
 import griffe
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from docgen.rst_math import convert  # noqa: E402
+from docgen.rst_math import convert
 
 
 class RstMath(griffe.Extension):

@@ -3,6 +3,7 @@ r"""Regenerate the numbers and the plot of the "Performance" page from a real ru
 Usage (from the repository root)::
 
     python docs/regenerate_performance.py                  # bench + scaling (a few minutes)
+    python docs/regenerate_performance.py --full           # the 100,000-node IC grid too
     python docs/regenerate_performance.py --only clcb-statistics
 
 It runs ``offcmab bench`` (the benchmarks named, all by default) and times two loops at a
@@ -19,7 +20,9 @@ Each point is the median of 3 runs.  The slope of :math:`\log t` against :math:`
 fitted by least squares on the points with ``n >= 10^5`` (below, fixed costs dominate); a
 cost linear in the log size has slope 1.  Written to ``docs/assets/performance/``:
 ``bench.json`` (the bench's JSON with the date and commit), ``scaling.json``,
-``scaling.png`` and ``table.md`` (included by ``docs/performance.md``).  Those files are
+``scaling.png``, ``table.md``, and when those benchmarks ran ``ic-grid.md`` (every case of
+the IC simulation grid) and ``imm.md`` (the IMM comparison), included by
+``docs/performance.md``.  Those files are
 committed; the docs build only reads them.
 """
 
@@ -135,9 +138,37 @@ def table(bench: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def ic_grid_table(bench: dict[str, Any]) -> str:
+    """Every case of the IC simulation grid, worst ratio first."""
+    lines = ["| case | mean cascade | ours (s) | cynetdiff (s) | ratio | CPU ratio "
+             "| agreement p |", "|---|---|---|---|---|---|---|"]
+    cases = bench["ic-simulation"]["cases"]
+    for name in sorted(cases, key=lambda case: cases[case]["ratio"]):
+        case = cases[name]
+        lines.append(f"| {name} | {case['mean_cascade']:.1f} | {case['ours_s']:.4f} | "
+                     f"{case['cynetdiff_s']:.4f} | {case['ratio']:.2f}x | "
+                     f"{case['cpu_ratio']:.2f}x | {case['agreement_p_value']:.2g} |")
+    return "\n".join(lines) + "\n"
+
+
+def imm_table(bench: dict[str, Any]) -> str:
+    """The IMM comparison's numbers (ours against pynetim on the same instance)."""
+    imm = bench["im-oracle"]
+    rows = [("graph", f"{imm['nodes']} nodes, {imm['edges']} edges, k = {imm['k']}, "
+                      f"eps = {imm['eps']}")]
+    for key in ("ours_s", "pynetim_s", "ratio", "cpu_ratio", "ours_spread", "pynetim_spread",
+                "agreement_p_value", "ours_selection_rr_sets", "pynetim_rr_sets"):
+        if imm.get(key) is not None:
+            value = imm[key]
+            rows.append((key, f"{value:.4g}" if isinstance(value, float) else str(value)))
+    lines = ["| quantity | value |", "|---|---|"] + [f"| {key} | {value} |" for key, value in rows]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="+", help="benchmarks to run (default: all)")
+    parser.add_argument("--full", action="store_true", help="the benchmarks' whole grids")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     stamp = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -145,10 +176,16 @@ def main() -> None:
     command = [sys.executable, "-m", "validation", "bench", "--json"]
     if args.only:
         command += ["--only", *args.only]
+    if args.full:
+        command.append("--full")
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
     bench = {**json.loads(done.stdout), **stamp}
     (OUT / "bench.json").write_text(json.dumps(bench, indent=1) + "\n")
     (OUT / "table.md").write_text(table(bench))
+    if "ic-simulation" in bench:
+        (OUT / "ic-grid.md").write_text(ic_grid_table(bench))
+    if "im-oracle" in bench and bench["im-oracle"].get("ratio") is not None:
+        (OUT / "imm.md").write_text(imm_table(bench))
     with tempfile.TemporaryDirectory() as folder:
         solve_seconds = solve_scaling(Path(folder))
     trial_seconds = trial_scaling()

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 # Imported now: docs/ is on sys.path only while the hooks load.
-from docgen.rst_math import convert, headings_to_bold
-
 from docgen import validation_run
+from docgen.rst_math import convert, headings_to_bold
 
 #: The bound ids of the paper, in the order of the paper (CONTRIBUTING.md fixes them).
 BOUND_IDS = (

@@ -29,5 +29,5 @@ def optimistic_cost_cache(log, k, delta):
 
 def mean_cost_cache(log, k, delta):
     """Broken: use the empirical mean cost (an unobserved cost counts as 0)."""
-    n, frequency, cost_counts, costs = _statistics(log)
+    _, frequency, _, costs = _statistics(log)
     return np.argsort(-(frequency * costs), kind="stable")[:k]
