@@ -68,9 +68,9 @@ class LiveEdgeSampler:
 
     **Skipped edges** (``skip_target`` / ``skip_p``, sorted by source, level and id) form
     segments of one source and one level: node ``u`` owns segments
-    ``segment_ptr[u] : segment_ptr[u + 1]``; segment ``s`` covers edges
-    ``segment_start[s] : segment_start[s] + segment_length[s]`` of level
-    ``segment_level[s]``.  Level ``j`` has envelope ``level_q[j]`` (its largest probability
+    ``segment_ptr[u] : segment_ptr[u + 1]`` (``has_segments[u]``: whether there are any);
+    segment ``s`` covers edges ``segment_start[s] : segment_start[s] + segment_length[s]`` of
+    level ``segment_level[s]``.  Level ``j`` has envelope ``level_q[j]`` (its largest probability
     in the graph) and ``skip_exact`` marks the edges whose probability equals it.
     """
 
@@ -80,6 +80,7 @@ class LiveEdgeSampler:
     row_start: IntArray
     row_count: IntArray
     segment_ptr: IntArray
+    has_segments: npt.NDArray[np.bool_]
     segment_start: IntArray
     segment_length: IntArray
     segment_level: npt.NDArray[np.uint16]
@@ -130,15 +131,17 @@ def _coin_rows(
 
 def _segments(
     nodes: int, sources: IntArray, level: IntArray,
-) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.uint16]]:
-    """``segment_ptr, segment_start, segment_length, segment_level`` of the skipped edges
+) -> tuple[IntArray, npt.NDArray[np.bool_], IntArray, IntArray, npt.NDArray[np.uint16]]:
+    """``segment_ptr, has_segments, segment_start, segment_length, segment_level`` of the
+    skipped edges
     (given sorted by source and level)."""
     first = _group_starts(sources * (level.max(initial=0) + 1) + level) if sources.size \
         else np.zeros(0, dtype=np.int64)
     segment_ptr = np.zeros(nodes + 1, dtype=np.int64)
     np.cumsum(np.bincount(sources[first], minlength=nodes), out=segment_ptr[1:])
     length = np.diff(first, append=sources.size).astype(np.int64)
-    return segment_ptr, first.astype(np.int64), length, level[first].astype(np.uint16)
+    return (segment_ptr, np.diff(segment_ptr) > 0, first.astype(np.int64), length,
+            level[first].astype(np.uint16))
 
 
 def _worth_skipping(src: IntArray, level: IntArray, level_q: FloatArray) -> npt.NDArray[np.bool_]:
@@ -197,8 +200,9 @@ def _coins(
     threshold = np.take(words, row).view(np.uint16)
     draw = random_uint16(rng, threshold.size)
     live = draw < threshold
-    tied = np.flatnonzero(draw == threshold)
-    if tied.size:
+    tie = draw == threshold  # rare (2^-16 per cell): located only when there is one
+    if tie.any():
+        tied = np.flatnonzero(tie)
         cell = (row[tied >> 2] << 2) | (tied & 3)
         live[tied] = rng.random(tied.size) < sampler.row_remainder.reshape(-1)[cell]
     hit = np.flatnonzero(live)
@@ -216,27 +220,29 @@ def _skipped(
     empty = np.zeros(0, dtype=np.int64)
     if nodes.size == 0 or sampler.segment_start.size == 0:
         return empty, empty
-    first = _group_starts(nodes)  # first entry of each distinct node
-    count = sampler.segment_ptr[nodes[first] + 1] - sampler.segment_ptr[nodes[first]]
-    group = np.flatnonzero(count)
-    if group.size == 0:
+    keep = np.flatnonzero(np.take(sampler.has_segments, nodes))  # entries with segments
+    if keep.size == 0:
         return empty, empty
+    runs = _group_starts(nodes[keep])
+    node = nodes[keep[runs]]  # each distinct node, with its entries' count and first entry
+    entries = np.diff(runs, append=keep.size)
+    first = keep[runs]
+    count = sampler.segment_ptr[node + 1] - sampler.segment_ptr[node]
     # one block per (distinct node, segment): entries x segment edges, entry-major
-    entries = np.diff(first, append=nodes.size)[group]
-    segment = _ranges(sampler.segment_ptr[nodes[first[group]]], count[group])
+    segment = _ranges(sampler.segment_ptr[node], count)
     order = np.argsort(sampler.segment_level[segment], kind="stable")  # radix sort by level
     segment = segment[order]
-    block_first = np.repeat(first[group], count[group])[order]  # the block's first entry
+    block_first = np.repeat(first, count)[order]  # the block's first entry
     width = sampler.segment_length[segment]
-    size = np.repeat(entries, count[group])[order] * width
+    size = np.repeat(entries, count)[order] * width
     level = sampler.segment_level[segment]
     end = np.cumsum(size)  # blocks end to end, level after level
     bounds = np.append(_group_starts(level), level.size)
     cells = []
     for a, b in pairwise(bounds.tolist()):  # one row of cells per level
-        start = int(end[a - 1]) if a else 0
+        before = int(end[a - 1]) if a else 0
         q = float(sampler.level_q[level[a]])
-        cells.append(start + bernoulli_positions(int(end[b - 1]) - start, q, rng))
+        cells.append(before + bernoulli_positions(int(end[b - 1]) - before, q, rng))
     cell = np.concatenate(cells)
     block = np.searchsorted(end, cell, side="right")
     entry, column = _entry_and_column(cell - (end[block] - size[block]), width[block])
