@@ -185,17 +185,25 @@ def live_targets(
 def _coins(
     sampler: LiveEdgeSampler, nodes: IntArray, rng: np.random.Generator
 ) -> tuple[IntArray, IntArray]:
-    """One coin per cell of every entry's rows, a row's four cells as one 64-bit word.
-
-    (``np.take`` rather than fancy indexing: the same gathers, with less overhead per element.)
-    """
+    """One coin per cell of every entry's rows: the first row of every entry, then the further
+    rows of the entries whose node has more than four coin edges."""
     row = np.take(sampler.row_start, nodes)  # each entry's first row
+    target, owner = _row_coins(sampler, row, rng)
     more = np.flatnonzero(np.take(sampler.row_count, nodes) > 1)  # nodes with more rows
-    owner = None
-    if more.size:
-        extra = np.take(sampler.row_count, nodes[more]) - 1
-        owner = np.concatenate([np.arange(nodes.size), np.repeat(more, extra)])
-        row = np.concatenate([row, _ranges(row[more] + 1, extra)])
+    if more.size == 0:
+        return target, owner
+    extra = np.take(sampler.row_count, nodes[more]) - 1
+    more_target, more_owner = _row_coins(sampler, _ranges(row[more] + 1, extra), rng)
+    return (np.concatenate([target, more_target]),
+            np.concatenate([owner, np.take(np.repeat(more, extra), more_owner)]))
+
+
+def _row_coins(
+    sampler: LiveEdgeSampler, row: IntArray, rng: np.random.Generator
+) -> tuple[IntArray, IntArray]:
+    """Targets of the live cells of the given rows, and the index in ``row`` of each; a row's
+    four thresholds are one 64-bit word, and so are its four draws.  (``np.take`` rather than
+    fancy indexing: the same gathers, with less overhead per element.)"""
     words = sampler.row_threshold.view(np.uint64).reshape(-1)
     threshold = np.take(words, row).view(np.uint16)
     draw = random_uint16(rng, threshold.size)
@@ -208,8 +216,7 @@ def _coins(
     hit = np.flatnonzero(live)
     entry = hit >> 2
     cell = (np.take(row, entry) << 2) | (hit & 3)
-    target = np.take(sampler.row_target.reshape(-1), cell).astype(np.int64)
-    return target, (entry if owner is None else np.take(owner, entry))
+    return np.take(sampler.row_target.reshape(-1), cell).astype(np.int64), entry
 
 
 def _skipped(
