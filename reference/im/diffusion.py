@@ -153,8 +153,9 @@ def diffuse(
             target, owner = live_targets(graph.live_edges, nodes, rng)
         frontier = seen.add((target << shift) | sims[owner])
         found.append(frontier)
-        if isinstance(seen, KeySet) and store_kind(runs * V, len(seen)) != "hash":
-            seen = Store(store_kind(runs * V, len(seen))).make(cells)  # cheaper from here on
+        kind = store_kind(runs * V, len(seen)) if isinstance(seen, KeySet) else "hash"
+        if kind != "hash":  # a map is cheaper from here on
+            seen = Store(kind).make(cells)
             seen.add(np.concatenate(found))
         found_steps.append(np.full(frontier.size, step, dtype=np.int64))
     empty = np.zeros(0, dtype=np.int64)

@@ -156,5 +156,5 @@ def expand_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArra
     owner = np.repeat(np.arange(starts.size, dtype=np.int64), counts)
     if owner.size == 0:
         return owner, owner
-    first = np.cumsum(counts) - counts
-    return starts[owner] + (np.arange(owner.size, dtype=np.int64) - first[owner]), owner
+    shift = starts - (np.cumsum(counts) - counts)  # index of an entry minus its place
+    return np.arange(owner.size, dtype=np.int64) + shift[owner], owner

@@ -1,8 +1,9 @@
 r"""A growing set of non-negative ``int64`` keys with vectorized insertion (a numpy hash set).
 
-The IC simulators keep the visited ``(run, node)`` pairs of many cascades as keys
-``run * V + node``.  A dense ``runs x V`` array would cost ``runs * V`` however small the
-cascades are; this set costs memory and time proportional to the keys actually inserted.
+The IC simulators keep the visited ``(run, node)`` pairs of many cascades as integer keys (the
+cells of :func:`~reference.im.diffusion.diffuse`).  A dense ``runs x V`` array would cost
+``runs * V`` however small the cascades are; the hash set costs memory and time proportional
+to the keys actually inserted.
 
 Layout: open addressing with linear probing in a power-of-two table kept at most half full
 (``-1`` marks an empty slot), Fibonacci hashing ``(key * 0x9E3779B97F4A7C15) >> (64 - bits)``.
@@ -137,20 +138,14 @@ class KeySet:
 class DenseKeys:
     """The :class:`KeySet` interface over one byte per key in ``[0, capacity)``."""
 
-    def __init__(self, capacity: int, keys: IntArray | None = None) -> None:
+    def __init__(self, capacity: int) -> None:
         self._unseen = np.ones(capacity, dtype=bool)  # (no negation pass when reading it)
         self.size = 0
-        if keys is not None:
-            self.add(keys)
 
     def add(self, keys: IntArray) -> IntArray:
         """Insert ``keys`` (copies allowed); return each key that was absent, once, sorted."""
         keys = np.asarray(keys, dtype=np.int64)
-        candidates = keys[np.take(self._unseen, keys)]
-        if self._unseen.size <= _UINT32_KEYS:  # sorting 32-bit keys is about twice as fast
-            fresh = _distinct(candidates.astype(np.uint32)).astype(np.int64)
-        else:
-            fresh = _distinct(candidates)
+        fresh = _distinct_keys(keys[np.take(self._unseen, keys)], self._unseen.size)
         self._unseen[fresh] = False
         self.size += int(fresh.size)
         return fresh
@@ -163,25 +158,20 @@ class BitKeys:
     """The :class:`KeySet` interface over one bit per key in ``[0, capacity)`` (key ``c`` is
     bit ``c & 7`` of byte ``c >> 3``): 8 times less memory than :class:`DenseKeys`."""
 
-    def __init__(self, capacity: int, keys: IntArray | None = None) -> None:
+    def __init__(self, capacity: int) -> None:
         self._bytes = np.zeros((capacity + 7) >> 3, dtype=np.uint8)
-        self._narrow = capacity <= _UINT32_KEYS
+        self._capacity = capacity
         self.size = 0
-        if keys is not None:
-            self.add(keys)
 
     def add(self, keys: IntArray) -> IntArray:
         """Insert ``keys`` (copies allowed); return each key that was absent, once, sorted."""
         keys = np.asarray(keys, dtype=np.int64)
         bit = (keys & 7).astype(np.uint8)
-        candidates = keys[((np.take(self._bytes, keys >> 3) >> bit) & 1) == 0]
-        if self._narrow:  # sorting 32-bit keys is about twice as fast
-            fresh = _distinct(candidates.astype(np.uint32)).astype(np.int64)
-        else:
-            fresh = _distinct(candidates)
+        unseen = ((np.take(self._bytes, keys >> 3) >> bit) & 1) == 0
+        fresh = _distinct_keys(keys[unseen], self._capacity)
         if fresh.size:  # set the bits: one OR per distinct byte (fresh is sorted)
             byte = fresh >> 3
-            first = np.flatnonzero(_first_of_runs(byte))
+            first = np.flatnonzero(first_of_runs(byte))
             mask = np.left_shift(np.uint8(1), (fresh & 7).astype(np.uint8))
             self._bytes[byte[first]] |= np.bitwise_or.reduceat(mask, first)
         self.size += int(fresh.size)
@@ -191,13 +181,21 @@ class BitKeys:
         return self.size
 
 
+def _distinct_keys(keys: IntArray, capacity: int) -> IntArray:
+    """Sorted distinct ``keys`` of a map of ``capacity`` keys: sorted as 32-bit integers when
+    they fit (about twice as fast as 64-bit)."""
+    if capacity <= _UINT32_KEYS:
+        return _distinct(keys.astype(np.uint32)).astype(np.int64)
+    return _distinct(keys)
+
+
 def _distinct(keys: npt.NDArray[_Key]) -> npt.NDArray[_Key]:
     """Sorted distinct values of ``keys``."""
     ordered = np.sort(keys)
-    return ordered[_first_of_runs(ordered)] if ordered.size > 1 else ordered
+    return ordered[first_of_runs(ordered)] if ordered.size > 1 else ordered
 
 
-def _first_of_runs(values: npt.NDArray[np.integer]) -> npt.NDArray[np.bool_]:
+def first_of_runs(values: npt.NDArray[np.integer]) -> npt.NDArray[np.bool_]:
     """Whether each element starts a run of equal values (``values`` non-empty)."""
     first = np.empty(values.size, dtype=bool)
     first[0] = True

@@ -45,6 +45,8 @@ import numpy.typing as npt
 
 from reference.dataset import FloatArray, IntArray
 from reference.im.bernoulli import bernoulli_positions, random_uint16
+from reference.im.graph import expand_ranges
+from reference.im.keyset import first_of_runs
 
 #: Edges with a probability below this may be skip-sampled (see :func:`_worth_skipping`).
 SKIP_BELOW = 0.2
@@ -133,10 +135,9 @@ def _segments(
     nodes: int, sources: IntArray, level: IntArray,
 ) -> tuple[IntArray, npt.NDArray[np.bool_], IntArray, IntArray, npt.NDArray[np.uint16]]:
     """``segment_ptr, has_segments, segment_start, segment_length, segment_level`` of the
-    skipped edges
-    (given sorted by source and level)."""
-    first = _group_starts(sources * (level.max(initial=0) + 1) + level) if sources.size \
-        else np.zeros(0, dtype=np.int64)
+    skipped edges (given sorted by source and level)."""
+    key = sources * (level.max(initial=0) + 1) + level
+    first = np.flatnonzero(first_of_runs(key)) if key.size else np.zeros(0, dtype=np.int64)
     segment_ptr = np.zeros(nodes + 1, dtype=np.int64)
     np.cumsum(np.bincount(sources[first], minlength=nodes), out=segment_ptr[1:])
     length = np.diff(first, append=sources.size).astype(np.int64)
@@ -193,9 +194,10 @@ def _coins(
     if more.size == 0:
         return target, owner
     extra = np.take(sampler.row_count, nodes[more]) - 1
-    more_target, more_owner = _row_coins(sampler, _ranges(row[more] + 1, extra), rng)
+    more_row, more_entry = expand_ranges(row[more] + 1, extra)
+    more_target, more_owner = _row_coins(sampler, more_row, rng)
     return (np.concatenate([target, more_target]),
-            np.concatenate([owner, np.take(np.repeat(more, extra), more_owner)]))
+            np.concatenate([owner, np.take(more, np.take(more_entry, more_owner))]))
 
 
 def _row_coins(
@@ -230,21 +232,21 @@ def _skipped(
     keep = np.flatnonzero(np.take(sampler.has_segments, nodes))  # entries with segments
     if keep.size == 0:
         return empty, empty
-    runs = _group_starts(nodes[keep])
+    runs = np.flatnonzero(first_of_runs(nodes[keep]))
     node = nodes[keep[runs]]  # each distinct node, with its entries' count and first entry
     entries = np.diff(runs, append=keep.size)
     first = keep[runs]
     count = sampler.segment_ptr[node + 1] - sampler.segment_ptr[node]
     # one block per (distinct node, segment): entries x segment edges, entry-major
-    segment = _ranges(sampler.segment_ptr[node], count)
+    segment, group = expand_ranges(sampler.segment_ptr[node], count)
     order = np.argsort(sampler.segment_level[segment], kind="stable")  # radix sort by level
-    segment = segment[order]
-    block_first = np.repeat(first, count)[order]  # the block's first entry
+    segment, group = segment[order], group[order]
+    block_first = first[group]  # the block's first entry
     width = sampler.segment_length[segment]
-    size = np.repeat(entries, count)[order] * width
+    size = entries[group] * width
     level = sampler.segment_level[segment]
     end = np.cumsum(size)  # blocks end to end, level after level
-    bounds = np.append(_group_starts(level), level.size)
+    bounds = np.append(np.flatnonzero(first_of_runs(level)), level.size)
     cells = []
     for a, b in pairwise(bounds.tolist()):  # one row of cells per level
         before = int(end[a - 1]) if a else 0
@@ -266,20 +268,3 @@ def _entry_and_column(offset: IntArray, width: IntArray) -> tuple[IntArray, IntA
     """Entry (within its block) and edge (within its segment) of a cell at ``offset`` in a
     block of ``width``-edge rows: blocks are entry-major."""
     return np.divmod(offset, width)
-
-
-def _group_starts(values: npt.NDArray[np.integer]) -> IntArray:
-    """Index of the first element of each run of equal values (``values`` non-empty)."""
-    starts = np.empty(values.size, dtype=bool)
-    starts[0] = True
-    np.not_equal(values[1:], values[:-1], out=starts[1:])
-    return np.flatnonzero(starts)
-
-
-def _ranges(starts: IntArray, counts: IntArray) -> IntArray:
-    """Concatenated ranges ``starts[i] : starts[i] + counts[i]`` (all counts > 0)."""
-    ends = np.cumsum(counts)
-    step = np.ones(int(ends[-1]), dtype=np.int64)
-    step[0] = starts[0]
-    step[ends[:-1]] = starts[1:] - (starts[:-1] + counts[:-1]) + 1
-    return np.cumsum(step, out=step)

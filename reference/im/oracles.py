@@ -55,7 +55,7 @@ import numpy.typing as npt
 from reference.dataset import FloatArray, IntArray
 from reference.errors import InputError, check_cardinality, check_probability
 from reference.im.diffusion import BATCH_ACTIVE, BatchPlan, check_seed_set, diffuse
-from reference.im.graph import ICGraph
+from reference.im.graph import ICGraph, expand_ranges
 
 #: Most RR sets IMM may sample (each holds at least one 8-byte node id and one offset).
 MAX_RR_SETS = 10**8
@@ -129,11 +129,8 @@ def max_coverage(rr: RRSets, k: int) -> tuple[IntArray, float]:
         sets = sets_by_node[node_offsets[u] : node_offsets[u + 1]]
         sets = sets[~covered[sets]]
         covered[sets] = True
-        starts, ends = rr.offsets[sets], rr.offsets[sets + 1]
-        lengths = ends - starts
-        first = np.cumsum(lengths) - lengths
-        owner = np.repeat(np.arange(sets.size), lengths)
-        members = rr.nodes[starts[owner] + np.arange(owner.size) - first[owner]]
+        entries, _ = expand_ranges(rr.offsets[sets], rr.offsets[sets + 1] - rr.offsets[sets])
+        members = rr.nodes[entries]
         coverage -= np.bincount(members, minlength=V)
         coverage[chosen[: j + 1]] = -1  # never pick a node twice
     fraction = float(covered.mean()) if rr.count else 0.0
