@@ -2,7 +2,7 @@ r"""The :class:`Bound` type: one theorem's bound as sympy, as LaTeX and as a num
 
 A bound has two variants: ``"stated"`` (as printed in the paper, with its printed
 precondition on ``n``) and ``"proved"`` (what the proof's chain of inequalities
-yields, constants included).  Each theorem module in :mod:`bounds.theorems`
+yields, constants included).  Each theorem module in :mod:`offcmab.bounds.theorems`
 documents, step by step, how its ``proved`` variant follows from the proof text.
 """
 
@@ -16,8 +16,8 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from bounds.symbols import DOMAINS, LATEX_NAMES, SYMBOLS, Domain, check_parameter
-from reference.errors import InputError
+from offcmab.bounds.symbols import DOMAINS, LATEX_NAMES, SYMBOLS, Domain, check_parameter
+from offcmab.reference.errors import InputError
 
 Variant = Literal["stated", "proved"]
 VARIANTS: tuple[Variant, ...] = ("stated", "proved")
@@ -87,7 +87,7 @@ class Bound:
 
     # -- symbolic ------------------------------------------------------------------
     def expression(self, variant: str = "stated") -> sp.Expr:
-        """The bound as a sympy expression over :mod:`bounds.symbols`."""
+        """The bound as a sympy expression over :mod:`offcmab.bounds.symbols`."""
         return self.expressions[check_variant(variant)]
 
     def precondition(self, variant: str = "stated") -> sp.Basic | None:

@@ -16,7 +16,7 @@ the sums and maxima running over the arms :math:`S^*` can trigger.  Where :math:
 triggers an arm the data never observe, :math:`C_\infty^* = C_1^* = +\infty` and
 :math:`p^* = 0`.  No Monte-Carlo is involved: the values are exact up to float rounding
 of the inputs.  The problem wrappers take a problem (``CMABTProblem``) and a data law
-(``DataLaw``) from :mod:`reference.problems` and add the paper's closed-form upper bounds
+(``DataLaw``) from :mod:`offcmab.reference.problems` and add the paper's closed-form upper bounds
 as separate fields.
 
 References
@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from reference.errors import InputError
+from offcmab.reference.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -176,12 +176,12 @@ def cascade_coefficients(mu: npt.ArrayLike, k: int, data: str = "uniform") -> di
     r"""Exact coefficients of a cascading bandit under a data law, with the paper's closed forms.
 
     ``data="uniform"``: ordered lists uniform over all ``k``-lists of distinct items
-    (:class:`reference.problems.cascade.UniformListsLaw`, exact :math:`p^{D_S}`).  Extra
+    (:class:`offcmab.reference.problems.cascade.UniformListsLaw`, exact :math:`p^{D_S}`).  Extra
     fields: ``C_one_sum_formula`` (``apdx_eq:ranking_C*`` with the law's :math:`q_{ij}`),
     ``C_one_upper`` :math:`= m\mu_1/\mu_k`, ``p_star_lower`` (the corollary's printed
     denominator) and ``Kbar_upper`` :math:`= k`.
     """
-    from reference.problems.cascade import CascadeProblem, UniformListsLaw
+    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 
     if data != "uniform":
         raise InputError("data", f"must be 'uniform', got {data!r}")
@@ -201,7 +201,7 @@ def kpath_coefficients(path_means: npt.ArrayLike, k: int,
     Semi-bandit feedback: :math:`\bar K^* = \bar K_2^* = K^* = k` and
     :math:`C_\infty^* = 1/w_{j^*}` for the optimal path :math:`j^*`.
     """
-    from reference.problems.kpath import KPathProblem, PathLaw
+    from offcmab.reference.problems.kpath import KPathProblem, PathLaw
 
     problem = KPathProblem(np.asarray(path_means, dtype=np.float64), int(k))
     law = PathLaw(problem, np.asarray(path_probabilities, dtype=np.float64))
@@ -223,7 +223,11 @@ def llm_coefficients(p: npt.ArrayLike, c: npt.ArrayLike, k: int,
     ``Kbar_upper`` :math:`=m+1`) and ``improved`` (coverage of the :math:`m` cost arms,
     the paper's :math:`C_1^* = \nu_{\text{inv}}` and :math:`\bar K^*\le1`), ``B1 = 1``.
     """
-    from reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, UniformRandomCaches
+    from offcmab.reference.problems.llm_cache import (
+        EmptyCaches,
+        LLMCacheProblem,
+        UniformRandomCaches,
+    )
 
     problem = LLMCacheProblem(np.asarray(p, dtype=np.float64),
                               np.asarray(c, dtype=np.float64), int(k))

@@ -2,7 +2,7 @@ r"""The errata of the paper, derived from the claims whose check found a counter
 
 Each erratum carries the claim's ``paper_ref``, its statement, the reproducible evidence,
 the smallest correction and the impact on the downstream result.  Nothing here is written
-by hand: an erratum exists exactly when :mod:`bounds.claims` reports ``counterexample``.
+by hand: an erratum exists exactly when :mod:`offcmab.bounds.claims` reports ``counterexample``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bounds.claims import ClaimResult, check_all
+from offcmab.bounds.claims import ClaimResult, check_all
 
 
 @dataclass(frozen=True)

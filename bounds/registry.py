@@ -1,15 +1,15 @@
 r"""The registry of the paper's bounds: ``BOUNDS[id] -> Bound``.
 
 Ids and parameter names are a stable interface (``CONTRIBUTING.md``).  Each theorem
-lives in its own module under :mod:`bounds.theorems`, whose docstring derives its
+lives in its own module under :mod:`offcmab.bounds.theorems`, whose docstring derives its
 ``proved`` variant from the proof step by step.
 """
 
 from __future__ import annotations
 
-from bounds.bound import VARIANTS, Bound, Variant, check_variant
-from bounds.theorems import cascade, im, llm, lower, upper
-from reference.errors import InputError
+from offcmab.bounds.bound import VARIANTS, Bound, Variant, check_variant
+from offcmab.bounds.theorems import cascade, im, llm, lower, upper
+from offcmab.reference.errors import InputError
 
 __all__ = ["BOUNDS", "VARIANTS", "Bound", "Variant", "check_variant", "get_bound"]
 

@@ -28,9 +28,9 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
-from bounds.bound import Bound, check_variant
-from bounds.symbols import n as n_symbol
-from reference.errors import InputError
+from offcmab.bounds.bound import Bound, check_variant
+from offcmab.bounds.symbols import n as n_symbol
+from offcmab.reference.errors import InputError
 
 #: Largest sample size searched.
 N_MAX = 1e18

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from reference.errors import InputError
+from offcmab.reference.errors import InputError
 
 # Theorem 1 and its corollaries
 alpha = sp.Symbol("alpha", positive=True)  #: oracle approximation ratio, (0, 1]

@@ -3,6 +3,7 @@ r"""MkDocs hooks: generate the theory pages from the package and pull source int
 Registered in ``mkdocs.yml`` (``hooks: [docs/hooks.py]``).  Nothing here touches the
 network.  What the hooks do:
 
+* ``on_startup``: lay out the package as installed for the API pages (``.docs-view``).
 * ``on_config``: fail early, with the command to run, when the KaTeX assets that
   ``docs/install-katex.sh`` installs from the npm registry are missing.
 * ``on_files``: add the pages generated from the package (one page per bound id, the
@@ -54,6 +55,28 @@ DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(" + NAMES + r")\((.*?)\)\s*\}\}", re.S)
 KATEX = DOCS / "assets" / "katex" / "katex.min.js"
 
 
+#: Where the API pages find the package: ``offcmab/`` with the three layers linked into it, as
+#: an installed wheel lays it out (``mkdocs.yml`` points mkdocstrings here; the folders of the
+#: layers stay at the top of the repository).
+VIEW = ROOT / ".docs-view"
+
+
+def build_view() -> None:
+    """Lay out ``.docs-view/offcmab`` as installed: the package files and links to the layers."""
+    package = VIEW / "offcmab"
+    package.mkdir(parents=True, exist_ok=True)
+    for source in (ROOT / "offcmab").glob("*.py"):
+        (package / source.name).write_bytes(source.read_bytes())
+    for layer in ("reference", "bounds", "validation"):
+        link = package / layer
+        if not link.is_symlink():
+            link.symlink_to(ROOT / layer, target_is_directory=True)
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    build_view()  # before mkdocstrings reads its search paths in its own on_config
+
+
 def on_config(config: Any) -> Any:
     if not KATEX.is_file():
         raise PluginError(
@@ -92,7 +115,7 @@ def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
     if name == "reproduction_figures":
         return reproductions.figures(ROOT, *args)
     if name == "signature_table":
-        from validation.api import signature_table
+        from offcmab.validation.api import signature_table
 
         return signature_table()
     return theory.theory_links(ROOT, *args, **kwargs)

@@ -10,10 +10,11 @@ It runs ``offcmab bench`` (the benchmarks named, all by default) and times two l
 range of log sizes ``n``:
 
 * ``solve cascade``: reading a ``.npz`` log, checking it and running CLCB-Cascade
-  (:func:`validation.solvers.cascade.solve`, in this process, so the interpreter's fixed
+  (:func:`offcmab.validation.solvers.cascade.solve`, in this process, so the interpreter's fixed
   start-up does not hide the growth), ``m = 10^5`` items, lists of 5;
 * validate's trial loop: one trial of ``cor1-cascade`` (draw a log of ``n`` lists, run
-  CLCB-Cascade, compute the exact gap; :meth:`validation.scenarios.cascade.CascadeScenario.trial`)
+  CLCB-Cascade, compute the exact gap;
+  :meth:`offcmab.validation.scenarios.cascade.CascadeScenario.trial`)
   on the first quick instance.
 
 Each point is the median of 3 runs.  The slope of :math:`\log t` against :math:`\log n` is
@@ -75,9 +76,9 @@ def slope(sizes: list[int], seconds: list[float]) -> float:
 def solve_scaling(folder: Path) -> list[float]:
     import numpy as np
 
-    from reference.dataset_io import write_npz
-    from reference.problems.cascade import CascadeProblem, UniformListsLaw
-    from validation.solvers.cascade import solve
+    from offcmab.reference.dataset_io import write_npz
+    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
+    from offcmab.validation.solvers.cascade import solve
 
     rng = np.random.default_rng(2025)
     law = UniformListsLaw(CascadeProblem(rng.random(100_000), 5))
@@ -96,8 +97,8 @@ def solve_scaling(folder: Path) -> list[float]:
 def trial_scaling() -> list[float]:
     import numpy as np
 
-    from validation.runner.spec import PROFILES
-    from validation.scenarios.cascade import CascadeScenario
+    from offcmab.validation.runner.spec import PROFILES
+    from offcmab.validation.scenarios.cascade import CascadeScenario
 
     scenario = CascadeScenario()
     instance = scenario.instances(PROFILES["quick"], 0)[0]

@@ -6,7 +6,7 @@ Usage (from the repository root)::
     python docs/regenerate_power.py --from offcmab-report  # a finished run's folder
 
 It runs ``offcmab validate --seed 2025 --out DIR`` (the default profile, which runs the
-negative controls of :mod:`validation.controls` on the trap instances), then writes the
+negative controls of :mod:`offcmab.validation.controls` on the trap instances), then writes the
 page, the power figures (``docs/assets/power/<id>-power.png``) and ``power.json`` (the
 numbers the page shows, with the seed, date and git commit).  Tightness comes from the
 regression corpus ``validation/corpus/*.json`` when it exists.  The files are committed;
@@ -128,7 +128,7 @@ def _number(value: Any) -> str:
 
 def page(record: Mapping[str, Any]) -> str:
     """The markdown page from the numbers in ``record``."""
-    from validation.runner.report import headline
+    from offcmab.validation.runner.report import headline
 
     run = record["run"]
     power = record["power"]
@@ -164,7 +164,7 @@ def page(record: Mapping[str, Any]) -> str:
         "| control | bound id | what is broken | rows | flagged by | flagged |",
         "|---|---|---|---|---|---|",
     ]
-    from validation.controls import CONTROLS
+    from offcmab.validation.controls import CONTROLS
 
     for entry in power["table"]:
         flagged_by = ", ".join(entry["flagged_by"]) or "—"

@@ -9,7 +9,7 @@ For each figure it runs the same code as ``offcmab reproduce FIGURE --out DIR`` 
 paper's settings (not ``--quick``) with the default seed, and keeps in
 ``docs/assets/reproductions/`` the PNG (and the module's ``EXTRA_FIGURES``) and a JSON
 file with the headline numbers, the seed, the UTC date and the git commit.  Then it
-rewrites ``comparison.csv`` (:mod:`validation.reproduce.comparison`) from every JSON file
+rewrites ``comparison.csv`` (:mod:`offcmab.validation.reproduce.comparison`) from every JSON file
 there, as ``offcmab reproduce all`` does from its own run.  Those files are committed;
 the docs build reads them (the slowest reproductions take minutes, too long for every
 build), and the page shows the date and commit each one was made at.
@@ -38,9 +38,9 @@ def git_commit() -> str:
 
 
 def regenerate(name: str) -> None:
-    from validation.cli import load_command
-    from validation.output import jsonable
-    from validation.reproduce import FIGURES
+    from offcmab.validation.cli import load_command
+    from offcmab.validation.output import jsonable
+    from offcmab.validation.reproduce import FIGURES
 
     module = load_command(FIGURES[name])
     if module is None:
@@ -72,7 +72,7 @@ def regenerate(name: str) -> None:
 
 def main() -> None:
     sys.path.insert(0, str(ROOT))
-    from validation.reproduce import FIGURES
+    from offcmab.validation.reproduce import FIGURES
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("figures", nargs="*", metavar="FIGURE",
@@ -87,8 +87,8 @@ def main() -> None:
 
 def write_comparison_table() -> None:
     """``comparison.csv`` from every committed artifact (a missing one reads as missing)."""
-    from validation.reproduce import FIGURES
-    from validation.reproduce.comparison import comparison_rows, write_comparison
+    from offcmab.validation.reproduce import FIGURES
+    from offcmab.validation.reproduce.comparison import comparison_rows, write_comparison
 
     summaries = {}
     for name in FIGURES:

@@ -9,9 +9,8 @@ References
 Liu et al., "Offline Learning for Combinatorial Multi-armed Bandits", ICML 2025.
 """
 
-from reference.clcb import CLCBResult, clcb
-from reference.dataset import OfflineDataset
-from reference.errors import InputError
+from offcmab.reference.clcb import CLCBResult, clcb
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.errors import InputError
 
 __all__ = ["CLCBResult", "InputError", "OfflineDataset", "clcb"]
-__version__ = "0.1.0"

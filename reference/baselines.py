@@ -1,6 +1,6 @@
 r"""Baselines of the paper's experiments: CUCB-Offline and EMP, for any oracle.
 
-Both share CLCB's counters and means (:func:`reference.confidence.arm_statistics`)
+Both share CLCB's counters and means (:func:`offcmab.reference.confidence.arm_statistics`)
 and differ only in the index handed to the oracle:
 
 * **CUCB-Offline** (an offline run of CUCB, Chen et al. 2016): the UCB
@@ -10,7 +10,7 @@ and differ only in the index handed to the oracle:
   arms get ``unobserved`` (default :math:`-\infty`: ranked after every observed
   arm, ties among them toward smaller ids, as the oracles break ties).
 
-Both return a :class:`BaselineResult`, a :class:`reference.clcb.CLCBResult`
+Both return a :class:`BaselineResult`, an :class:`offcmab.reference.clcb.CLCBResult`
 (``action``, ``counts``, ``means``, ``lcb``) that also carries the ``index``
 the oracle saw.
 
@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reference.clcb import CLCBResult, lower_confidence_bounds
-from reference.confidence import RadiusRule, arm_statistics, hoeffding_radius
-from reference.dataset import FloatArray, OfflineDataset
-from reference.oracles import Oracle
+from offcmab.reference.clcb import CLCBResult, lower_confidence_bounds
+from offcmab.reference.confidence import RadiusRule, arm_statistics, hoeffding_radius
+from offcmab.reference.dataset import FloatArray, OfflineDataset
+from offcmab.reference.oracles import Oracle
 
 #: No bound of the paper covers the baselines.
 THEORY: tuple[str, ...] = ()
@@ -48,7 +48,7 @@ def cucb_offline(
 
     Unobserved arms get :math:`\bar\mu_i = +\infty`.
 
-    ``radius`` selects :math:`\rho_i` exactly as in :func:`reference.clcb.clcb`.
+    ``radius`` selects :math:`\rho_i` exactly as in :func:`offcmab.reference.clcb.clcb`.
     """
     stats = arm_statistics(dataset)
     ucb = stats.means + hoeffding_radius(stats.counts, dataset.n, dataset.m, delta, radius)

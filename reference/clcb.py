@@ -16,7 +16,7 @@ the value the formula takes in the limit, so the oracle treats it as the worst
 arm and still returns a feasible action.
 
 Theory that covers it: Theorem 1 (``thm:upper_bound``), bound ids ``thm1-inf``
-and ``thm1-one`` in :mod:`bounds`.  The theorem's proof uses the radius with
+and ``thm1-one`` in :mod:`offcmab.bounds`.  The theorem's proof uses the radius with
 ``log(2mn/delta)`` (event :math:`\mathcal{E}_{\text{arm}}`); the printed
 ``log(4mn/delta)`` is larger, hence also covered.
 
@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.confidence import ArmStatistics, RadiusRule, arm_statistics, hoeffding_radius
-from reference.dataset import FloatArray, IntArray, OfflineDataset
-from reference.oracles import Oracle
+from offcmab.reference.confidence import ArmStatistics, RadiusRule, arm_statistics, hoeffding_radius
+from offcmab.reference.dataset import FloatArray, IntArray, OfflineDataset
+from offcmab.reference.oracles import Oracle
 
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
 THEORY = ("thm1-inf", "thm1-one")

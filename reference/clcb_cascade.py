@@ -10,8 +10,8 @@ Pseudo-code (``alg:CLCB_cascade``), beside the code that implements each line::
     S_hat = Top-k(lcb_1, ..., lcb_m)                            # cascade_line:oracle
     return S_hat
 
-It is Algorithm 1 (:func:`reference.clcb.clcb`) with the exact top-k oracle
-(:class:`reference.oracles.TopK`) and the cascade radius :math:`\log(2mn/\delta)`
+It is Algorithm 1 (:func:`offcmab.reference.clcb.clcb`) with the exact top-k oracle
+(:class:`offcmab.reference.oracles.TopK`) and the cascade radius :math:`\log(2mn/\delta)`
 by default; ``radius="alg1"`` selects Algorithm 1's printed
 :math:`\log(4mn/\delta)`.  Unobserved items have LCB :math:`-\infty`, so they
 enter the list only when fewer than ``k`` items were observed.
@@ -24,11 +24,11 @@ References
 
 from __future__ import annotations
 
-from reference.clcb import CLCBResult, clcb
-from reference.confidence import RadiusRule
-from reference.dataset import OfflineDataset
-from reference.errors import check_cardinality
-from reference.oracles import TopK
+from offcmab.reference.clcb import CLCBResult, clcb
+from offcmab.reference.confidence import RadiusRule
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.errors import check_cardinality
+from offcmab.reference.oracles import TopK
 
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
 THEORY = ("cor1-cascade", "thm1-one", "thm1-inf")

@@ -29,7 +29,7 @@ Choices the pseudo-code leaves open, and why they keep the theorems valid:
   (monotonicity and :math:`|\bar c - c| \le 2\rho`).  It also avoids :math:`0 \cdot \infty`.
   With ``clip=False`` the printed values are used and a score :math:`0 \cdot \infty`
   (never-arrived, never-observed query) is taken as 0.
-* Ties in the top-k are broken toward smaller query ids (:func:`reference.oracles.top_k`).
+* Ties in the top-k are broken toward smaller query ids (:func:`offcmab.reference.oracles.top_k`).
 
 References
 ----------
@@ -45,11 +45,11 @@ from typing import Literal
 
 import numpy as np
 
-from reference.confidence import log_over_delta
-from reference.dataset import FloatArray, IntArray
-from reference.errors import InputError, check_cardinality, check_probability
-from reference.oracles import top_k
-from reference.problems.llm_cache import QueryLog
+from offcmab.reference.confidence import log_over_delta
+from offcmab.reference.dataset import FloatArray, IntArray
+from offcmab.reference.errors import InputError, check_cardinality, check_probability
+from offcmab.reference.oracles import top_k
+from offcmab.reference.problems.llm_cache import QueryLog
 
 #: Bound ids covering each variant (``bounds/registry.py``).
 THEORY = ("thm3-llm", "lem-llm-std")

@@ -28,8 +28,8 @@ from typing import Literal
 
 import numpy as np
 
-from reference.dataset import FloatArray, IntArray, OfflineDataset
-from reference.errors import InputError, check_probability
+from offcmab.reference.dataset import FloatArray, IntArray, OfflineDataset
+from offcmab.reference.errors import InputError, check_probability
 
 RadiusRule = Literal["alg1", "cascade"]
 

@@ -46,10 +46,10 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import FloatArray, IntArray
-from reference.errors import InputError
-from reference.oracles import top_k
-from reference.problems.llm_cache import (
+from offcmab.reference.dataset import FloatArray, IntArray
+from offcmab.reference.errors import InputError
+from offcmab.reference.oracles import top_k
+from offcmab.reference.problems.llm_cache import (
     CostNoise,
     LLMCacheProblem,
     sample_costs,
@@ -155,7 +155,7 @@ def cucb_llm_stream(
     per-round comparison with the global top-k (``cache_value_gap`` is then NaN and
     ``equals_reference``, ``same_set_as_topk`` False); the caches are the same.
     ``radius_scale`` multiplies the LCB's radius (1 as printed; the negative controls of
-    :mod:`validation.controls` pass 0, 0.1, -1 or a huge value).
+    :mod:`offcmab.validation.controls` pass 0, 0.1, -1 or a huge value).
     """
     if variant not in VARIANTS:
         raise InputError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reference.errors import InputError, check_dense, check_size
+from offcmab.reference.errors import InputError, check_dense, check_size
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

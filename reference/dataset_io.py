@@ -13,10 +13,10 @@ JSON Lines (``*.jsonl``)
 NumPy archive (``*.npz``)
     Arrays ``m`` (a scalar), ``triggered_offsets``, ``triggered``, ``outcomes``
     and optionally ``action_offsets`` and ``actions``, in the layout of
-    :class:`reference.dataset.OfflineDataset`.  Archives are always opened with
+    :class:`offcmab.reference.dataset.OfflineDataset`.  Archives are always opened with
     ``allow_pickle=False``: a file holding pickled objects is rejected.
 
-Every problem is reported as :class:`reference.errors.InputError` naming the
+Every problem is reported as :class:`offcmab.reference.errors.InputError` naming the
 field and, for JSON Lines, the line.
 """
 
@@ -31,8 +31,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from reference.dataset import OfflineDataset, offsets_from_lengths
-from reference.errors import InputError, check_size
+from offcmab.reference.dataset import OfflineDataset, offsets_from_lengths
+from offcmab.reference.errors import InputError, check_size
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,7 +60,8 @@ def read_dataset(path: str | Path, actions: bool = True) -> OfflineDataset:
 def check_file(path: str | Path, check: Callable[[T], R], data: T) -> R:
     """``check(data)`` for data read from ``path``, its error naming the file line of the sample.
 
-    Checks that run on loaded data (:func:`reference.problems.cascade.check_cascade_log`, ...)
+    Checks that run on loaded data
+    (:func:`offcmab.reference.problems.cascade.check_cascade_log`, ...)
     know the offending sample (``InputError.sample``), not the line; for a JSON Lines file this
     maps it back, skipping the header and blank lines as the readers do.  Only the error path
     reads the file again.
@@ -266,7 +267,7 @@ def load_npz_arrays(path: str | Path, required: tuple[str, ...],
                     optional: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
     """The arrays ``required`` and (those present of) ``optional`` of a ``.npz`` archive.
 
-    Opened without ever unpickling (:func:`reference.npz.read_npz_members`); other members
+    Opened without ever unpickling (:func:`offcmab.reference.npz.read_npz_members`); other members
     are not read.
 
     Raises
@@ -275,7 +276,7 @@ def load_npz_arrays(path: str | Path, required: tuple[str, ...],
         If the file is missing, is not an archive, lacks one of ``required``, or holds
         pickled objects (which are never loaded).
     """
-    from reference.npz import read_npz_members
+    from offcmab.reference.npz import read_npz_members
 
     return read_npz_members(path, required + optional, required)
 
@@ -284,7 +285,7 @@ def read_npz(path: str | Path, actions: bool = True) -> OfflineDataset:
     """Read a ``.npz`` dataset (never unpickling anything); see the module docstring.
 
     Only the members the dataset needs are read (the actions only with ``actions=True``),
-    uncompressed ones straight into their arrays (:func:`reference.npz.read_npz_members`).
+    uncompressed ones straight into their arrays (:func:`offcmab.reference.npz.read_npz_members`).
     """
     arrays = load_npz_arrays(path, NPZ_KEYS, NPZ_OPTIONAL_KEYS if actions else ())
     m = arrays["m"]
@@ -311,6 +312,6 @@ def write_npz(dataset: OfflineDataset, path: str | Path) -> None:
     if dataset.actions is not None and dataset.action_offsets is not None:
         arrays["action_offsets"] = dataset.action_offsets
         arrays["actions"] = dataset.actions
-    from reference.npz import write_npz_aligned
+    from offcmab.reference.npz import write_npz_aligned
 
     write_npz_aligned(path, arrays)

@@ -25,7 +25,7 @@ class InputError(ValueError):
         1-based line number in the data file, when the input came from a file.
     sample
         0-based index of the offending sample, when a check on a loaded dataset found it
-        (:func:`reference.dataset_io.check_file` turns it into a file line).
+        (:func:`offcmab.reference.dataset_io.check_file` turns it into a file line).
     """
 
     def __init__(self, field: str, message: str, line: int | None = None,

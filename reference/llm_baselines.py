@@ -1,6 +1,6 @@
 r"""Offline baselines for the LLM cache, as in Zhu et al. (2023).
 
-Both read the same counters as CLCB-LLM-C (:func:`reference.clcb_llm.cache_statistics`)
+Both read the same counters as CLCB-LLM-C (:func:`offcmab.reference.clcb_llm.cache_statistics`)
 and use no confidence bound:
 
 * **LFU** caches the ``k`` queries seen most often: top-k by :math:`N(q)` (equivalently
@@ -12,7 +12,7 @@ and use no confidence bound:
   has mean 0; we do the same (a query never observed scores 0).
 
 Tie rule.  Ours: among equal scores the smaller query id goes first
-(:func:`reference.oracles.top_k`), so the cache depends on the counts only.  Theirs:
+(:func:`offcmab.reference.oracles.top_k`), so the cache depends on the counts only.  Theirs:
 Python's ``sorted`` is stable, and stays stable with ``reverse=True`` (equal keys are not
 reversed), so among equal scores the query that comes first in the dict ``P`` goes first,
 i.e. the order in which ``P`` was filled, which depends on the log (or on the sampler's
@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.clcb_llm import cache_statistics
-from reference.dataset import IntArray
-from reference.errors import check_cardinality
-from reference.oracles import top_k
-from reference.problems.llm_cache import QueryLog
+from offcmab.reference.clcb_llm import cache_statistics
+from offcmab.reference.dataset import IntArray
+from offcmab.reference.errors import check_cardinality
+from offcmab.reference.oracles import top_k
+from offcmab.reference.problems.llm_cache import QueryLog
 
 THEORY: tuple[str, ...] = ()
 

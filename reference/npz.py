@@ -29,7 +29,7 @@ from typing import Literal
 
 import numpy as np
 
-from reference.errors import InputError
+from offcmab.reference.errors import InputError
 
 #: Data of every member written by :func:`write_npz_aligned` starts at a multiple of this.
 ALIGNMENT = 64

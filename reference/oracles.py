@@ -22,8 +22,8 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import IntArray
-from reference.errors import InputError, check_cardinality
+from offcmab.reference.dataset import IntArray
+from offcmab.reference.errors import InputError, check_cardinality
 
 
 class Oracle(Protocol):

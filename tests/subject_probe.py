@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from validation import subjects
+from offcmab.validation import subjects
 
 #: Fingerprints of the arguments seen, in call order (this process only).
 SEEN: list[str] = []

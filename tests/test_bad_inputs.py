@@ -1,6 +1,6 @@
 """The bad inputs of issues 15 and 12 (item 5), each with its exit code and its one-line message.
 
-Every case runs the real command line in this process (``validation.cli.main``): an
+Every case runs the real command line in this process (``offcmab.validation.cli.main``): an
 exception escaping it would fail the test with its traceback.  Messages are compared
 exactly, except for the ``.npz`` container errors whose wording belongs to the archive
 reader (there the field and the absence of the word "pickled" are checked).
@@ -20,9 +20,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from reference.errors import InputError
+from offcmab.reference.errors import InputError
+from offcmab.validation import numbers
 from tests.test_cli_solve import run_cli
-from validation import numbers
 
 BIG = "9" * 400
 CI = settings.get_profile("ci")
@@ -210,7 +210,7 @@ def test_bad_input_exits_2_with_one_line(files: Path, capsys: pytest.CaptureFixt
 def test_unreachable_scheduler_fails_fast_naming_it(
         files: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
-    from validation.runner import backends
+    from offcmab.validation.runner import backends
 
     monkeypatch.setattr(backends, "CONNECT_SECONDS", 0.2)  # port 1 refuses at once anyway
     argv = ["validate", "--quick", "--only", "thm2-lower", "--no-figures", "--backend", "dask",

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import clcb_cascade as clcb_cascade_module
-from reference.baselines import BaselineResult, cucb_offline, emp
-from reference.clcb import CLCBResult, clcb
-from reference.clcb_cascade import clcb_cascade
-from reference.dataset import OfflineDataset
-from reference.errors import InputError
-from reference.oracles import KPathOracle, TopK
+from offcmab.reference import clcb_cascade as clcb_cascade_module
+from offcmab.reference.baselines import BaselineResult, cucb_offline, emp
+from offcmab.reference.clcb import CLCBResult, clcb
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.errors import InputError
+from offcmab.reference.oracles import KPathOracle, TopK
 from tests.test_clcb_core import datasets, naive_clcb
 
 

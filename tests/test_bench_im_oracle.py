@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from validation.benchmarks import im_oracle
-from validation.commands.bench import summary
+from offcmab.validation.benchmarks import im_oracle
+from offcmab.validation.commands.bench import summary
 
 #: Two-sided normal quantile of 1e-6, the Monte-Carlo false-alarm probability of the check below.
 Z_1E6 = 4.8916
@@ -64,7 +64,7 @@ def test_pynetim_graph_keeps_nodes_edges_and_probabilities(isolated_last: bool) 
     pynetim = pytest.importorskip("pynetim", reason="pynetim (bench extra) is not installed")
     import numpy as np
 
-    from reference.im.graph import ICGraph
+    from offcmab.reference.im.graph import ICGraph
 
     nodes = 6 if isolated_last else 5  # node 5 of the 6-node graph is on no edge
     sources, targets = np.array([0, 1, 1, 3, 4]), np.array([1, 2, 0, 4, 0])

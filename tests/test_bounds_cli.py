@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from validation.cli import main
+from offcmab.validation.cli import main
 
 THM1 = ["alpha=1", "B1=1", "K2bar=2", "C_inf=3", "m=10", "n=1000", "delta=0.1"]
 
@@ -117,7 +117,7 @@ def test_coefficients_llm_and_vectors(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_cli_start_does_not_import_sympy() -> None:
     code = ("import sys; from validation.cli import build_parser; build_parser(); "
-            "print('sympy' in sys.modules, 'bounds.registry' in sys.modules)")
+            "print('sympy' in sys.modules, 'offcmab.bounds.registry' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.split() == ["False", "False"]

@@ -11,9 +11,9 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bounds.registry import BOUNDS, get_bound
-from bounds.symbols import DOMAINS
-from reference.errors import InputError
+from offcmab.bounds.registry import BOUNDS, get_bound
+from offcmab.bounds.symbols import DOMAINS
+from offcmab.reference.errors import InputError
 
 log, sqrt = np.log, np.sqrt
 

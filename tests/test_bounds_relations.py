@@ -13,8 +13,8 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bounds.registry import BOUNDS
-from bounds.symbols import T, delta, m, n, p_star
+from offcmab.bounds.registry import BOUNDS
+from offcmab.bounds.symbols import T, delta, m, n, p_star
 
 x = sp.Symbol("x", positive=True)  # stands for m n / delta (> 1 on the domain)
 
@@ -150,7 +150,7 @@ def test_thm2_kl_step_constant() -> None:
 
 def test_thm2_kl_of_the_printed_construction_exceeds_the_proofs_bound() -> None:
     """Exact KL of the printed pair (reference.problems.kpath) against 20 n Delta^2 / C."""
-    from reference.problems.kpath import lower_bound_family, lower_bound_gap_parameter
+    from offcmab.reference.problems.kpath import lower_bound_family, lower_bound_gap_parameter
 
     C, n_samples = 10.0, 1000
     gap = lower_bound_gap_parameter(C, n_samples)

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from bounds.registry import BOUNDS
-from bounds.sample_complexity import solve_n
-from reference.errors import InputError
+from offcmab.bounds.registry import BOUNDS
+from offcmab.bounds.sample_complexity import solve_n
+from offcmab.reference.errors import InputError
 
 CASES = [
     ("thm1-inf", {"alpha": 1, "B1": 1, "K2bar": 2, "C_inf": 3, "m": 10, "delta": 0.1,

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.errors import InputError
-from reference.oracles import BruteForceOracle, KPathOracle, TopK
-from reference.problems.cascade import CascadeProblem, ranked_lists
-from reference.problems.kpath import KPathProblem
+from offcmab.reference.errors import InputError
+from offcmab.reference.oracles import BruteForceOracle, KPathOracle, TopK
+from offcmab.reference.problems.cascade import CascadeProblem, ranked_lists
+from offcmab.reference.problems.kpath import KPathProblem
 
 # Few distinct values (ties are common), the infinities an LCB/UCB can hold, and
 # values outside [0, 1] (LCBs below 0, UCBs above 1).

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.errors import InputError
-from reference.problems.base import CMABTProblem, DataLaw
-from reference.problems.cascade import (
+from offcmab.reference.errors import InputError
+from offcmab.reference.problems.base import CMABTProblem, DataLaw
+from offcmab.reference.problems.cascade import (
     AdaptiveListsLaw,
     CascadeProblem,
     ListMixtureLaw,

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bounds.claims import (
+from offcmab.bounds.claims import (
     CHECK_RAISED,
     CLAIMS,
     STATUSES,
@@ -16,8 +16,8 @@ from bounds.claims import (
     check_claim,
     get_claim,
 )
-from bounds.errata import errata_from
-from reference.errors import InputError
+from offcmab.bounds.errata import errata_from
+from offcmab.reference.errors import InputError
 
 PAPER_LINES = 1758  # length of off-cmab-icml2025.tex
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from validation.cli import main
+from offcmab.validation.cli import main
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

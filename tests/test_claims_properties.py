@@ -10,8 +10,8 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bounds.claims.lower_bound import data_law_kl, kl_bernoulli
-from reference.problems.cascade import CascadeProblem
+from offcmab.bounds.claims.lower_bound import data_law_kl, kl_bernoulli
+from offcmab.reference.problems.cascade import CascadeProblem
 
 unit = st.floats(0.0, 1.0, allow_nan=False)
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.clcb import clcb
-from reference.dataset import OfflineDataset
-from reference.oracles import TopK, top_k
+from offcmab.reference.clcb import clcb
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.oracles import TopK, top_k
 
 
 @st.composite

@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.dataset import OfflineDataset
-from reference.dataset_io import write_dataset
-from reference.problems.kpath import lower_bound_family
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.dataset_io import write_dataset
+from offcmab.reference.problems.kpath import lower_bound_family
+from offcmab.validation.cli import main
+from offcmab.validation.solvers.summary import SUMMARY
 from tests.test_cli_solve import run_cli
-from validation.cli import main
-from validation.solvers.summary import SUMMARY
 
 
 @pytest.fixture
@@ -80,7 +80,7 @@ def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_table_prints_nested_blocks(capsys: pytest.CaptureFixture[str]) -> None:
-    from validation.commands.bench import _print_rows
+    from offcmab.validation.commands.bench import _print_rows
 
     _print_rows({"ratio": 1.23456, "case": {"first_s": 0.5}}, 2)
     lines = capsys.readouterr().out.splitlines()

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.dataset import OfflineDataset
-from reference.dataset_io import write_dataset
-from validation.cli import main
-from validation.solvers.summary import SUMMARY
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.dataset_io import write_dataset
+from offcmab.validation.cli import main
+from offcmab.validation.solvers.summary import SUMMARY
 
 
 def run_cli(argv: list[str]) -> int:
@@ -118,7 +118,7 @@ def test_solve_cascade_bad_npz(
 
 @pytest.mark.parametrize("rule", ["uniform", "mixture", "ucb", "lcb", "mean"])
 def test_every_cascade_data_law_passes_the_log_check(rule: str) -> None:
-    from reference.problems.cascade import (
+    from offcmab.reference.problems.cascade import (
         AdaptiveListsLaw,
         CascadeProblem,
         ListMixtureLaw,

@@ -9,18 +9,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.baselines import cucb_offline, emp
-from reference.clcb_cascade import clcb_cascade
-from reference.dataset import OfflineDataset
-from reference.dataset_io import write_npz
-from reference.llm_baselines import lec, lfu
-from reference.oracles import TopK
-from reference.problems.cascade import CascadeProblem, UniformListsLaw
-from reference.problems.llm_cache import CacheLog, HitLog, cache_hits
-from reference.problems.llm_cache_io import write_cache_npz
+from offcmab.reference.baselines import cucb_offline, emp
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.dataset_io import write_npz
+from offcmab.reference.llm_baselines import lec, lfu
+from offcmab.reference.oracles import TopK
+from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
+from offcmab.reference.problems.llm_cache import CacheLog, HitLog, cache_hits
+from offcmab.reference.problems.llm_cache_io import write_cache_npz
+from offcmab.validation.cli import main
+from offcmab.validation.solvers.summary import SUMMARY
 from tests.test_cli_solve import run_cli
-from validation.cli import main
-from validation.solvers.summary import SUMMARY
 
 
 @pytest.fixture
@@ -117,7 +117,7 @@ def cache_log(tmp_path: Path) -> tuple[Path, CacheLog]:
 @pytest.mark.parametrize("algorithm", ["clcb", "lfu", "lec"])
 def test_llm_cache_algorithms(cache_log: tuple[Path, CacheLog], algorithm: str,
                               capsys: pytest.CaptureFixture[str]) -> None:
-    from reference.clcb_llm import clcb_llm
+    from offcmab.reference.clcb_llm import clcb_llm
 
     path, log = cache_log
     assert main(["solve", "llm-cache", "--data", str(path), "--k", "5", "--delta", "0.1",
@@ -154,8 +154,8 @@ def test_logged_actions_are_checked_only_on_request(
 
 def test_cache_log_read_without_caches_has_the_same_statistics(
         cache_log: tuple[Path, CacheLog]) -> None:
-    from reference.clcb_llm import cache_statistics
-    from reference.problems.llm_cache_io import read_cache_log
+    from offcmab.reference.clcb_llm import cache_statistics
+    from offcmab.reference.problems.llm_cache_io import read_cache_log
 
     path, log = cache_log
     light = read_cache_log(path, caches=False)
@@ -172,7 +172,7 @@ def test_cache_log_read_without_caches_has_the_same_statistics(
     ([0.5], True, "cost: must have 2 entries"),
 ])
 def test_hit_log_checks_costs(costs: list[float], bounded: bool, message: str) -> None:
-    from reference.errors import InputError
+    from offcmab.reference.errors import InputError
 
     HitLog(3, np.array([0, 2]), np.array([0.5, np.nan]), bounded)  # a hit: fine
     with pytest.raises(InputError, match=message):
@@ -203,13 +203,14 @@ def test_only_the_asked_solver_is_imported() -> None:
 
     code = ("import sys; from validation.cli import build_parser; "
             "build_parser(['solve', 'cascade', '--k', '1']); "
-            "print(sorted(m for m in sys.modules if m.startswith(('validation.solvers.', "
-            "'validation.commands.'))))")
+            "print(sorted(m for m in sys.modules if m.startswith(('offcmab.validation.solvers.', "
+            "'offcmab.validation.commands.'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=Path(__file__).resolve().parents[1])
-    assert done.stdout.strip() == str(["validation.commands.solve", "validation.solvers.cascade",
-                                       "validation.solvers.summary"])
+    assert done.stdout.strip() == str(["offcmab.validation.commands.solve",
+                                         "offcmab.validation.solvers.cascade",
+                                       "offcmab.validation.solvers.summary"])
     every = code.replace("['solve', 'cascade', '--k', '1']", "None")
     done = subprocess.run([sys.executable, "-c", every], capture_output=True, text=True,
                           check=True, cwd=Path(__file__).resolve().parents[1])
-    assert "validation.solvers.llm_cache" in done.stdout  # without argv: every parser
+    assert "offcmab.validation.solvers.llm_cache" in done.stdout  # without argv: every parser

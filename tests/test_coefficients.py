@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from bounds.coefficients import (
+from offcmab.bounds.coefficients import (
     cascade_c_one_sum_formula,
     cascade_coefficients,
     cascade_uniform_closed_forms,
@@ -19,8 +19,8 @@ from bounds.coefficients import (
     kpath_coefficients,
     llm_coefficients,
 )
-from reference.errors import InputError
-from reference.problems.cascade import CascadeProblem, UniformListsLaw
+from offcmab.reference.errors import InputError
+from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 
 
 def test_small_instance_by_hand() -> None:
@@ -182,7 +182,11 @@ def test_llm_data_probabilities_match_monte_carlo() -> None:
     Per query, a two-sided exact binomial acceptance region with tail 1e-5 on each side;
     Bonferroni over the m = 5 queries gives a false-alarm probability below 1e-4.
     """
-    from reference.problems.llm_cache import LLMCacheProblem, UniformRandomCaches, sample_log
+    from offcmab.reference.problems.llm_cache import (
+        LLMCacheProblem,
+        UniformRandomCaches,
+        sample_log,
+    )
 
     problem = LLMCacheProblem(np.array([0.35, 0.25, 0.2, 0.12, 0.08]),
                               np.array([0.9, 0.4, 0.7, 0.5, 1.0]), 2)

@@ -7,17 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reference.clcb import clcb
-from reference.clcb_llm import clcb_llm
-from reference.cucb_llm_stream import cucb_llm_stream
-from reference.im.clcb_im_node import clcb_im_node
-from reference.problems.llm_cache import sample_log
-from validation.controls import CONTROLS, REFERENCE, cmab, im, llm, resolve_control, stream
-from validation.runner.spec import PROFILES
-from validation.scenarios import cmabt, llm_instances
-from validation.scenarios import im as im_scenario
-from validation.scenarios.thm1 import named
-from validation.subjects import printed_stream, resolve
+from offcmab.reference.clcb import clcb
+from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.reference.cucb_llm_stream import cucb_llm_stream
+from offcmab.reference.im.clcb_im_node import clcb_im_node
+from offcmab.reference.problems.llm_cache import sample_log
+from offcmab.validation.controls import CONTROLS, REFERENCE, cmab, im, llm, resolve_control, stream
+from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.scenarios import cmabt, llm_instances
+from offcmab.validation.scenarios import im as im_scenario
+from offcmab.validation.scenarios.thm1 import named
+from offcmab.validation.subjects import printed_stream, resolve
 
 
 def test_every_bound_id_has_the_generic_controls() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.dataset import OfflineDataset
-from reference.dataset_io import read_dataset, write_dataset
-from reference.errors import InputError
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.dataset_io import read_dataset, write_dataset
+from offcmab.reference.errors import InputError
 
 
 def small_dataset() -> OfflineDataset:

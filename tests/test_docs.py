@@ -91,7 +91,7 @@ def test_theory_links_read_the_module_theory_tuple(tmp_path: Path) -> None:
 
 
 def test_comparison_table_is_read_from_comparison_csv(tmp_path: Path) -> None:
-    from validation.reproduce.comparison import COLUMNS, write_comparison
+    from offcmab.validation.reproduce.comparison import COLUMNS, write_comparison
 
     assert "not yet available" in reproductions.table(tmp_path)  # no CSV: said so
     folder = tmp_path / reproductions.ARTIFACTS

@@ -18,9 +18,9 @@ import json, sys
 sys.path[:0] = [{root!r}, {extra!r}]
 if {noisy}:
     import noisy_constants  # literals hypothesis could pick up
-from validation.runner.backends import load_scenario
-from validation.runner.spec import PROFILES
-from validation.scenarios import REGISTRY
+from offcmab.validation.runner.backends import load_scenario
+from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.scenarios import REGISTRY
 out = {{}}
 for bound_id in ("cor1-cascade", "thm1-inf", "thm3-llm"):
     scenario = load_scenario(REGISTRY[bound_id], bound_id)

@@ -15,17 +15,17 @@ import math
 import numpy as np
 import pytest
 
-from bounds.coefficients import llm_coefficients
-from reference.errors import InputError
-from reference.problems.llm_cache import (
+from offcmab.bounds.coefficients import llm_coefficients
+from offcmab.reference.errors import InputError
+from offcmab.reference.problems.llm_cache import (
     CacheLog,
     power_probabilities,
     relabel,
     sample_power_queries,
     zipf_probabilities,
 )
-from validation.reproduce import fig3a
-from validation.reproduce.llm_common import ALGORITHMS
+from offcmab.validation.reproduce import fig3a
+from offcmab.validation.reproduce.llm_common import ALGORITHMS
 
 
 def test_labels_renumber_the_law_and_the_sampler_alike() -> None:

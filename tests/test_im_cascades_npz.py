@@ -10,25 +10,25 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from reference.errors import InputError
-from reference.im import data
-from reference.im.clcb_im_node import node_counters
-from reference.im.data import (
+from offcmab.reference.errors import InputError
+from offcmab.reference.im import data
+from offcmab.reference.im.clcb_im_node import node_counters
+from offcmab.reference.im.data import (
     check_cascades_follow_graph,
     sample_edge_feedback,
     sample_node_cascades,
 )
-from reference.im.graph_io import (
+from offcmab.reference.im.graph_io import (
     read_edge_feedback,
     read_node_cascades,
     write_edge_feedback,
     write_graph_csv,
     write_node_cascades,
 )
-from reference.im.npz_io import node_cascades_from_arrays
+from offcmab.reference.im.npz_io import node_cascades_from_arrays
+from offcmab.validation.cli import main
 from tests.test_cli_solve import run_cli
 from tests.test_im_diffusion import random_graph, tiny_graph
-from validation.cli import main
 
 CI = settings.get_profile("ci")
 
@@ -245,10 +245,10 @@ def test_the_bench_floor_counts_what_clcb_im_n_counts(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The im-node floor script of ``offcmab bench`` does the algorithm's work, not less: its
     counters, LCBs and seeds equal CLCB-IM-N's on the quick benchmark log."""
-    from reference.im.clcb_im_node import edge_lcbs
-    from reference.im.graph_io import read_graph_csv
-    from validation.benchmarks.clcb_statistics import FLOORS, write_log
-    from validation.solvers.im_node import seed_oracle
+    from offcmab.reference.im.clcb_im_node import edge_lcbs
+    from offcmab.reference.im.graph_io import read_graph_csv
+    from offcmab.validation.benchmarks.clcb_statistics import FLOORS, write_log
+    from offcmab.validation.solvers.im_node import seed_oracle
 
     path = tmp_path / "log.npz"
     write_log("im-node", True, path)
@@ -274,7 +274,7 @@ def test_an_in_neighbour_active_at_another_step_explains_nothing() -> None:
     """Node 4's only in-neighbour, 3, is a seed, yet 4 joins at step 2: refused.  The level
     before 4 ({1, 2}) is larger than 4's in-degree, so the check goes through 4's in-edges
     and must compare 3's step with 1 (the pair test would never see 3)."""
-    from reference.im.graph import ICGraph
+    from offcmab.reference.im.graph import ICGraph
 
     graph = ICGraph.from_edges(5, [0, 0, 3], [1, 2, 4], 0.5)
     cascades = node_cascades_from_arrays(5, [0, 5], [0, 1, 2, 3, 4], [0, 1, 1, 0, 2])
@@ -288,7 +288,7 @@ def test_an_in_neighbour_active_at_another_step_explains_nothing() -> None:
 
 def _both_ways(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
     """``read_graph_csv`` as it runs, and with its whole-array path switched off."""
-    from reference.im import graph_io
+    from offcmab.reference.im import graph_io
 
     def outcome() -> object:
         try:
@@ -336,7 +336,7 @@ def test_graph_csv_whole_array_path_agrees_with_the_line_reader(
 def test_plain_graph_files_take_the_whole_array_path(tmp_path: Path) -> None:
     """The writer's output is parsed without the line loop (the agreement test above would
     pass trivially if the whole-array path never ran)."""
-    from reference.im import graph_io
+    from offcmab.reference.im import graph_io
 
     lines = ["source,target,p", "0,1,0.5", "", "1,2,1e-05"]
     graph = graph_io._plain_rows(lines, True)

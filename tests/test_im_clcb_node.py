@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.im.clcb_im_edge import clcb_im_edge, empirical_mean_edge
-from reference.im.clcb_im_node import clcb_im_node, edge_lcbs, node_counters, plug_in_node
-from reference.im.data import sample_edge_feedback, sample_node_cascades
-from reference.im.oracles import IMMOracle
+from offcmab.reference.im.clcb_im_edge import clcb_im_edge, empirical_mean_edge
+from offcmab.reference.im.clcb_im_node import clcb_im_node, edge_lcbs, node_counters, plug_in_node
+from offcmab.reference.im.data import sample_edge_feedback, sample_node_cascades
+from offcmab.reference.im.oracles import IMMOracle
 from tests.test_im_diffusion import tiny_graph
 
 Q = np.array([0.3, 0.4, 0.5, 0.2, 0.3])
@@ -116,7 +116,7 @@ def test_variance_adaptive_events_of_aux_lemma_exactly(n: int) -> None:
     """Events E_arm,1/2 (UCB side) and E_arm,3 (LCB side) of apdx_lem:aux_IM, for a mean of n
     Bernoulli(x) draws, fail with probability <= 2 delta'; computed exactly from the binomial
     pmf (no sampling, so no false alarm)."""
-    from reference.im.clcb_im_node import bernstein_radius
+    from offcmab.reference.im.clcb_im_node import bernstein_radius
 
     k = np.arange(n + 1)
     for x in (0.001, 0.05, 0.3, 0.5, 0.9, 0.99):

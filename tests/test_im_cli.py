@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.im.data import sample_edge_feedback, sample_node_cascades
-from reference.im.graph_io import (
+from offcmab.reference.im.data import sample_edge_feedback, sample_node_cascades
+from offcmab.reference.im.graph_io import (
     read_edge_feedback,
     read_graph_csv,
     read_node_cascades,
@@ -17,10 +17,10 @@ from reference.im.graph_io import (
     write_graph_csv,
     write_node_cascades,
 )
-from reference.im.social import SOCIAL_GRAPHS, social_graph
+from offcmab.reference.im.social import SOCIAL_GRAPHS, social_graph
+from offcmab.validation.cli import main
 from tests.test_cli_solve import run_cli
 from tests.test_im_diffusion import tiny_graph
-from validation.cli import main
 
 
 @pytest.fixture
@@ -188,7 +188,7 @@ def test_social_graphs_are_symmetric_and_weighted() -> None:
 
 
 def test_im_real_quick_writes_figure_and_table(tmp_path: Path) -> None:
-    from validation.reproduce import im_real
+    from offcmab.validation.reproduce import im_real
 
     summary = im_real.run(tmp_path, seed=1, quick=True)
     for suffix in ("png", "pdf", "csv"):
@@ -203,7 +203,7 @@ def test_im_real_quick_writes_figure_and_table(tmp_path: Path) -> None:
 def test_simulation_benchmark_agrees_with_cynetdiff() -> None:
     """Numbers only, no timing assertion; each spread agreement is a z-test whose two-sided
     false-alarm probability is 1e-6 (6 cases: 6e-6 in total)."""
-    from validation.benchmarks import ic_simulation
+    from offcmab.validation.benchmarks import ic_simulation
 
     result = ic_simulation.run(quick=True)
     assert len(result["cases"]) == 6
@@ -223,7 +223,7 @@ def test_isolated_nodes_come_from_the_data_header(files: dict[str, Path],
 
 @pytest.mark.parametrize("seed", range(5))
 def test_sampled_cascades_follow_their_graph(seed: int) -> None:
-    from reference.im.data import check_cascades_follow_graph, check_feedback_follows_graph
+    from offcmab.reference.im.data import check_cascades_follow_graph, check_feedback_follows_graph
     from tests.test_im_diffusion import random_graph
 
     graph = random_graph(seed, nodes=8, edges=20)

@@ -15,11 +15,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from reference.im.data import sample_edge_feedback, sample_node_cascades
-from reference.im.diffusion import cascade_sizes, estimate_spread
-from reference.im.exact import activation_probabilities, exact_spread, reachable_nodes
-from reference.im.graph import ICGraph
-from reference.im.one_step import (
+from offcmab.reference.im.data import sample_edge_feedback, sample_node_cascades
+from offcmab.reference.im.diffusion import cascade_sizes, estimate_spread
+from offcmab.reference.im.exact import activation_probabilities, exact_spread, reachable_nodes
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.one_step import (
     assumption_parameters,
     edge_probability_identity,
     one_step_probabilities,
@@ -59,7 +59,7 @@ def test_node_activation_frequencies_match_exact(seeds: list[int]) -> None:
     outcome = cascade_sizes(graph, seeds, runs, np.random.default_rng(7))
     assert outcome.mean() == pytest.approx(exact.sum(), abs=5 * np.sqrt(graph.nodes**2 / runs))
     # each node's activation count is Binomial(runs, exact_v): exact two-sided binomial test
-    from reference.im.diffusion import Diffusion, diffuse  # the raw per-node outcome
+    from offcmab.reference.im.diffusion import Diffusion, diffuse  # the raw per-node outcome
 
     keys = (np.arange(runs)[:, None] * graph.nodes + np.asarray(seeds)[None, :]).ravel()
     raw: Diffusion = diffuse(graph, keys, runs, np.random.default_rng(8))
@@ -170,15 +170,15 @@ def test_reference_import_stays_light() -> None:
     import subprocess
 
     code = ("import sys, reference, reference.im.oracles, reference.im.clcb_im_node, "
-            "reference.im.graph_io; "
+            "offcmab.reference.im.graph_io; "
             "print(any(m in sys.modules for m in ('scipy', 'sympy', 'networkx')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_edge_level_problem_and_data_law() -> None:
-    from reference.im.problem import EdgeLevelIM, NodeLevelIM, ProductSeedLaw
-    from reference.problems.base import CMABTProblem, DataLaw
+    from offcmab.reference.im.problem import EdgeLevelIM, NodeLevelIM, ProductSeedLaw
+    from offcmab.reference.problems.base import CMABTProblem, DataLaw
 
     graph = tiny_graph()
     q = np.array([0.3, 0.4, 0.5, 0.2, 1.0])

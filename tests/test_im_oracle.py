@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from reference.im.exact import brute_force_im, exact_spread
-from reference.im.graph import ICGraph
-from reference.im.oracles import (
+from offcmab.reference.im.exact import brute_force_im, exact_spread
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.oracles import (
     IMMOracle,
     RRSets,
     greedy_monte_carlo,

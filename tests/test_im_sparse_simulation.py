@@ -25,14 +25,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-import reference.im.keyset as keyset
-import reference.im.live_edges as live_edges
-from reference.im.bernoulli import bernoulli_positions
-from reference.im.data import sample_seed_keys
-from reference.im.diffusion import cascade_sizes
-from reference.im.exact import spread_distribution
-from reference.im.graph import ICGraph
-from reference.im.keyset import BIT_RATIO, DENSE_RATIO, BitKeys, DenseKeys, KeySet, store_kind
+import offcmab.reference.im.keyset as keyset
+import offcmab.reference.im.live_edges as live_edges
+from offcmab.reference.im.bernoulli import bernoulli_positions
+from offcmab.reference.im.data import sample_seed_keys
+from offcmab.reference.im.diffusion import cascade_sizes
+from offcmab.reference.im.exact import spread_distribution
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.keyset import (
+    BIT_RATIO,
+    DENSE_RATIO,
+    BitKeys,
+    DenseKeys,
+    KeySet,
+    store_kind,
+)
 
 #: False-alarm probability of each Monte-Carlo assertion.
 ALPHA = 1e-6

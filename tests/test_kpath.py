@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from reference.errors import InputError
-from reference.problems.base import CMABTProblem, DataLaw
-from reference.problems.kpath import (
+from offcmab.reference.errors import InputError
+from offcmab.reference.problems.base import CMABTProblem, DataLaw
+from offcmab.reference.problems.kpath import (
     KPathProblem,
     PathLaw,
     bernoulli_kl,

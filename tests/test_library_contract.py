@@ -12,25 +12,26 @@ from typing import Any
 import numpy as np
 import pytest
 
-import reference
-from reference.clcb import clcb
-from reference.clcb_cascade import clcb_cascade
-from reference.clcb_llm import clcb_llm
-from reference.dataset import OfflineDataset
-from reference.errors import MAX_SIZE, InputError, check_size
-from reference.im.diffusion import estimate_spread
-from reference.im.graph import ICGraph
-from reference.im.oracles import imm
-from reference.oracles import KPathOracle, TopK, top_k
-from reference.problems.cascade import CascadeProblem, UniformListsLaw, check_cascade_log
-from reference.problems.kpath import KPathProblem, lower_bound_family
-from reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
+from offcmab import reference
+from offcmab.reference.clcb import clcb
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.errors import MAX_SIZE, InputError, check_size
+from offcmab.reference.im.diffusion import estimate_spread
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.oracles import imm
+from offcmab.reference.oracles import KPathOracle, TopK, top_k
+from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw, check_cascade_log
+from offcmab.reference.problems.kpath import KPathProblem, lower_bound_family
+from offcmab.reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
 
-HEAVY = ("sympy", "scipy", "networkx", "matplotlib", "bounds", "validation")
+HEAVY = ("sympy", "scipy", "networkx", "matplotlib", "offcmab.bounds", "offcmab.validation")
 
 
 def test_every_reference_module_imports_light() -> None:
-    modules = sorted(info.name for info in pkgutil.walk_packages(reference.__path__, "reference."))
+    modules = sorted(info.name for info in pkgutil.walk_packages(reference.__path__,
+                                                              "offcmab.reference."))
     assert len(modules) >= 30  # every module under reference/, found by walking the package
     code = (f"import importlib, sys\nfor name in {modules!r}: importlib.import_module(name)\n"
             f"print([m for m in {HEAVY!r} if m in sys.modules])")

@@ -34,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reference.llm_baselines import lec, lfu
-from reference.problems.llm_cache import CacheLog
+from offcmab.reference.llm_baselines import lec, lfu
+from offcmab.reference.problems.llm_cache import CacheLog
 
 
 def fixed_log() -> CacheLog:

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.clcb_llm import THEORY, THEORY_BY_VARIANT, cache_statistics, clcb_llm
-from reference.errors import InputError
-from reference.llm_baselines import lec, lfu
-from reference.problems.llm_cache import (
+from offcmab.reference.clcb_llm import THEORY, THEORY_BY_VARIANT, cache_statistics, clcb_llm
+from offcmab.reference.errors import InputError
+from offcmab.reference.llm_baselines import lec, lfu
+from offcmab.reference.problems.llm_cache import (
     CacheLog,
     EmptyCaches,
     LLMCacheProblem,

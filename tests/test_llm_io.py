@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference.errors import InputError
-from reference.problems.llm_cache import CacheLog, cache_hits
-from reference.problems.llm_cache_io import read_cache_log, write_cache_log
+from offcmab.reference.errors import InputError
+from offcmab.reference.problems.llm_cache import CacheLog, cache_hits
+from offcmab.reference.problems.llm_cache_io import read_cache_log, write_cache_log
+from offcmab.validation.cli import main
+from offcmab.validation.solvers.summary import SUMMARY
 from tests.test_cli_solve import run_cli
-from validation.cli import main
-from validation.solvers.summary import SUMMARY
 
 
 @st.composite

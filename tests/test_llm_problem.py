@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from reference.errors import InputError
-from reference.problems.llm_cache import (
+from offcmab.reference.errors import InputError
+from offcmab.reference.problems.llm_cache import (
     EmptyCaches,
     ExplicitCacheLaw,
     LLMCacheProblem,

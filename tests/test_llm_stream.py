@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reference.cucb_llm_stream import THEORY, cucb_llm_stream
-from reference.errors import InputError
-from reference.problems.llm_cache import LLMCacheProblem, zipf_probabilities
+from offcmab.reference.cucb_llm_stream import THEORY, cucb_llm_stream
+from offcmab.reference.errors import InputError
+from offcmab.reference.problems.llm_cache import LLMCacheProblem, zipf_probabilities
 
 #: Counterexample to apdx_lem:stream_oracle for the printed algorithm (found by search over
 #: seeds): m = 3 queries, k = 1, all mean costs 1, p = Dirichlet(1,1,1) draw of seed 529,

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.errors import InputError
-from reference.npz import ALIGNMENT, read_npz_members, write_npz_aligned
+from offcmab.reference.errors import InputError
+from offcmab.reference.npz import ALIGNMENT, read_npz_members, write_npz_aligned
 
 ARRAYS = {
     "m": np.asarray(7, dtype=np.int64),

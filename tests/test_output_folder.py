@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 import validate_fake
 
-from validation.runner.folder import LOCK_NAME, atomic_write_text, folder_lock
-from validation.runner.spec import PROFILES
-from validation.runner.store import LOG_NAME, read_log, read_prefix
-from validation.runner.sweep import RunConfig, run_validation
+from offcmab.validation.runner.folder import LOCK_NAME, atomic_write_text, folder_lock
+from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.runner.store import LOG_NAME, read_log, read_prefix
+from offcmab.validation.runner.sweep import RunConfig, run_validation
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -106,7 +106,7 @@ def test_resume_of_a_log_with_a_damaged_header_starts_over(tmp_path: Path) -> No
 def test_validate_resume_recovers_from_non_record_lines(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``123`` and ``{}`` in the log (formerly TypeError/KeyError tracebacks) are dropped."""
-    from validation.cli import main
+    from offcmab.validation.cli import main
 
     argv = ["validate", "--quick", "--only", "thm2-lower", "--no-figures", "--out",
             str(tmp_path)]

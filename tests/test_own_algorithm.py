@@ -1,11 +1,12 @@
-"""Checking a user's own algorithm: ``validate --algorithm``, ``validation.check``, bad input.
+"""Checking a user's own algorithm: ``validate --algorithm``, ``offcmab.validation.check``,
+bad input.
 
 Statistical content: a correct algorithm is flagged by a validate run with probability
 at most the run's false-alarm budget, 1e-6 (exact binomial tails, Bonferroni over rows;
-``validation.runner.verdict``), so each "correct variant exits 0" assertion fails
+``offcmab.validation.runner.verdict``), so each "correct variant exits 0" assertion fails
 spuriously with probability at most 1e-6 at its fixed seed.  Each broken variant
 (empirical means instead of confidence bounds) is flagged by a trap instance of its
-bound id (``validation.scenarios.traps``); the test requires exit 1 and a failing row.
+bound id (``offcmab.validation.scenarios.traps``); the test requires exit 1 and a failing row.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def test_report_names_the_users_algorithm(tmp_path: Path) -> None:
 
 
 def test_module_target_runs_the_reference_algorithm_like_the_default(tmp_path: Path) -> None:
-    code, mine = validate("reference.clcb_cascade:clcb_cascade", "cor1-cascade", tmp_path / "a")
+    code, mine = validate("offcmab.reference.clcb_cascade:clcb_cascade", "cor1-cascade",
+                          tmp_path / "a")
     assert code == 0
     assert run_cli(["validate", "--quick", "--only", "cor1-cascade", "--out",
                     str(tmp_path / "b"), "--no-figures"]) == 0
@@ -89,7 +91,7 @@ def test_module_target_runs_the_reference_algorithm_like_the_default(tmp_path: P
         return [r["gap_max"] for r in report["rows"] if r.get("kind") != "event"]
 
     assert bound_rows(mine) == bound_rows(reference)
-    assert mine["algorithm"]["module"] == "reference.clcb_cascade"
+    assert mine["algorithm"]["module"] == "offcmab.reference.clcb_cascade"
 
 
 def comparable(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -126,7 +128,7 @@ def test_workers_import_the_function_from_its_file(tmp_path: Path) -> None:
 # --- the signature table --------------------------------------------------------------------
 
 def test_signatures_prints_the_call_of_every_bound_id(capsys: pytest.CaptureFixture[str]) -> None:
-    from validation.subjects import SIGNATURES
+    from offcmab.validation.subjects import SIGNATURES
 
     assert run_cli(["validate", "--signatures"]) == 0
     table = capsys.readouterr().out
@@ -237,7 +239,7 @@ def examples_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_check_returns_plain_rows_and_passes_a_correct_function() -> None:
     import own_cascade  # type: ignore[import-not-found]
 
-    from validation import check
+    from offcmab.validation import check
 
     report = check(own_cascade.pessimistic_list, "cor1-cascade", profile="quick")
     assert report.passed
@@ -251,7 +253,7 @@ def test_check_returns_plain_rows_and_passes_a_correct_function() -> None:
 def test_check_flags_a_broken_function_with_the_violating_rows() -> None:
     import own_clcb  # type: ignore[import-not-found]
 
-    from validation import BoundViolation, check
+    from offcmab.validation import BoundViolation, check
 
     report = check(own_clcb.greedy, "thm1-inf", profile="quick")
     assert not report.passed
@@ -269,7 +271,7 @@ def test_check_flags_a_broken_function_with_the_violating_rows() -> None:
 def test_check_by_file_gives_the_same_rows_on_two_workers() -> None:
     import own_cascade
 
-    from validation import check
+    from offcmab.validation import check
 
     serial = check(own_cascade.greedy_list, "cor1-cascade", profile="quick")
     parallel = check(own_cascade.greedy_list, "cor1-cascade", profile="quick", jobs=2)
@@ -277,8 +279,8 @@ def test_check_by_file_gives_the_same_rows_on_two_workers() -> None:
 
 
 def test_a_lambda_runs_serially_and_is_refused_for_workers() -> None:
-    from reference.clcb_cascade import clcb_cascade
-    from validation import check
+    from offcmab.reference.clcb_cascade import clcb_cascade
+    from offcmab.validation import check
 
     report = check(lambda dataset, k, delta: clcb_cascade(dataset, k, delta).action,
                    "cor1-cascade", profile="quick")
@@ -292,7 +294,7 @@ def test_a_lambda_runs_serially_and_is_refused_for_workers() -> None:
     ({"profile": "huge"}, "profile: must be one of"),
     ({"jobs": 0}, "jobs: must be a positive integer")])
 def test_check_names_a_bad_argument(kwargs: dict[str, Any], expected: str) -> None:
-    from validation import check
+    from offcmab.validation import check
 
     arguments: dict[str, Any] = {"bound_id": "cor1-cascade"} | kwargs
     with pytest.raises(ValueError, match=expected):
@@ -300,8 +302,8 @@ def test_check_names_a_bad_argument(kwargs: dict[str, Any], expected: str) -> No
 
 
 def test_check_rejects_a_wrong_signature_before_running() -> None:
-    from validation import check
-    from validation.user_algorithm import AlgorithmError
+    from offcmab.validation import check
+    from offcmab.validation.user_algorithm import AlgorithmError
 
     def two(dataset, k):  # type: ignore[no-untyped-def]
         return np.arange(k)

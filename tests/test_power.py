@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from offcmab.validation import power, subjects
+from offcmab.validation.controls import CONTROLS, resolve_control
+from offcmab.validation.runner.backends import load_scenario
+from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.scenarios import REGISTRY, traps
 from tests.subject_probe import fingerprint
 from tests.test_cli_solve import run_cli
-from validation import power, subjects
-from validation.controls import CONTROLS, resolve_control
-from validation.runner.backends import load_scenario
-from validation.runner.spec import PROFILES
-from validation.scenarios import REGISTRY, traps
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,7 @@
 """The pytest plugin: fixture ``offcmab_check``, its profile option, and its entry point.
 
-offcmab is not installed in the development environment, so the entry point does not
-load here; the inner pytest runs load the plugin with ``-p validation.pytest_plugin``
-(unless an installed offcmab already registered it).  Statistical content as in
+The inner pytest runs load the plugin through its entry point when offcmab is installed,
+otherwise with ``-p offcmab.validation.pytest_plugin``.  Statistical content as in
 tests/test_own_algorithm.py: the passing run is a quick validate run at seed 2025 whose
 false-alarm probability is at most 1e-6.
 """
@@ -10,7 +9,6 @@ false-alarm probability is at most 1e-6.
 from __future__ import annotations
 
 import importlib.metadata
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,9 +20,9 @@ EXAMPLES = ROOT / "docs" / "examples"
 
 
 def plugin_arguments() -> list[str]:
-    installed = any(entry.value == "validation.pytest_plugin"
+    installed = any(entry.value == "offcmab.validation.pytest_plugin"
                     for entry in importlib.metadata.entry_points(group="pytest11"))
-    return [] if installed else ["-p", "validation.pytest_plugin"]
+    return [] if installed else ["-p", "offcmab.validation.pytest_plugin"]
 
 
 TESTS = f"""
@@ -44,16 +42,14 @@ def test_broken(offcmab_check):
 
 
 @pytest.fixture
-def inner(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    monkeypatch.syspath_prepend(str(ROOT))
-    for name in ("own_cascade", "own_clcb"):
-        monkeypatch.delitem(sys.modules, name, raising=False)
+def inner(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A pytester whose inner runs are subprocesses: each imports offcmab afresh."""
     return pytester
 
 
 def test_fixture_passes_a_correct_function_and_fails_a_broken_one(inner: pytest.Pytester) -> None:
     inner.makepyfile(test_mine=TESTS.replace("PROFILE", "'quick'"))
-    result = inner.runpytest_inprocess(*plugin_arguments(), "-p", "no:cacheprovider")
+    result = inner.runpytest_subprocess(*plugin_arguments(), "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([
         "*greedy (*own_clcb.py) violates * row(s) of thm1-inf (profile quick, seed 2025):",
@@ -65,11 +61,11 @@ def test_fixture_passes_a_correct_function_and_fails_a_broken_one(inner: pytest.
 
 def test_profile_option_and_ini(inner: pytest.Pytester) -> None:
     inner.makepyfile(test_mine=TESTS.replace("PROFILE", "'default'"))
-    result = inner.runpytest_inprocess(*plugin_arguments(), "-p", "no:cacheprovider",
+    result = inner.runpytest_subprocess(*plugin_arguments(), "-p", "no:cacheprovider",
                                        "--offcmab-profile", "default", "-k", "correct")
     result.assert_outcomes(passed=1)
     inner.makeini("[pytest]\noffcmab_profile = default\n")
-    result = inner.runpytest_inprocess(*plugin_arguments(), "-p", "no:cacheprovider",
+    result = inner.runpytest_subprocess(*plugin_arguments(), "-p", "no:cacheprovider",
                                        "-k", "correct")
     result.assert_outcomes(passed=1)
 
@@ -77,7 +73,7 @@ def test_profile_option_and_ini(inner: pytest.Pytester) -> None:
 def test_a_bad_profile_is_a_usage_error(inner: pytest.Pytester) -> None:
     inner.makeini("[pytest]\noffcmab_profile = huge\n")
     inner.makepyfile(test_mine=TESTS.replace("PROFILE", "'quick'"))
-    result = inner.runpytest_inprocess(*plugin_arguments(), "-p", "no:cacheprovider",
+    result = inner.runpytest_subprocess(*plugin_arguments(), "-p", "no:cacheprovider",
                                        "-k", "correct")
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*offcmab_profile: must be one of quick, default, full*"])
@@ -86,6 +82,6 @@ def test_a_bad_profile_is_a_usage_error(inner: pytest.Pytester) -> None:
 def test_pyproject_declares_the_pytest11_entry_point() -> None:
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["entry-points"]["pytest11"] == {"offcmab": "validation.pytest_plugin"}
-    module = __import__("validation.pytest_plugin", fromlist=["offcmab_check"])
+    assert project["entry-points"]["pytest11"] == {"offcmab": "offcmab.validation.pytest_plugin"}
+    module = __import__("offcmab.validation.pytest_plugin", fromlist=["offcmab_check"])
     assert callable(module.offcmab_check) and callable(module.pytest_addoption)

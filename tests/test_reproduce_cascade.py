@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from validation.cli import main
-from validation.reproduce import fig1a
+from offcmab.validation.cli import main
+from offcmab.validation.reproduce import fig1a
 
 
 @pytest.mark.parametrize("figure", ["fig1a", "fig2"])

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 import subject_probe
 
-from validation import subjects
-from validation.runner.backends import load_scenario
-from validation.runner.seeding import trial_seed_sequence
-from validation.runner.spec import PROFILES, TrialKey
-from validation.runner.sweep import RunConfig, run_validation
-from validation.scenarios import REGISTRY
+from offcmab.validation import subjects
+from offcmab.validation.runner.backends import load_scenario
+from offcmab.validation.runner.seeding import trial_seed_sequence
+from offcmab.validation.runner.spec import PROFILES, TrialKey
+from offcmab.validation.runner.sweep import RunConfig, run_validation
+from offcmab.validation.scenarios import REGISTRY
 
 
 def test_every_bound_id_has_a_signature_matching_its_reference() -> None:
@@ -116,8 +116,8 @@ def test_a_bad_action_is_a_value_error_naming_it(bound_id: str, kind: str) -> No
 
 
 def test_a_kpath_action_off_one_path_is_refused() -> None:
-    from reference.problems.kpath import KPathProblem
-    from validation.scenarios.cmabt import checked_action
+    from offcmab.reference.problems.kpath import KPathProblem
+    from offcmab.validation.scenarios.cmabt import checked_action
 
     problem = KPathProblem(np.array([0.5, 0.4, 0.3]), 2)
     assert checked_action(problem, [2, 3], "me").tolist() == [2, 3]

@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
+from offcmab.validation.runner.backends import load_scenario
+from offcmab.validation.runner.spec import PROFILES, Instance
+from offcmab.validation.runner.sweep import RunConfig, plan_run
+from offcmab.validation.scenarios import REGISTRY
+from offcmab.validation.tightness.corpus import CORPUS, corpus_files, corpus_instances
+from offcmab.validation.tightness.files import read_instance
+from offcmab.validation.tightness.search import evaluate, search
+from offcmab.validation.tightness.spaces import SPACES
 from tests.test_cli_solve import run_cli
-from validation.runner.backends import load_scenario
-from validation.runner.spec import PROFILES, Instance
-from validation.runner.sweep import RunConfig, plan_run
-from validation.scenarios import REGISTRY
-from validation.tightness.corpus import CORPUS, corpus_files, corpus_instances
-from validation.tightness.files import read_instance
-from validation.tightness.search import evaluate, search
-from validation.tightness.spaces import SPACES
 
 
 def test_every_start_point_decodes_inside_its_box() -> None:
@@ -237,7 +237,7 @@ def test_default_profile_runs_the_corpus_and_quick_does_not() -> None:
 def test_search_judges_vacuity_with_the_scenarios_largest_gap() -> None:
     # One definition of the largest gap (Scenario.max_gap, checked against brute force in
     # test_verdicts.py) serves validate's vacuous verdict and the search's candidates.
-    from validation.runner.backends import load_scenario
+    from offcmab.validation.runner.backends import load_scenario
 
     for path in corpus_files():
         bound_id, instance, document = read_instance(path, "corpus")

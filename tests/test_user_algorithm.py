@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from validation.user_algorithm import AlgorithmError, check_signature, load, resolve_spec
+from offcmab.validation.user_algorithm import AlgorithmError, check_signature, load, resolve_spec
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
@@ -28,8 +28,8 @@ def test_file_target_loads_the_function_with_its_hash_and_spec_round_trips() -> 
 
 
 def test_module_target_imports_the_module() -> None:
-    algorithm = load("reference.clcb_cascade:clcb_cascade")
-    from reference.clcb_cascade import clcb_cascade
+    algorithm = load("offcmab.reference.clcb_cascade:clcb_cascade")
+    from offcmab.reference.clcb_cascade import clcb_cascade
 
     assert algorithm.kind == "module" and algorithm.function is clcb_cascade
     assert resolve_spec(algorithm.spec).function is clcb_cascade

@@ -2,7 +2,7 @@
 
 Statistical content: a correct bound is flagged in a run with probability at most the
 run's false-alarm budget, 1e-3 (exact binomial tails, Bonferroni over the rows with
-power; see ``validation.runner.verdict``), so ``--quick`` exiting 0 fails spuriously
+power; see ``offcmab.validation.runner.verdict``), so ``--quick`` exiting 0 fails spuriously
 with probability at most 1e-3 at its fixed seed (the outcome is deterministic: this is
 the chance that the chosen seed is an unlucky one).  The regression tests make the
 bound or the algorithm wrong on purpose and require exit 1.
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from validation.cli import main
+from offcmab.validation.cli import main
 
 
 def run_cli(argv: list[str]) -> int:
@@ -79,8 +79,8 @@ def test_each_scenario_runs_an_algorithm_that_claims_its_bound() -> None:
 
     A lower bound covers every algorithm, so its scenario is exempt.
     """
-    from validation.runner.backends import load_scenario
-    from validation.scenarios import REGISTRY
+    from offcmab.validation.runner.backends import load_scenario
+    from offcmab.validation.scenarios import REGISTRY
 
     for bound_id, module in REGISTRY.items():
         scenario = load_scenario(module, bound_id)
@@ -92,9 +92,9 @@ def test_each_scenario_runs_an_algorithm_that_claims_its_bound() -> None:
 @pytest.mark.parametrize("profile", ["quick", "default", "full"])
 def test_instances_are_pure_data_with_unique_names(profile: str) -> None:
     """Every profile's instances: unique names, JSON-able params, the same for the same seed."""
-    from validation.runner.backends import load_scenario
-    from validation.runner.spec import PROFILES
-    from validation.scenarios import REGISTRY
+    from offcmab.validation.runner.backends import load_scenario
+    from offcmab.validation.runner.spec import PROFILES
+    from offcmab.validation.scenarios import REGISTRY
 
     for bound_id, module in REGISTRY.items():
         scenario = load_scenario(module, bound_id)
@@ -119,7 +119,7 @@ def test_bound_scale_probe_fails_the_run(tmp_path: Path) -> None:
 def test_dropping_clcb_pessimism_is_caught(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """The CI regression: a zero confidence radius makes Theorem 1 fail on ``pessimism``."""
-    clcb_module = importlib.import_module("reference.clcb")
+    clcb_module = importlib.import_module("offcmab.reference.clcb")
 
     def no_radius(counts: np.ndarray, *args: object, **kwargs: object) -> np.ndarray:
         return np.where(counts > 0, 0.0, np.inf)

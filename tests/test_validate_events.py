@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from validation.events import arms, core, im_node, llm, oracles
-from validation.runner import verdict
+from offcmab.validation.events import arms, core, im_node, llm, oracles
+from offcmab.validation.runner import verdict
 
 LEVEL = 1e-6
 SEED = 2025
@@ -29,7 +29,7 @@ def verdicts(cases: list[core.EventCase]) -> list[str]:
 
 def scaled_clcb(scale: float) -> arms.LCBAlgorithm:
     """CLCB's LCB with its radius multiplied by ``scale`` (0: the empirical mean)."""
-    from reference.confidence import arm_statistics, hoeffding_radius
+    from offcmab.reference.confidence import arm_statistics, hoeffding_radius
 
     def run(dataset: Any, oracle: Any, delta: float) -> tuple[np.ndarray, np.ndarray]:
         stats = arm_statistics(dataset)
@@ -55,7 +55,7 @@ def test_arm_event_catches_wrong_radius(scale: float) -> None:
 
 
 def test_im_intervals_catch_the_printed_estimator() -> None:
-    from reference.im.clcb_im_node import edge_lcbs
+    from offcmab.reference.im.clcb_im_node import edge_lcbs
 
     def printed(graph: Any, cascades: Any, delta: float) -> Any:
         return edge_lcbs(graph, cascades, delta, "printed")
@@ -69,7 +69,7 @@ def test_im_oracle_step_catches_seeds_that_ignore_the_lcbs() -> None:
     # Promise 0 with the exact oracle: the reference never falls short (one shortfall fails
     # the row, no false alarm possible); seeds fixed in advance, or an oracle that sees 1 on
     # every edge, fall short on the LCB-weighted graph at n = 20000.
-    from validation.power import subject
+    from offcmab.validation.power import subject
 
     for name in ("ignores-data", "oracle-ignores-weights"):
         oracle_row = im_node.cases("quick", subject=subject(name))[2]
@@ -80,7 +80,7 @@ def test_im_oracle_step_catches_seeds_that_ignore_the_lcbs() -> None:
 def test_im_edge_row_catches_an_lcb_above_the_truth() -> None:
     from dataclasses import replace
 
-    from reference.im.clcb_im_node import edge_lcbs
+    from offcmab.reference.im.clcb_im_node import edge_lcbs
 
     def optimistic(graph: Any, cascades: Any, delta: float) -> Any:
         result = edge_lcbs(graph, cascades, delta)
@@ -94,7 +94,7 @@ def broken_cache(change: str) -> llm.CacheAlgorithm:
     turned into an LCB."""
     from dataclasses import replace
 
-    from reference.clcb_llm import clcb_llm
+    from offcmab.reference.clcb_llm import clcb_llm
 
     def run(log: Any, k: int, delta: float, variant: str) -> Any:
         result = clcb_llm(log, k, delta, variant)  # type: ignore[arg-type]
@@ -117,7 +117,7 @@ def test_cache_events_catch_broken_ucbs(change: str, event_id: str) -> None:
 
 
 def test_printed_stream_lemma_is_a_known_failure_linked_to_its_erratum() -> None:
-    from bounds.claims import CLAIMS
+    from offcmab.bounds.claims import CLAIMS
 
     cases = {c.id: c for c in llm.cases("default")}
     printed = cases["event-stream-oracle-printed"]
@@ -167,11 +167,11 @@ def _register_subjects() -> None:
     statistics; ``evtest:action`` returns the reference action only."""
     from dataclasses import replace
 
-    from reference.clcb import clcb
-    from reference.clcb_llm import clcb_llm
-    from reference.im.clcb_im_node import clcb_im_node
-    from reference.oracles import TopK
-    from validation import subjects
+    from offcmab.reference.clcb import clcb
+    from offcmab.reference.clcb_llm import clcb_llm
+    from offcmab.reference.im.clcb_im_node import clcb_im_node
+    from offcmab.reference.oracles import TopK
+    from offcmab.validation import subjects
 
     def resolver(name: str, bound_id: str) -> Any:
         if bound_id == "thm-llm-online":
@@ -202,7 +202,7 @@ def _register_subjects() -> None:
 def test_a_subject_exposing_its_statistics_is_checked() -> None:
     """``evtest:narrow`` (radius x0.1, cost UCB = mean) fails the arm and cost rows; its
     node-level statistics are the reference's and pass."""
-    from validation import events
+    from offcmab.validation import events
 
     _register_subjects()
     cases = [c for c in events.all_cases("quick", subject="evtest:narrow")
@@ -214,7 +214,7 @@ def test_a_subject_exposing_its_statistics_is_checked() -> None:
 
 
 def test_a_subject_returning_only_its_action_gets_na_event_rows() -> None:
-    from validation import events
+    from offcmab.validation import events
 
     _register_subjects()
     results = events.run("quick", SEED, ("thm1-inf", "thm-llm-online"), "evtest:action")

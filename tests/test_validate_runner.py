@@ -12,11 +12,11 @@ import pytest
 import validate_fake
 from scipy import stats
 
-from validation.runner import verdict
-from validation.runner.seeding import trial_generator
-from validation.runner.spec import PROFILES, TrialKey
-from validation.runner.store import LOG_NAME, TrialLog, TrialRecord, read_log
-from validation.runner.sweep import RunConfig, RunInterrupted, run_validation
+from offcmab.validation.runner import verdict
+from offcmab.validation.runner.seeding import trial_generator
+from offcmab.validation.runner.spec import PROFILES, TrialKey
+from offcmab.validation.runner.store import LOG_NAME, TrialLog, TrialRecord, read_log
+from offcmab.validation.runner.sweep import RunConfig, RunInterrupted, run_validation
 
 QUICK = PROFILES["quick"]
 
@@ -104,7 +104,7 @@ def test_bound_scale_turns_rows_into_failures(tmp_path: Path) -> None:
 
 def test_weakened_radius_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A regression that drops CLCB's confidence radius makes the fake bound fail."""
-    clcb_module = importlib.import_module("reference.clcb")
+    clcb_module = importlib.import_module("offcmab.reference.clcb")
 
     def no_radius(counts: np.ndarray, *args: object, **kwargs: object) -> np.ndarray:
         return np.where(counts > 0, 0.0, np.inf)

@@ -14,12 +14,12 @@ import pytest
 import validate_fake
 from scipy import stats
 
-from validation.runner import analysis, verdict
-from validation.runner.scenario import BoundValue, MaxGap
-from validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES, Instance
-from validation.runner.sweep import RunConfig, run_validation
-from validation.scenarios import cmabt
-from validation.scenarios import llm_instances as cases
+from offcmab.validation.runner import analysis, verdict
+from offcmab.validation.runner.scenario import BoundValue, MaxGap
+from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES, Instance
+from offcmab.validation.runner.sweep import RunConfig, run_validation
+from offcmab.validation.scenarios import cmabt
+from offcmab.validation.scenarios import llm_instances as cases
 
 INSTANCE = Instance("planted", {}, 0.05, (100,))
 
@@ -44,7 +44,7 @@ def test_a_bound_at_least_the_largest_gap_is_vacuous_not_pass() -> None:
 
 
 def test_summary_counts_power_apart_from_vacuous() -> None:
-    from validation.runner.sweep import summarize
+    from offcmab.validation.runner.sweep import summarize
 
     rows = [{"verdict": v} for v in ("pass", "pass", "FAIL", "vacuous", "n/a", "note",
                                      "known-failure")]

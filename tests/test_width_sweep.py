@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.clcb_cascade import clcb_cascade
-from reference.problems.cascade import CascadeProblem, UniformListsLaw
-from validation.reproduce import comparison, width_sweep
-from validation.reproduce.cascade_common import DELTA, clcb_scaled
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
+from offcmab.validation.reproduce import comparison, width_sweep
+from offcmab.validation.reproduce.cascade_common import DELTA, clcb_scaled
 
 
 def test_scale_one_is_the_printed_clcb_cascade() -> None:
@@ -41,7 +41,7 @@ def test_crossings_interpolate_in_log_scale() -> None:
 
 
 def test_quick_sweep_at_scale_one_matches_fig3a(tmp_path: Path) -> None:
-    from validation.reproduce import fig3a
+    from offcmab.validation.reproduce import fig3a
 
     summary = width_sweep.run(tmp_path, 7, True)
     assert (tmp_path / "width-sweep.png").stat().st_size > 0
@@ -97,10 +97,10 @@ def test_comparison_csv_round_trips(tmp_path: Path) -> None:
 
 def test_reproduce_all_writes_comparison_csv(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from validation import cli
-    from validation.commands import reproduce
+    from offcmab.validation import cli
+    from offcmab.validation.commands import reproduce
 
-    monkeypatch.setattr(reproduce, "FIGURES", {"fig3a": "validation.reproduce.fig3a"})
+    monkeypatch.setattr(reproduce, "FIGURES", {"fig3a": "offcmab.validation.reproduce.fig3a"})
     assert cli.main(["reproduce", "all", "--out", str(tmp_path), "--quick", "--seed", "3"]) == 0
     with (tmp_path / "comparison.csv").open(newline="", encoding="utf-8") as handle:
         rows = {row["claim"]: row for row in csv.DictReader(handle)}

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reference.clcb import clcb
-from reference.dataset import OfflineDataset
-from reference.oracles import TopK
-from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
-from validation.runner.spec import Instance, Profile
+from offcmab.reference.clcb import clcb
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.oracles import TopK
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.validation.runner.spec import Instance, Profile
 
 
 def sample(mu: np.ndarray, q: np.ndarray, n: int, rng: np.random.Generator) -> OfflineDataset:
@@ -61,7 +61,7 @@ def expand(params: dict[str, list[float]]) -> tuple[np.ndarray, np.ndarray]:
 class FakeTopK:
     bound_id: str = "fake-upper"
     kind: Kind = "upper"
-    algorithm: str = "reference.clcb"
+    algorithm: str = "offcmab.reference.clcb"
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = (20, 80) if profile.name == "quick" else (20, 80, 320)

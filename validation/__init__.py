@@ -1,7 +1,7 @@
 r"""Validation of Off-CMAB: Monte-Carlo and property-based checks, reproductions, the CLI.
 
-Depends on :mod:`reference` (algorithms) and :mod:`bounds` (theory); nothing
-depends on it.  :func:`check` (from :mod:`validation.api`) checks your own
+Depends on :mod:`offcmab.reference` (algorithms) and :mod:`offcmab.bounds` (theory); nothing
+depends on it.  :func:`check` (from :mod:`offcmab.validation.api`) checks your own
 algorithm against a bound from Python.
 """
 
@@ -15,7 +15,7 @@ _API = ("check", "CheckReport", "BoundViolation")
 def __getattr__(name: str) -> Any:
     """``check``, ``CheckReport`` and ``BoundViolation``, imported on first use."""
     if name in _API:
-        from validation import api
+        from offcmab.validation import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'validation' has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """``python -m validation`` runs the ``offcmab`` command line."""
 
-from validation.cli import main
+from offcmab.validation.cli import main
 
 raise SystemExit(main())

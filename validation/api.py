@@ -1,13 +1,13 @@
-r"""``validation.check``: run ``offcmab validate`` on your own function from Python.
+r"""``offcmab.validation.check``: run ``offcmab validate`` on your own function from Python.
 
->>> from validation import check
+>>> from offcmab.validation import check
 >>> report = check(my_cascade, "cor1-cascade", profile="quick")   # doctest: +SKIP
 >>> report.passed, len(report.rows)                               # doctest: +SKIP
 (True, 12)
 >>> report.raise_for_violation()                                  # doctest: +SKIP
 
 The function takes the place of the reference algorithm of the bound id, with the
-call signature listed in :data:`validation.subjects.SIGNATURES` (``offcmab validate
+call signature listed in :data:`offcmab.validation.subjects.SIGNATURES` (``offcmab validate
 --signatures``).  Worker processes (``jobs > 1``) import it again from its file by
 its qualified name; a lambda or a function defined inside another function can only
 run with ``jobs=1``.
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from validation.user_algorithm import (
+from offcmab.validation.user_algorithm import (
     AlgorithmError,
     UserAlgorithm,
     file_digest,
@@ -149,7 +149,7 @@ def referenced_by_file(function: Callable[..., Any]) -> UserAlgorithm | None:
 
 def signature_table() -> str:
     """The call signature per bound id, as a Markdown table (``validate --signatures``)."""
-    from validation.subjects import SIGNATURES
+    from offcmab.validation.subjects import SIGNATURES
 
     lines = ["| bound id | your function is called as | it replaces | it returns |",
              "|---|---|---|---|"]
@@ -166,7 +166,7 @@ def cli_subject(target: str, only: tuple[str, ...]) -> tuple[str, dict[str, Any]
     Loads the function and checks its signature against every id here, so a bad
     target fails before any trial runs.
     """
-    from validation.subjects import SIGNATURES, resolve
+    from offcmab.validation.subjects import SIGNATURES, resolve
 
     if not only:
         raise ValueError(f"only: --algorithm needs --only with bound ids among "
@@ -190,7 +190,7 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     ----------
     function
         Your algorithm, with the call signature of ``bound_id`` (see
-        :data:`validation.subjects.SIGNATURES`), or a target string
+        :data:`offcmab.validation.subjects.SIGNATURES`), or a target string
         ``"FILE.py:FUNCTION"`` / ``"package.module:FUNCTION"``.
     bound_id
         The bound to check, e.g. ``"cor1-cascade"``.
@@ -205,15 +205,15 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     Raises
     ------
     ValueError
-        Bad arguments, or an :class:`~validation.user_algorithm.AlgorithmError` naming
+        Bad arguments, or an :class:`~offcmab.validation.user_algorithm.AlgorithmError` naming
         the function: it could not be loaded, has the wrong signature, raised, or
         returned an infeasible action.
     """
-    from validation.runner import report as report_io
-    from validation.runner.spec import PROFILES
-    from validation.runner.sweep import RunConfig, run_validation
-    from validation.scenarios import REGISTRY
-    from validation.subjects import SIGNATURES, resolve
+    from offcmab.validation.runner import report as report_io
+    from offcmab.validation.runner.spec import PROFILES
+    from offcmab.validation.runner.sweep import RunConfig, run_validation
+    from offcmab.validation.scenarios import REGISTRY
+    from offcmab.validation.subjects import SIGNATURES, resolve
 
     if bound_id not in SIGNATURES or bound_id not in REGISTRY:
         raise ValueError(f"bound_id: must be one of {', '.join(SIGNATURES)}, got {bound_id!r}")

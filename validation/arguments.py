@@ -1,6 +1,6 @@
 r"""Argument types shared by subcommands: they turn bad values into one-line usage errors.
 
-Values are parsed strictly by :mod:`validation.numbers` (ASCII digits only, finite floats);
+Values are parsed strictly by :mod:`offcmab.validation.numbers` (ASCII digits only, finite floats);
 user text is never evaluated.  argparse names the option in its message.
 """
 
@@ -10,8 +10,8 @@ import argparse
 from collections.abc import Callable
 from typing import TypeVar
 
-from reference.errors import InputError
-from validation import numbers
+from offcmab.reference.errors import InputError
+from offcmab.validation import numbers
 
 T = TypeVar("T")
 

@@ -1,6 +1,6 @@
 r"""The ``offcmab`` command line.
 
-Each subcommand lives in its own module under :mod:`validation.commands`
+Each subcommand lives in its own module under :mod:`offcmab.validation.commands`
 exposing ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``.
 Exit codes: 0 success, 1 a bound was violated or a strict claim failed, 2 bad
 input or usage (one line on stderr naming the field; never a traceback).
@@ -16,21 +16,22 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from reference.errors import InputError
+from offcmab import __version__
+from offcmab.reference.errors import InputError
 
 #: Subcommand name -> implementing module, in the order ``--help`` lists them.
 COMMANDS: dict[str, str] = {
-    "validate": "validation.commands.validate",
-    "tightness": "validation.commands.tightness",
-    "bound": "validation.commands.bound",
-    "coefficients": "validation.commands.coefficients",
-    "claims": "validation.commands.claims",
-    "errata": "validation.commands.errata",
-    "solve": "validation.commands.solve",
-    "im-oracle": "validation.commands.im_oracle",
-    "spread": "validation.commands.spread",
-    "reproduce": "validation.commands.reproduce",
-    "bench": "validation.commands.bench",
+    "validate": "offcmab.validation.commands.validate",
+    "tightness": "offcmab.validation.commands.tightness",
+    "bound": "offcmab.validation.commands.bound",
+    "coefficients": "offcmab.validation.commands.coefficients",
+    "claims": "offcmab.validation.commands.claims",
+    "errata": "offcmab.validation.commands.errata",
+    "solve": "offcmab.validation.commands.solve",
+    "im-oracle": "offcmab.validation.commands.im_oracle",
+    "spread": "offcmab.validation.commands.spread",
+    "reproduce": "offcmab.validation.commands.reproduce",
+    "bench": "offcmab.validation.commands.bench",
 }
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
@@ -75,8 +76,6 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
         prog="offcmab",
         description="Off-CMAB reference implementation and theory checker.",
     )
-    from reference import __version__
-
     parser.add_argument("--version", action="version", version=f"offcmab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True

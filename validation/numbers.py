@@ -10,7 +10,7 @@ values that overflow to infinity (``float("1e400")``).  Here a number is ASCII o
 * a list is comma-separated items, none of them empty (``0,,1`` is refused, not ``0,1``).
 
 Surrounding spaces and tabs are ignored.  Every error is an
-:class:`~reference.errors.InputError` naming the field.
+:class:`~offcmab.reference.errors.InputError` naming the field.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
-from reference.errors import InputError
+from offcmab.reference.errors import InputError
 
 T = TypeVar("T")
 

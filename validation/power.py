@@ -1,10 +1,10 @@
 r"""The power of a validate run: can its rows tell a broken algorithm from the real one?
 
-For every bound id, each negative control of :mod:`validation.controls` runs on the
-bound id's trap instances (origin ``trap``, :mod:`validation.scenarios.traps`) with the
+For every bound id, each negative control of :mod:`offcmab.validation.controls` runs on the
+bound id's trap instances (origin ``trap``, :mod:`offcmab.validation.scenarios.traps`) with the
 same datasets as the reference (the subject is not part of a trial's seed), and its
 trials go through exactly the rows the reference gets, at the same row level.  Each
-control also runs its bound id's event rows (:mod:`validation.events`, with the control
+control also runs its bound id's event rows (:mod:`offcmab.validation.events`, with the control
 as the subject).  A control is *flagged* when at least one of its rows fails.
 
 The full profile runs every control; the quick and default profiles skip the controls
@@ -22,17 +22,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from validation.controls import CONTROLS, PREFIX
-from validation.runner import analysis
-from validation.runner.backends import Task
-from validation.runner.spec import Instance, Profile, TrialKey
-from validation.runner.store import TrialRecord
-from validation.scenarios.traps import TRAP
+from offcmab.validation.controls import CONTROLS, PREFIX
+from offcmab.validation.runner import analysis
+from offcmab.validation.runner.backends import Task
+from offcmab.validation.runner.spec import Instance, Profile, TrialKey
+from offcmab.validation.runner.store import TrialRecord
+from offcmab.validation.scenarios.traps import TRAP
 
 #: Bound ids whose trap rows are vacuous: their controls' trap trials run in --full only.
 VACUOUS_TRAPS = ("thm4-im", "thm-llm-online")
 
-#: Event-row families (modules of :mod:`validation.events`) per bound id.
+#: Event-row families (modules of :mod:`offcmab.validation.events`) per bound id.
 EVENT_FAMILIES = {"thm4-im": "im_node", "lem-llm-std": "llm", "thm3-llm": "llm",
                   "thm-llm-online": "llm"}
 
@@ -101,7 +101,7 @@ def control_rows(plan: Any, records: Mapping[str, TrialRecord], profile: Profile
     in the false-alarm budget (a flagged control is not a false alarm about the
     reference).
     """
-    from validation.runner.sweep import build_cells, make_rows
+    from offcmab.validation.runner.sweep import build_cells, make_rows
 
     rows: list[dict[str, Any]] = []
     trials = control_trials(plan, profile)
@@ -125,15 +125,15 @@ def control_rows(plan: Any, records: Mapping[str, TrialRecord], profile: Profile
 
 def event_rows(bound_id: str, name: str, profile: Profile, seed: int,
                level: float) -> list[dict[str, Any]]:
-    """The event rows of ``bound_id`` (:mod:`validation.events`) run on control ``name``."""
+    """The event rows of ``bound_id`` (:mod:`offcmab.validation.events`) run on control ``name``."""
     import importlib
 
-    from validation import events
+    from offcmab.validation import events
 
     family = EVENT_FAMILIES.get(bound_id)
     if family is None:
         return []
-    module = importlib.import_module(f"validation.events.{family}")
+    module = importlib.import_module(f"offcmab.validation.events.{family}")
     # The llm family serves three ids; build only this one's rows, so that a control of
     # one variant (frequency-lcb) is never called for its sibling.
     only = {"bound_id": bound_id} if family == "llm" else {}

@@ -6,8 +6,8 @@ Installed with offcmab (entry point ``pytest11``), so in your own tests::
         offcmab_check(my_cascade, "cor1-cascade")
 
 The call fails the test, listing the violating rows (instance, n, bound, gap
-quantile, violations), when :func:`validation.check` reports a violation, and
-returns the :class:`~validation.api.CheckReport` otherwise.  The profile is
+quantile, violations), when :func:`offcmab.validation.check` reports a violation, and
+returns the :class:`~offcmab.validation.api.CheckReport` otherwise.  The profile is
 ``quick`` unless ``--offcmab-profile`` (command line) or ``offcmab_profile`` (ini
 file) says otherwise; keyword arguments of the call (``profile``, ``seed``, ``jobs``,
 ``backend``) override both.  Without the installed entry point, load it with
@@ -45,7 +45,7 @@ def configured_profile(config: pytest.Config) -> str:
 @pytest.fixture
 def offcmab_check(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``offcmab_check(function, bound_id, **options)``: fail the test on a violated bound."""
-    from validation.api import check
+    from offcmab.validation.api import check
 
     profile = configured_profile(request.config)
 

@@ -19,7 +19,7 @@ Specs
 
 Pairing
     The subject is part of every trial key but not of its seed
-    (:mod:`validation.runner.seeding`), so the reference and any other subject see the
+    (:mod:`offcmab.validation.runner.seeding`), so the reference and any other subject see the
     same dataset on the same (instance, n, trial): their gaps are paired.
 
 Results
@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import IntArray
+from offcmab.reference.dataset import IntArray
 
 #: The subject every run uses unless told otherwise.
 REFERENCE = "reference"
@@ -73,32 +73,32 @@ class Signature:
                     "with an `action`, `cache` or `seeds` attribute")
 
 
-_CLCB = Signature("f(dataset, oracle, delta)", "reference.clcb:clcb")
+_CLCB = Signature("f(dataset, oracle, delta)", "offcmab.reference.clcb:clcb")
 
 #: Bound id -> the signature a substituted algorithm must have.
 SIGNATURES: dict[str, Signature] = {
     "thm1-inf": _CLCB,
     "thm1-one": _CLCB,
     "thm2-lower": Signature(
-        "f(dataset, oracle, delta)", "reference.clcb:clcb",
+        "f(dataset, oracle, delta)", "offcmab.reference.clcb:clcb",
         returns="the action, as for thm1-inf; it takes CLCB's place on the proof's hard "
                 "pair beside the two baselines (the lower bound holds for every algorithm; "
                 "its risk is also checked against Theorem 1's upper bound)"),
     "cor1-cascade": Signature("f(dataset, k, delta)",
-                              "reference.clcb_cascade:clcb_cascade"),
-    "lem-llm-std": Signature("f(log, k, delta)", "reference.clcb_llm:clcb_llm",
+                              "offcmab.reference.clcb_cascade:clcb_cascade"),
+    "lem-llm-std": Signature("f(log, k, delta)", "offcmab.reference.clcb_llm:clcb_llm",
                              {"variant": "standard"}),
-    "thm3-llm": Signature("f(log, k, delta)", "reference.clcb_llm:clcb_llm",
+    "thm3-llm": Signature("f(log, k, delta)", "offcmab.reference.clcb_llm:clcb_llm",
                           {"variant": "improved"}),
     "thm-llm-online": Signature(
-        "f(queries, costs, m, k, delta)", "validation.subjects:printed_stream",
+        "f(queries, costs, m, k, delta)", "offcmab.validation.subjects:printed_stream",
         returns="the cache held at the start of every round: a boolean array of shape "
                 "(T, m) with at most k entries per row (row t may depend on queries[:t] and "
                 "on costs[s] for s < t only where queries[s] missed the cache), or an object "
                 "with that array as `caches` (and, for the event rows, the per-round cost "
                 "LCBs as `lcbs`, shape (T, m), as the reference's StreamRun has)"),
     "thm4-im": Signature("f(graph, cascades, oracle, delta)",
-                         "reference.im.clcb_im_node:clcb_im_node",
+                         "offcmab.reference.im.clcb_im_node:clcb_im_node",
                          returns="the seed set: a flat integer array of k distinct node "
                                  "ids, or a result object with a `seeds` attribute"),
 }
@@ -106,14 +106,15 @@ SIGNATURES: dict[str, Signature] = {
 _PREFIXES: dict[str, Resolver] = {}
 
 #: Prefix -> module that registers it when imported (so worker processes find it).
-PREFIX_MODULES: dict[str, str] = {"control": "validation.controls"}
+PREFIX_MODULES: dict[str, str] = {"control": "offcmab.validation.controls"}
 
 #: Environment variable adding ``prefix=module`` pairs to :data:`PREFIX_MODULES`.
 ENVIRONMENT = "OFFCMAB_SUBJECT_MODULES"
 
-# A user's own algorithm (``validate --algorithm``, ``validation.check``) is loaded by file or
-# module name; workers import the resolver on first use.
-PREFIX_MODULES.update(file="validation.user_algorithm", module="validation.user_algorithm")
+# A user's own algorithm (``validate --algorithm``, ``offcmab.validation.check``) is loaded by
+# file or module name; workers import the resolver on first use.
+PREFIX_MODULES.update(file="offcmab.validation.user_algorithm",
+                      module="offcmab.validation.user_algorithm")
 
 
 def register_prefix(prefix: str, resolver: Resolver) -> None:
@@ -226,7 +227,7 @@ def printed_stream(queries: IntArray, costs: npt.NDArray[np.float64], m: int, k:
                    delta: float) -> Any:
     r"""The reference CUCB-LLM-S (``variant="printed"``) on a fixed stream, as a subject.
 
-    Returns its :class:`reference.cucb_llm_stream.StreamRun`: the harness measures the
+    Returns its :class:`offcmab.reference.cucb_llm_stream.StreamRun`: the harness measures the
     regret from ``caches`` and the event rows read ``lcbs``.  The printed algorithm does
     not use ``delta`` (its radius is :math:`\sqrt{6\log t/N}`).
     """
@@ -238,12 +239,12 @@ def stream_run(queries: IntArray, costs: npt.NDArray[np.float64], m: int, k: int
     r"""The printed CUCB-LLM-S on a fixed stream with its radius times ``radius_scale``.
 
     The algorithm never reads the true means: they enter
-    :func:`reference.cucb_llm_stream.cucb_llm_stream` only through its regret
+    :func:`offcmab.reference.cucb_llm_stream.cucb_llm_stream` only through its regret
     accounting, so a placeholder problem (uniform arrivals, unit costs) stands in for
     them; its ``regret`` field is meaningless here.
     """
-    from reference.cucb_llm_stream import cucb_llm_stream
-    from reference.problems.llm_cache import LLMCacheProblem
+    from offcmab.reference.cucb_llm_stream import cucb_llm_stream
+    from offcmab.reference.problems.llm_cache import LLMCacheProblem
 
     placeholder = LLMCacheProblem(np.full(m, 1.0 / m), np.ones(m), k)
     return cucb_llm_stream(placeholder, int(np.size(queries)), np.random.default_rng(0),

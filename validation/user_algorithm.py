@@ -1,6 +1,6 @@
 r"""Load a user's algorithm from a file or a module, by name, without evaluating any text.
 
-``offcmab validate --algorithm TARGET``, :func:`validation.check` and the pytest
+``offcmab validate --algorithm TARGET``, :func:`offcmab.validation.check` and the pytest
 fixture all reach a user's function through this module.  A target is
 
 ``path/to/file.py:FUNCTION``
@@ -312,7 +312,7 @@ def call_parameters(call: str) -> tuple[str, ...]:
 def checked_call(function: Callable[..., Any], bound_id: str, label: str,
                  roots: frozenset[str]) -> Callable[..., Any]:
     """``function`` after its signature is checked against ``bound_id``'s call, guarded."""
-    from validation.subjects import signature
+    from offcmab.validation.subjects import signature
 
     call = signature(bound_id).call
     check_signature(function, call_parameters(call), label, call)
@@ -343,7 +343,7 @@ def _resolve_object(rest: str, bound_id: str) -> Callable[..., Any]:
 
 def register() -> None:
     """Register the ``file``, ``module`` and ``object`` subject prefixes."""
-    from validation.subjects import register_prefix
+    from offcmab.validation.subjects import register_prefix
 
     register_prefix("file", lambda rest, bound_id: _resolve_source("file", rest, bound_id))
     register_prefix("module", lambda rest, bound_id: _resolve_source("module", rest, bound_id))

@@ -1,7 +1,7 @@
 r"""The registry of the paper's claims, each with the machine check that decides it.
 
 Use :data:`CLAIMS` (every :class:`Claim`, in the paper's order), :func:`get_claim`,
-:func:`check_claim` and :func:`check_all`; :mod:`bounds.errata` derives the errata from the
+:func:`check_claim` and :func:`check_all`; :mod:`offcmab.bounds.errata` derives the errata from the
 failed ones.  Statistical checks are marked ``slow`` and run only when asked
 (``include_slow=True``); skipped, they report ``unchecked``.
 
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from bounds.claims import cascade, general, im, llm, lower_bound, online, table
-from bounds.claims.record import STATUSES, Claim, ClaimResult, Outcome, Status
-from reference.errors import InputError
+from offcmab.bounds.claims import cascade, general, im, llm, lower_bound, online, table
+from offcmab.bounds.claims.record import STATUSES, Claim, ClaimResult, Outcome, Status
+from offcmab.reference.errors import InputError
 
 __all__ = [
     "CHECK_RAISED",

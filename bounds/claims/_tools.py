@@ -10,7 +10,7 @@ import numpy as np
 import sympy as sp
 from scipy import optimize, stats
 
-from bounds.claims.record import Method, Outcome
+from offcmab.bounds.claims.record import Method, Outcome
 
 #: False-alarm probability of every statistical check in the registry.
 FALSE_ALARM = 1e-3

@@ -9,9 +9,9 @@ import itertools
 import numpy as np
 import sympy as sp
 
-from bounds.claims._tools import decide, is_zero, refuted, verified
-from bounds.claims.record import Claim, Outcome
-from bounds.claims.theorems import CASCADE
+from offcmab.bounds.claims._tools import decide, is_zero, refuted, verified
+from offcmab.bounds.claims.record import Claim, Outcome
+from offcmab.bounds.claims.theorems import CASCADE
 
 
 def _regression() -> Outcome:
@@ -54,7 +54,7 @@ def check_smoothness() -> Outcome:
 
 
 def check_trigger_formula() -> Outcome:
-    from reference.problems.cascade import CascadeProblem
+    from offcmab.reference.problems.cascade import CascadeProblem
 
     rng = np.random.default_rng(11)
     worst = 0.0
@@ -67,7 +67,8 @@ def check_trigger_formula() -> Outcome:
         diff = problem.trigger_probabilities(np.array(action)) - brute_force_trigger(mu, action)
         worst = max(worst, float(np.max(np.abs(diff))))
     ok = worst <= 1e-12
-    return verified(f"reference.problems.cascade.trigger_probabilities against enumeration of "
+    return verified("offcmab.reference.problems.cascade.trigger_probabilities against "
+                    f"enumeration of "
                     f"every click outcome on 60 seeded random lists (m <= 6): max difference "
                     f"{worst:.2g}.", "simulation-vs-brute-force", seed=11) if ok else refuted(
         "trigger probabilities differ from brute force", {"max_diff": worst, "seed": 11},
@@ -87,7 +88,7 @@ def _exact_uniform_data_probs(mu: np.ndarray, k: int) -> tuple[np.ndarray, np.nd
 
 
 def check_data_probability_bound() -> Outcome:
-    from reference.problems.cascade import CascadeProblem, UniformListsLaw
+    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 
     rng = np.random.default_rng(12)
     worst_bound, worst_code, worst_q = -np.inf, 0.0, 0.0
@@ -144,7 +145,7 @@ def check_index() -> Outcome:
 
 
 def check_uniform_c_one() -> Outcome:
-    from reference.problems.cascade import CascadeProblem
+    from offcmab.reference.problems.cascade import CascadeProblem
 
     mu1, muk, k, m = sp.symbols("mu1 muk k m", positive=True)
     # last step: ((1-(1-muk)^k)/muk) / ((1-(1-mu1)^k)/(mu1 m)) <= mu1 m / muk
@@ -176,7 +177,7 @@ def _clipped_reward(weights: np.ndarray, ids: tuple[int, ...]) -> float:
 
 
 def check_topk_oracle() -> Outcome:
-    from reference.oracles import top_k
+    from offcmab.reference.oracles import top_k
 
     rng = np.random.default_rng(14)
     worst = 0.0
@@ -190,7 +191,8 @@ def check_topk_oracle() -> Outcome:
         chosen = tuple(int(i) for i in top_k(weights, k))
         worst = max(worst, best - _clipped_reward(weights, chosen))
     ok = worst <= 1e-12
-    return verified(f"reference.oracles.top_k against brute force over all k-subsets on 300 "
+    return verified("offcmab.reference.oracles.top_k against brute force over all k-subsets "
+                    f"on 300 "
                     f"seeded LCB vectors (negative and -inf entries, clipped as in the cascade "
                     f"reward): max shortfall {worst:.2g}, so alpha = 1.",
                     "simulation-vs-brute-force", seed=14) if ok else refuted(
@@ -230,7 +232,7 @@ def _budget_violated() -> bool:
 
 
 def check_budget() -> Outcome:
-    from reference.confidence import LOG_CONSTANT
+    from offcmab.reference.confidence import LOG_CONSTANT
 
     return refuted(
         "alg:CLCB_cascade prints the radius with log(2mn/delta) (the foundation follows it: "

@@ -10,9 +10,9 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
-from bounds.claims._tools import decide, is_zero, maximize, proved, refuted, verified
-from bounds.claims.record import Claim, Outcome
-from bounds.claims.theorems import UPPER_BOUND
+from offcmab.bounds.claims._tools import decide, is_zero, maximize, proved, refuted, verified
+from offcmab.bounds.claims.record import Claim, Outcome
+from offcmab.bounds.claims.theorems import UPPER_BOUND
 
 L, n, N, p, pD, C, m, delta = sp.symbols("L n N p p_D C m delta", positive=True)
 
@@ -158,7 +158,7 @@ def check_lcb_domain() -> Outcome:
 
 
 def check_radius_alg1() -> Outcome:
-    from reference.confidence import hoeffding_radius
+    from offcmab.reference.confidence import hoeffding_radius
 
     # line:LCB radius log(4mn/delta) equals E_arm's radius at delta' = delta/2
     identity = is_zero(sp.log(4 * m * n / delta) - sp.log(2 * m * n / (delta / 2)))
@@ -198,7 +198,7 @@ def check_delta_split() -> Outcome:
 
 
 def check_step_c() -> Outcome:
-    from reference.problems.cascade import CascadeProblem
+    from offcmab.reference.problems.cascade import CascadeProblem
 
     # cond:TPM weights the change by p_i^{D_arm,S} of the *first* mean vector (the true mu);
     # step (c) uses exactly that order, so check it on the cascade reward with lcb <= mu.
@@ -327,7 +327,7 @@ def check_arm_concen_union() -> Outcome:
 
 
 def check_arm_concen_statistical() -> Outcome:
-    from bounds.claims._tools import FALSE_ALARM, binomial_rejects
+    from offcmab.bounds.claims._tools import FALSE_ALARM, binomial_rejects
 
     rng = np.random.default_rng(404)
     arms, samples, trials, level = 6, 40, 20000, 0.5

@@ -11,9 +11,9 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
-from bounds.claims._tools import decide, is_zero, refuted, verified
-from bounds.claims.record import Claim, Outcome
-from bounds.claims.theorems import IM
+from offcmab.bounds.claims._tools import decide, is_zero, refuted, verified
+from offcmab.bounds.claims.record import Claim, Outcome
+from offcmab.bounds.claims.theorems import IM
 
 L, n, q, p, eta, gamma = sp.symbols("L n q p eta gamma", positive=True)
 S3, S6 = sp.sqrt(3), sp.sqrt(6)
@@ -39,8 +39,8 @@ def _star_probabilities(degree: int) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr
 
 
 def check_puv_identity() -> Outcome:
-    from reference.im.graph import ICGraph
-    from reference.im.one_step import edge_probability_identity, one_step_probabilities
+    from offcmab.reference.im.graph import ICGraph
+    from offcmab.reference.im.one_step import edge_probability_identity, one_step_probabilities
 
     ok = True
     for degree in (1, 2, 3):
@@ -77,8 +77,8 @@ def _estimator_violated() -> bool:
 
 
 def check_estimator() -> Outcome:
-    from reference.im.graph import ICGraph
-    from reference.im.one_step import printed_estimand
+    from offcmab.reference.im.graph import ICGraph
+    from offcmab.reference.im.one_step import printed_estimand
 
     graph = ICGraph.from_edges(2, [0], [1], [0.5])
     code = float(printed_estimand(graph, [0.5, 0.0])[0])
@@ -248,8 +248,8 @@ def check_chernoff_events() -> Outcome:
 
 
 def _spread_pairs(seed: int) -> tuple[float, float]:
-    from reference.im.exact import activation_probabilities, exact_spread
-    from reference.im.graph import ICGraph
+    from offcmab.reference.im.exact import activation_probabilities, exact_spread
+    from offcmab.reference.im.graph import ICGraph
 
     rng = np.random.default_rng(seed)
     worst_tpm, worst_degree = -np.inf, -np.inf

@@ -11,9 +11,9 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
-from bounds.claims._tools import decide, is_zero, maximize, refuted, verified
-from bounds.claims.record import Claim, Outcome
-from bounds.claims.theorems import LLM
+from offcmab.bounds.claims._tools import decide, is_zero, maximize, refuted, verified
+from offcmab.bounds.claims.record import Claim, Outcome
+from offcmab.bounds.claims.theorems import LLM
 
 L, n, m, delta = sp.symbols("L n m delta", positive=True)
 
@@ -47,7 +47,7 @@ def check_monotone() -> Outcome:
 
 
 def check_std_coverage() -> Outcome:
-    from reference.problems.llm_cache import LLMCacheProblem, UniformRandomCaches
+    from offcmab.reference.problems.llm_cache import LLMCacheProblem, UniformRandomCaches
 
     nu, pq = sp.symbols("nu p_q", positive=True)
     ok = is_zero(pq / (pq * nu) - 1 / nu)
@@ -131,7 +131,7 @@ def _radius_violated() -> bool:
 
 
 def check_radius(algorithm: str) -> Outcome:
-    from reference.clcb_llm import ucb_radius
+    from offcmab.reference.clcb_llm import ucb_radius
 
     printed = float(ucb_radius(np.array([50]), 1000, 10, 0.1)[0])
     proof = float(np.sqrt(np.log(6 * 10 * 1000 / 0.1) / (2 * 50)))

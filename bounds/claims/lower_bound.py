@@ -9,8 +9,8 @@ import itertools
 import numpy as np
 import sympy as sp
 
-from bounds.claims._tools import decide, is_zero, refuted, verified
-from bounds.claims.record import Claim, Outcome
+from offcmab.bounds.claims._tools import decide, is_zero, refuted, verified
+from offcmab.bounds.claims.record import Claim, Outcome
 
 C, Delta, k = sp.symbols("C Delta k", positive=True)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from bounds.claims._tools import decide, is_zero, refuted, unchecked, verified
-from bounds.claims.record import Claim, Outcome
-from bounds.claims.theorems import ONLINE
+from offcmab.bounds.claims._tools import decide, is_zero, refuted, unchecked, verified
+from offcmab.bounds.claims.record import Claim, Outcome
+from offcmab.bounds.claims.theorems import ONLINE
 
 SEEDS, HORIZON = 40, 600
 
@@ -19,7 +19,7 @@ def _regression() -> Outcome:
 
 
 def _stream_instance(seed: int) -> tuple[object, int]:
-    from reference.problems.llm_cache import LLMCacheProblem
+    from offcmab.reference.problems.llm_cache import LLMCacheProblem
 
     rng = np.random.default_rng(seed)
     m = int(rng.integers(3, 7))
@@ -28,7 +28,7 @@ def _stream_instance(seed: int) -> tuple[object, int]:
 
 
 def _first_violation(seed: int, variant: str) -> int | None:
-    from reference.cucb_llm_stream import cucb_llm_stream
+    from offcmab.reference.cucb_llm_stream import cucb_llm_stream
 
     problem, _ = _stream_instance(seed)
     run = cucb_llm_stream(problem, HORIZON, np.random.default_rng(seed),  # type: ignore[arg-type]

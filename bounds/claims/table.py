@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from bounds.claims._tools import decide, is_zero, unchecked
-from bounds.claims.record import Claim, Outcome
+from offcmab.bounds.claims._tools import decide, is_zero, unchecked
+from offcmab.bounds.claims.record import Claim, Outcome
 
 m, n, k, T, c_min = sp.symbols("m n k T C_1", positive=True)
 

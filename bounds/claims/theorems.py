@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from bounds.claims._tools import FALSE_ALARM, binomial_rejects, refuted, unchecked
-from bounds.claims.record import Claim, Outcome
+from offcmab.bounds.claims._tools import FALSE_ALARM, binomial_rejects, refuted, unchecked
+from offcmab.bounds.claims.record import Claim, Outcome
 
 TRIALS, DELTA = 300, 0.1
 
@@ -39,7 +39,7 @@ def _statistical(name: str, seed: int, trial: Callable[[np.random.Generator], tu
 
 
 def _cascade_setup() -> tuple[object, object, float, float, float]:
-    from reference.problems.cascade import CascadeProblem, UniformListsLaw
+    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 
     problem = CascadeProblem(np.array([0.5, 0.45, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1]), 3)
     law = UniformListsLaw(problem)
@@ -51,8 +51,8 @@ def _cascade_setup() -> tuple[object, object, float, float, float]:
 
 
 def check_theorem1() -> Outcome:
-    from reference.clcb import clcb
-    from reference.oracles import TopK
+    from offcmab.reference.clcb import clcb
+    from offcmab.reference.oracles import TopK
 
     problem, law, kbar, c_one, p_min = _cascade_setup()
     n, m = 2000, 8
@@ -69,7 +69,7 @@ def check_theorem1() -> Outcome:
 
 
 def check_corollary1() -> Outcome:
-    from reference.clcb_cascade import clcb_cascade
+    from offcmab.reference.clcb_cascade import clcb_cascade
 
     problem, law, _, c_one, _ = _cascade_setup()
     n, m, k = 2000, 8, 3
@@ -85,8 +85,8 @@ def check_corollary1() -> Outcome:
 
 
 def check_theorem3() -> Outcome:
-    from reference.clcb_llm import clcb_llm
-    from reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
+    from offcmab.reference.clcb_llm import clcb_llm
+    from offcmab.reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
 
     rng0 = np.random.default_rng(43)
     m, k, n = 10, 3, 3000
@@ -106,9 +106,9 @@ def check_theorem3() -> Outcome:
 
 
 def check_theorem_im() -> Outcome:
-    from reference.im.exact import brute_force_im
-    from reference.im.graph import ICGraph
-    from reference.im.one_step import assumption_parameters
+    from offcmab.reference.im.exact import brute_force_im
+    from offcmab.reference.im.graph import ICGraph
+    from offcmab.reference.im.one_step import assumption_parameters
 
     graph = ICGraph.from_edges(4, [0, 0, 1, 2], [1, 2, 3, 3], [0.3, 0.3, 0.3, 0.3])
     q = np.full(4, 0.5)

@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from bounds.bound import Bound
-from bounds.symbols import C_one, delta, k, m, mu1, muk, n, p_star
+from offcmab.bounds.bound import Bound
+from offcmab.bounds.symbols import C_one, delta, k, m, mu1, muk, n, p_star
 
 LOG = sp.log(2 * m * n / delta)
 

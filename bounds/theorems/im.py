@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from bounds.bound import Bound
-from bounds.symbols import E, V, d_max, delta, eta, gamma, n, sigma_star
+from offcmab.bounds.bound import Bound
+from offcmab.bounds.symbols import E, V, d_max, delta, eta, gamma, n, sigma_star
 
 LOG = sp.log(12 * n * E / delta)
 

@@ -67,8 +67,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from bounds.bound import Bound
-from bounds.symbols import T, delta, m, n, nu_inv_sum, p_star
+from offcmab.bounds.bound import Bound
+from offcmab.bounds.symbols import T, delta, m, n, nu_inv_sum, p_star
 
 STATED_PRECONDITION = sp.GreaterThan(n, 8 * sp.log(1 / delta) / p_star)
 

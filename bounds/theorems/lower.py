@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from bounds.bound import Bound
-from bounds.symbols import C_inf, k, n
+from offcmab.bounds.bound import Bound
+from offcmab.bounds.symbols import C_inf, k, n
 
 PRECONDITION = sp.GreaterThan(C_inf, 2)
 

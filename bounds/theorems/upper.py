@@ -45,8 +45,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from bounds.bound import Bound
-from bounds.symbols import B1, C_inf, C_one, K2bar, Kbar, alpha, delta, m, n, p_star
+from offcmab.bounds.bound import Bound
+from offcmab.bounds.symbols import B1, C_inf, C_one, K2bar, Kbar, alpha, delta, m, n, p_star
 
 STATED_LOG = sp.log(2 * m * n / delta)
 PROVED_LOG = sp.log(4 * m * n / delta)

@@ -1,6 +1,6 @@
 r"""Run ``offcmab`` commands during the build so the pages show their real output.
 
-Commands run in-process through :func:`validation.cli.main` (the console script's entry
+Commands run in-process through :func:`offcmab.validation.cli.main` (the console script's entry
 point) with stdout and stderr captured, which keeps the build fast: sympy and the
 registries are imported once, not once per command.
 """
@@ -20,7 +20,7 @@ class CommandError(RuntimeError):
 
 def run(root: Path, command: str) -> tuple[int, str]:
     """Run ``command`` (which starts with ``offcmab``) from ``root``; exit code and output."""
-    from validation.cli import main
+    from offcmab.validation.cli import main
 
     words = shlex.split(command)
     if not words or words[0] != "offcmab":

@@ -2,7 +2,7 @@ r"""The comparison of our reproductions with the paper's numbers, from committed
 
 ``docs/regenerate_reproductions.py`` writes ``docs/assets/reproductions/<figure>.json``
 (headline numbers, seed, date, git commit), ``<figure>.png`` and ``comparison.csv`` (the
-rows of :mod:`validation.reproduce.comparison`).  This module turns them into the table
+rows of :mod:`offcmab.validation.reproduce.comparison`).  This module turns them into the table
 and the figure sections of "Reproducing the paper".  A missing artifact is reported as
 missing, never filled in.
 """

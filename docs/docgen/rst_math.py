@@ -3,7 +3,7 @@ r"""reStructuredText math of numpydoc docstrings, rewritten as Markdown math.
 The package's docstrings follow numpydoc: inline math is ``:math:`\mu_i``` and display
 math a ``.. math::`` directive with an indented body, while the site's Markdown
 (``pymdownx.arithmatex``) reads ``$...$`` and ``$$...$$``.  These functions do that rewrite
-and turn cross-reference roles (``:mod:`bounds```, ``:func:`clcb```) into inline code.  They
+and turn cross-reference roles (``:mod:`offcmab.bounds```, ``:func:`clcb```) into inline code.  They
 need nothing beyond the standard library, so the test suite checks them without the docs
 extra; the griffe extension in ``docs/griffe_rst_math.py`` applies them at build time.
 """

@@ -54,8 +54,8 @@ def _import(name: str) -> Any | None:
 
 
 def bound_registry() -> dict[str, Any] | None:
-    """``bounds.registry.BOUNDS``, or None while the module does not exist."""
-    module = _import("bounds.registry")
+    """``offcmab.bounds.registry.BOUNDS``, or None while the module does not exist."""
+    module = _import("offcmab.bounds.registry")
     return None if module is None else dict(module.BOUNDS)
 
 
@@ -134,12 +134,12 @@ def _formula_section(bound: Any) -> str:
         body = headings_to_bold(convert(bound.derivation)).strip()
         indented = "\n".join(f"    {line}" if line else "" for line in body.splitlines())
         parts.append('\n??? abstract "How the `proved` variant follows from the proof '
-                     '(from the docstring of its module in `bounds.theorems`)"\n'
+                     '(from the docstring of its module in `offcmab.bounds.theorems`)"\n'
                      f"{indented}\n")
     return "\n".join(parts)
 
 
-#: Which bound pages show the claims of each module of ``bounds.claims`` (the registry
+#: Which bound pages show the claims of each module of ``offcmab.bounds.claims`` (the registry
 #: groups claims by area; the proof steps of one area belong to its bounds).
 CLAIM_AREAS: dict[str, tuple[str, ...]] = {
     "general": ("thm1-inf", "thm1-one"),
@@ -169,16 +169,16 @@ _CLAIMS_CACHE: dict[str, Any] = {}
 
 
 def claim_results() -> list[Any] | None:
-    """``bounds.claims.check_all()`` once per build (fast checks), or None if missing."""
+    """``offcmab.bounds.claims.check_all()`` once per build (fast checks), or None if missing."""
     if "results" not in _CLAIMS_CACHE:
-        module = _import("bounds.claims")
+        module = _import("offcmab.bounds.claims")
         _CLAIMS_CACHE["results"] = None if module is None else module.check_all()
     return _CLAIMS_CACHE["results"]
 
 
 def _area(claim: Any) -> str:
     for area in CLAIM_AREAS:
-        module = _import(f"bounds.claims.{area}")
+        module = _import(f"offcmab.bounds.claims.{area}")
         if module is not None and claim in getattr(module, "CLAIMS", ()):
             return area
     return "table"
@@ -206,7 +206,7 @@ def claims_for(bound_id: str) -> list[dict[str, Any]] | None:
 def all_errata() -> list[dict[str, Any]] | None:
     """Every erratum as ``offcmab errata --json`` prints it."""
     results = claim_results()
-    module = _import("bounds.errata")
+    module = _import("offcmab.bounds.errata")
     if results is None or module is None:
         return None
     return [erratum.as_dict() for erratum in module.errata_from(results)]
@@ -267,14 +267,14 @@ def bound_page(bound_id: str, registry: dict[str, Any] | None, figures: dict[str
         parts.append("## The bound as a formula\n")
         parts.append(not_available(
             "The sympy form of this bound",
-            f"`bounds.registry.BOUNDS[{bound_id!r}]` does not exist in this build."))
+            f"`offcmab.bounds.registry.BOUNDS[{bound_id!r}]` does not exist in this build."))
     else:
         parts.append(_formula_section(bound))
     parts.append("## Proof steps in the claims registry\n")
     rows = claims_for(bound_id)
     if rows is None:
         parts.append(not_available("The claims registry",
-                                   "`bounds.claims` does not exist in this build."))
+                                   "`offcmab.bounds.claims` does not exist in this build."))
     elif not rows:
         parts.append("The claims registry has no row for this bound.\n")
     else:
@@ -313,7 +313,7 @@ def claims_page() -> str:
     rows = all_claims()
     if rows is None:
         return head + not_available("The claims registry",
-                                    "`bounds.claims` does not exist in this build.")
+                                    "`offcmab.bounds.claims` does not exist in this build.")
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
@@ -340,7 +340,8 @@ def errata_page() -> str:
             + SLOW_NOTE)
     rows = all_errata()
     if rows is None:
-        return head + not_available("The errata", "`bounds.errata` does not exist in this build.")
+        return head + not_available("The errata",
+                                    "`offcmab.bounds.errata` does not exist in this build.")
     if not rows:
         return head + "No claim failed its check.\n"
     parts = [head, f"{len(rows)} errata.\n"]

@@ -1,6 +1,6 @@
 """Two CLCB-LLM-C variants for ``offcmab validate --algorithm ... --only thm3-llm``.
 
-Call signature ``f(log, k, delta)``: ``log`` is a ``reference.problems.llm_cache.CacheLog``
+Call signature ``f(log, k, delta)``: ``log`` is an ``offcmab.reference.problems.llm_cache.CacheLog``
 (``queries``: the query of each round; ``costs``: its cost, NaN when the query was a cache
 hit and its cost went unobserved).  Return the ``k`` query ids to cache.
 """

@@ -1,6 +1,7 @@
 """Two CLCB-Cascade variants for ``offcmab validate --algorithm ... --only cor1-cascade``.
 
-Call signature ``f(dataset, k, delta)``: ``dataset`` is a ``reference.dataset.OfflineDataset``
+Call signature ``f(dataset, k, delta)``: ``dataset`` is an
+``offcmab.reference.dataset.OfflineDataset``
 (flat arrays ``triggered`` and ``outcomes``: every observed item and its click), ``k`` the
 list length, ``delta`` the failure probability.  Return the ranked list of ``k`` item ids.
 """

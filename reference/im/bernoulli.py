@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import IntArray
+from offcmab.reference.dataset import IntArray
 
 #: Bit generators whose raw outputs carry 64 uniform bits (``MT19937`` carries 32).
 _WIDE_GENERATORS = (np.random.PCG64, np.random.PCG64DXSM, np.random.SFC64, np.random.Philox)

@@ -2,7 +2,8 @@ r"""Offline IM from edge-level feedback: CLCB with every edge a base arm.
 
 With edge-level (semi-bandit) feedback, IM is a CMAB-T instance as it stands: arm
 :math:`(u,v)` has mean :math:`p_{uv}`, it is triggered when :math:`u` becomes active, and its
-outcome says whether the edge fired.  CLCB (Algorithm 1, :func:`reference.clcb.clcb`) applies
+outcome says whether the edge fired.  CLCB (Algorithm 1,
+:func:`offcmab.reference.clcb.clcb`) applies
 unchanged: Hoeffding LCBs per edge, then the IM oracle on the LCB graph.  The empirical-mean
 baseline (Chen et al. 2021 style plug-in, no pessimism) calls the oracle on the means.
 
@@ -17,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.clcb import CLCBResult, clcb
-from reference.confidence import RadiusRule, arm_statistics
-from reference.dataset import IntArray
-from reference.im.data import EdgeFeedback
-from reference.oracles import Oracle
+from offcmab.reference.clcb import CLCBResult, clcb
+from offcmab.reference.confidence import RadiusRule, arm_statistics
+from offcmab.reference.dataset import IntArray
+from offcmab.reference.im.data import EdgeFeedback
+from offcmab.reference.oracles import Oracle
 
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
 THEORY = ("thm1-one",)

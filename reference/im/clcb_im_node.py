@@ -19,7 +19,7 @@ Estimator of :math:`p(\bar v\mid\bar u)` (claim ``im-conditional-estimator``): t
 both use :math:`n_{1,\bar u,\bar v}/n_{0,\bar u}`.  The default ``estimator="correct"`` follows
 the proof; ``estimator="printed"`` reproduces the pseudo-code.
 
-Counters are vectorized (:func:`~reference.im.data.step_counts`, one pass over runs of
+Counters are vectorized (:func:`~offcmab.reference.im.data.step_counts`, one pass over runs of
 records): node counts are ``bincount`` calls, and the joint count
 :math:`\#\{t: u\in S_{t,0}, v\in S_{t,1}\}` per edge gathers the out-edges of every seed and
 looks the target up among the sorted ``(t, v)`` keys of the cascade's active nodes; then
@@ -42,12 +42,12 @@ from typing import Literal
 
 import numpy as np
 
-from reference.confidence import log_over_delta
-from reference.dataset import FloatArray, IntArray
-from reference.errors import InputError, check_probability
-from reference.im.data import NodeCascades, step_counts
-from reference.im.graph import ICGraph
-from reference.oracles import Oracle
+from offcmab.reference.confidence import log_over_delta
+from offcmab.reference.dataset import FloatArray, IntArray
+from offcmab.reference.errors import InputError, check_probability
+from offcmab.reference.im.data import NodeCascades, step_counts
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.oracles import Oracle
 
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
 THEORY = ("thm4-im",)
@@ -87,7 +87,7 @@ def node_counters(graph: ICGraph, cascades: NodeCascades, check_graph: bool = Fa
                   ) -> NodeCounters:
     r"""Counters of ``line:IM_counter`` from the cascades' :math:`S_0` and :math:`S_1` only.
 
-    :func:`~reference.im.data.step_counts` counts :math:`n_{0,u}`, :math:`n - n_{1,\bar v}`
+    :func:`~offcmab.reference.im.data.step_counts` counts :math:`n_{0,u}`, :math:`n - n_{1,\bar v}`
     and :math:`\#\{t: u\in S_{t,0}, v\in S_{t,1}\}`; with ``check_graph=True`` also checks
     that every activation follows an edge of ``graph`` (the input check of ``solve im-node``,
     done in the same pass).
@@ -194,7 +194,7 @@ def edge_lcbs(
 
     ``seeds`` of the result is empty; :func:`clcb_im_node` adds the oracle call.
     ``check_graph=True`` checks the cascades follow ``graph`` while counting
-    (:func:`~reference.im.data.check_cascades_follow_graph`, at no extra pass).
+    (:func:`~offcmab.reference.im.data.check_cascades_follow_graph`, at no extra pass).
     """
     delta = check_probability(delta)
     counters = node_counters(graph, cascades, check_graph)  # line:IM_counter
@@ -227,7 +227,7 @@ def clcb_im_node(
     cascades
         The offline node-level data.
     oracle
-        An IM solver over ``graph``'s edges (e.g. :class:`~reference.im.oracles.IMMOracle`),
+        An IM solver over ``graph``'s edges (e.g. :class:`~offcmab.reference.im.oracles.IMMOracle`),
         called with :math:`\underline p` (``line:IM_oracle``).
     delta
         Failure probability in (0, 1).

@@ -9,7 +9,7 @@ seed with probability :math:`q_u`, independently) and runs one IC cascade from i
   :math:`S_{t,h} = \{v : \text{step}_t(v) \le h\}` (cumulative sets).
 * **Edge-level feedback** (:class:`EdgeFeedback`) keeps, for every record, the edges whose
   source became active (the triggered base arms of the CMAB-T view) and whether each fired,
-  as an :class:`~reference.dataset.OfflineDataset` over ``m = E`` arms (arm id = edge id).
+  as an :class:`~offcmab.reference.dataset.OfflineDataset` over ``m = E`` arms (arm id = edge id).
 
 References
 ----------
@@ -25,12 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import IntArray, OfflineDataset, offsets_from_lengths
-from reference.errors import InputError
-from reference.im.bernoulli import bernoulli_positions
-from reference.im.diffusion import BatchPlan, Diffusion, diffuse
-from reference.im.graph import ICGraph, expand_ranges, out_edges_of
-from reference.im.one_step import check_seed_probabilities
+from offcmab.reference.dataset import IntArray, OfflineDataset, offsets_from_lengths
+from offcmab.reference.errors import InputError
+from offcmab.reference.im.bernoulli import bernoulli_positions
+from offcmab.reference.im.diffusion import BatchPlan, Diffusion, diffuse
+from offcmab.reference.im.graph import ICGraph, expand_ranges, out_edges_of
+from offcmab.reference.im.one_step import check_seed_probabilities
 
 #: Entries per run of :meth:`NodeCascades.blocks` (at least; ``V`` when larger).
 BLOCK = 1 << 14

@@ -9,11 +9,11 @@ together).  The frontier is the sorted
 array of cells activated at the last step (nothing is dense over runs x nodes), and each step
 is a handful of array operations over all runs together:
 
-1. draw the live out-edges of every frontier entry (:func:`~reference.im.live_edges.live_targets`:
-   coins in rows of four for likely edges, geometric skips across all the runs of a node for
-   long runs of unlikely ones, so the random draws follow the live edges rather than every
-   out-edge of every run);
-2. keep the targets not yet active, once each (a :class:`~reference.im.keyset.KeySet` of the
+1. draw the live out-edges of every frontier entry
+   (:func:`~offcmab.reference.im.live_edges.live_targets`: coins in rows of four for likely
+   edges, geometric skips across all the runs of a node for long runs of unlikely ones, so
+   the random draws follow the live edges rather than every out-edge of every run);
+2. keep the targets not yet active, once each (a :class:`~offcmab.reference.im.keyset.KeySet` of the
    visited cells, or a bit or a byte per cell once cascades cover enough of the graph): they form
    :math:`S_h \setminus S_{h-1}`.
 
@@ -39,19 +39,19 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import IntArray
-from reference.errors import InputError
-from reference.im.graph import ICGraph, out_edges_of
-from reference.im.keyset import HASH_SET, KeySet, Store, store_kind
-from reference.im.live_edges import live_targets
+from offcmab.reference.dataset import IntArray
+from offcmab.reference.errors import InputError
+from offcmab.reference.im.graph import ICGraph, out_edges_of
+from offcmab.reference.im.keyset import HASH_SET, KeySet, Store, store_kind
+from offcmab.reference.im.live_edges import live_targets
 
 #: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
 BATCH_ACTIVE = 1 << 19
-#: Most cells of a batch's byte map (:class:`~reference.im.keyset.DenseKeys`, 64 MB): larger
+#: Most cells of a batch's byte map (:class:`~offcmab.reference.im.keyset.DenseKeys`, 64 MB): larger
 #: maps miss the cache more often, smaller ones cut large graphs into many short batches whose
 #: fixed cost per step dominates (measured on 1,000 to 100,000-node graphs).
 DENSE_CELLS = 1 << 26
-#: Most cells of a batch's bit map (:class:`~reference.im.keyset.BitKeys`, also 64 MB).
+#: Most cells of a batch's bit map (:class:`~offcmab.reference.im.keyset.BitKeys`, also 64 MB).
 BIT_CELLS = 8 * DENSE_CELLS
 
 #: Most runs of the first batch of a :class:`BatchPlan` (before any cascade size is known).
@@ -121,7 +121,7 @@ def diffuse(
     store
         The set of visited (run, node) cells to start with (:meth:`BatchPlan.store`): a hash
         set, a byte or a bit per cell; the hash set switches to a map once the visited pairs
-        are enough of the cells (:func:`~reference.im.keyset.store_kind`), so memory stays
+        are enough of the cells (:func:`~offcmab.reference.im.keyset.store_kind`), so memory stays
         proportional to them.
     """
     V = graph.nodes
@@ -191,7 +191,7 @@ class BatchPlan:
             start += size
 
     def store(self, runs: int) -> Store:
-        """The visited set for a next batch of ``runs`` runs (:func:`~reference.im.keyset.
+        """The visited set for a next batch of ``runs`` runs (:func:`~offcmab.reference.im.keyset.
         store_kind` at the mean cascade size so far; a hash set before the first batch, sized
         for a quarter more pairs than that mean predicts)."""
         if self._runs == 0:

@@ -24,10 +24,10 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import FloatArray, IntArray
-from reference.errors import InputError, check_cardinality
-from reference.im.diffusion import check_seed_set
-from reference.im.graph import ICGraph
+from offcmab.reference.dataset import FloatArray, IntArray
+from offcmab.reference.errors import InputError, check_cardinality
+from offcmab.reference.im.diffusion import check_seed_set
+from offcmab.reference.im.graph import ICGraph
 
 #: Largest number of edges whose live-edge graphs are enumerated (2**16 worlds).
 MAX_EXACT_EDGES = 16
@@ -109,7 +109,7 @@ def product_law_activation_probabilities(graph: ICGraph, q: npt.ArrayLike) -> Fl
     the exact value.  The source's probability is the data triggering probability
     :math:`p^{\mathbb D_{\text{arm}},\mathbb D_{\mathcal S}}_{uv}` of edge :math:`(u,v)`.
     """
-    from reference.im.one_step import check_seed_probabilities
+    from offcmab.reference.im.one_step import check_seed_probabilities
 
     q = check_seed_probabilities(q, graph.nodes)
     live, weight = _live_edge_worlds(graph)

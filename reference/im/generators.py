@@ -20,9 +20,9 @@ from typing import Literal
 
 import numpy as np
 
-from reference.dataset import FloatArray
-from reference.errors import InputError
-from reference.im.graph import ICGraph
+from offcmab.reference.dataset import FloatArray
+from offcmab.reference.errors import InputError
+from offcmab.reference.im.graph import ICGraph
 
 Weighting = Literal["uniform", "weighted-cascade", "trivalency"]
 WEIGHTINGS: tuple[str, ...] = ("uniform", "weighted-cascade", "trivalency")

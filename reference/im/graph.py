@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import FloatArray, IntArray
-from reference.errors import MAX_SIZE, InputError, check_dense
+from offcmab.reference.dataset import FloatArray, IntArray
+from offcmab.reference.errors import MAX_SIZE, InputError, check_dense
 
 if TYPE_CHECKING:
-    from reference.im.live_edges import LiveEdgeSampler
+    from offcmab.reference.im.live_edges import LiveEdgeSampler
 
 #: Largest number of nodes accepted (guards against a stray huge id allocating gigabytes).
 MAX_NODES = MAX_SIZE
@@ -98,8 +98,8 @@ class ICGraph:
 
     @cached_property
     def live_edges(self) -> LiveEdgeSampler:
-        """Tables for sampling live out-edges (:mod:`reference.im.live_edges`), built once."""
-        from reference.im.live_edges import LiveEdgeSampler
+        """Live out-edge sampling tables (:mod:`offcmab.reference.im.live_edges`), built once."""
+        from offcmab.reference.im.live_edges import LiveEdgeSampler
 
         return LiveEdgeSampler.of(self.nodes, self.sources, self.targets, self.p)
 

@@ -10,16 +10,16 @@ largest id plus one, or the data file's ``nodes`` when larger, so that isolated 
 object per cascade ``{"active": [S_0, S_1, ...]}`` with *cumulative* sets
 (:math:`S_{h-1}\subseteq S_h`); trailing steps without change may be omitted, so
 ``{"active": [[3]]}`` means node 3 was the only seed and activated nothing.  A file whose name
-ends in ``.npz`` holds the same cascades as arrays (:mod:`reference.im.npz_io`: no
+ends in ``.npz`` holds the same cascades as arrays (:mod:`offcmab.reference.im.npz_io`: no
 per-line parsing, for large logs).
 
 **Edge-level feedback** (``offcmab solve im-edge``).  First line ``{"nodes": V}``, then one
 object per record ``{"seeds": [u, ...], "edges": [[u, v, fired], ...]}`` listing every edge whose
 source became active in that cascade (each at most once) with ``fired`` 1 if it activated its
 target's attempt and 0 otherwise.  Every ``(u, v)`` must be an edge of the graph file.  A
-``.npz`` file holds the same records as arrays (:mod:`reference.im.npz_io`).
+``.npz`` file holds the same records as arrays (:mod:`offcmab.reference.im.npz_io`).
 
-Errors name the field and the file line (:class:`~reference.errors.InputError`).
+Errors name the field and the file line (:class:`~offcmab.reference.errors.InputError`).
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from reference.dataset import OfflineDataset, offsets_from_lengths
-from reference.dataset_io import open_text, parse_json_line, read_header
-from reference.errors import InputError
-from reference.im.data import EdgeFeedback, NodeCascades
-from reference.im.graph import MAX_NODES, ICGraph
+from offcmab.reference.dataset import OfflineDataset, offsets_from_lengths
+from offcmab.reference.dataset_io import open_text, parse_json_line, read_header
+from offcmab.reference.errors import InputError
+from offcmab.reference.im.data import EdgeFeedback, NodeCascades
+from offcmab.reference.im.graph import MAX_NODES, ICGraph
 
 
 def _plain(text: str) -> str:
@@ -183,7 +183,7 @@ def read_node_cascades(path: str | Path, nodes: int | None = None) -> NodeCascad
     ``nodes``, when given, is a lower bound on the file's ``nodes`` (the graph's size).
     """
     if Path(path).suffix == ".npz":
-        from reference.im.npz_io import read_node_cascades_npz
+        from offcmab.reference.im.npz_io import read_node_cascades_npz
 
         return read_node_cascades_npz(path, nodes)
     return read_node_cascades_jsonl(path, nodes)
@@ -229,10 +229,10 @@ def write_node_cascades(cascades: NodeCascades, path: str | Path) -> None:
     """Write node-level cascades, choosing the format from the suffix (``.npz`` or JSON Lines).
 
     JSON Lines omit trailing unchanged steps; ``.npz`` is described in
-    :mod:`reference.im.npz_io`.
+    :mod:`offcmab.reference.im.npz_io`.
     """
     if Path(path).suffix == ".npz":
-        from reference.im.npz_io import write_node_cascades_npz
+        from offcmab.reference.im.npz_io import write_node_cascades_npz
 
         write_node_cascades_npz(cascades, path)
         return
@@ -244,13 +244,13 @@ def write_node_cascades(cascades: NodeCascades, path: str | Path) -> None:
 
 def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
     """Read edge-level feedback for the edges of ``graph`` (see the module docstring; a
-    ``.npz`` file is read by :func:`reference.im.npz_io.read_edge_feedback_npz`).
+    ``.npz`` file is read by :func:`offcmab.reference.im.npz_io.read_edge_feedback_npz`).
 
     The header's ``nodes`` may exceed the graph's (isolated nodes); the feedback then has that
     many nodes and :func:`with_nodes` extends the graph to match.
     """
     if Path(path).suffix == ".npz":
-        from reference.im.npz_io import read_edge_feedback_npz
+        from offcmab.reference.im.npz_io import read_edge_feedback_npz
 
         return read_edge_feedback_npz(path, graph)
     lines = open_text(Path(path))
@@ -297,7 +297,7 @@ def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
 def write_edge_feedback(feedback: EdgeFeedback, graph: ICGraph, path: str | Path) -> None:
     """Write edge-level feedback, choosing the format from the suffix (``.npz`` or JSON Lines)."""
     if Path(path).suffix == ".npz":
-        from reference.im.npz_io import write_edge_feedback_npz
+        from offcmab.reference.im.npz_io import write_edge_feedback_npz
 
         write_edge_feedback_npz(feedback, graph, path)
         return

@@ -1,7 +1,7 @@
 r"""A growing set of non-negative ``int64`` keys with vectorized insertion (a numpy hash set).
 
 The IC simulators keep the visited ``(run, node)`` pairs of many cascades as integer keys (the
-cells of :func:`~reference.im.diffusion.diffuse`).  A dense ``runs x V`` array would cost
+cells of :func:`~offcmab.reference.im.diffusion.diffuse`).  A dense ``runs x V`` array would cost
 ``runs * V`` however small the cascades are; the hash set costs memory and time proportional
 to the keys actually inserted.
 
@@ -34,7 +34,7 @@ from typing import Literal, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import IntArray
+from offcmab.reference.dataset import IntArray
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _EMPTY = -1

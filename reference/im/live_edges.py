@@ -21,7 +21,7 @@ Edges are split once per graph (:class:`LiveEdgeSampler`):
   runs and one of its segments of ``n`` edges make a *block* of ``f n`` (entry, edge) cells.
   The blocks of one level are laid end to end and candidate cells are drawn over the whole
   row at once by geometric gaps with the level's envelope :math:`q` (its largest probability
-  in the graph; :func:`~reference.im.bernoulli.bernoulli_positions`), so each cell is a
+  in the graph; :func:`~offcmab.reference.im.bernoulli.bernoulli_positions`), so each cell is a
   candidate independently with probability ``q``; a candidate of edge ``e`` is kept with
   probability :math:`p_e / q` (no draw when :math:`p_e = q`).  Each cell is therefore live
   independently with probability :math:`q \cdot p_e/q = p_e`, and the work is about one
@@ -43,10 +43,10 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import FloatArray, IntArray
-from reference.im.bernoulli import bernoulli_positions, random_uint16
-from reference.im.graph import expand_ranges
-from reference.im.keyset import first_of_runs
+from offcmab.reference.dataset import FloatArray, IntArray
+from offcmab.reference.im.bernoulli import bernoulli_positions, random_uint16
+from offcmab.reference.im.graph import expand_ranges
+from offcmab.reference.im.keyset import first_of_runs
 
 #: Edges with a probability below this may be skip-sampled (see :func:`_worth_skipping`).
 SKIP_BELOW = 0.2

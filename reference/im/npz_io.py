@@ -1,9 +1,9 @@
 r"""IM logs as ``.npz`` archives: node-level cascades and edge-level feedback.
 
-Both are written uncompressed with aligned members (:func:`reference.npz.write_npz_aligned`)
-and read member by member, never unpickling (:func:`reference.npz.read_npz_members`); every
+Both are written uncompressed with aligned members (:func:`offcmab.reference.npz.write_npz_aligned`)
+and read member by member, never unpickling (:func:`offcmab.reference.npz.read_npz_members`); every
 check is a few whole-array passes (no loop over cascades) and a failure is an
-:class:`~reference.errors.InputError` naming the member (or ``edges`` for a pair of
+:class:`~offcmab.reference.errors.InputError` naming the member (or ``edges`` for a pair of
 ``sources``/``targets``) and the cascade.
 
 **Node-level cascades** (:class:`NodeCascades`), members:
@@ -45,11 +45,16 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.dataset import IntArray, OfflineDataset, _as_int_array, _check_offsets
-from reference.errors import InputError, check_size
-from reference.im.data import EdgeFeedback, NodeCascades, cascade_of, check_increasing_per_record
-from reference.im.graph import ICGraph
-from reference.npz import read_npz_members, write_npz_aligned
+from offcmab.reference.dataset import IntArray, OfflineDataset, _as_int_array, _check_offsets
+from offcmab.reference.errors import InputError, check_size
+from offcmab.reference.im.data import (
+    EdgeFeedback,
+    NodeCascades,
+    cascade_of,
+    check_increasing_per_record,
+)
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.npz import read_npz_members, write_npz_aligned
 
 KEYS = ("nodes", "offsets", "active", "steps")
 FEEDBACK_KEYS = ("nodes", "seed_offsets", "seeds", "edge_offsets", "sources", "targets", "fired")
@@ -118,7 +123,7 @@ def edge_feedback_from_arrays(graph: ICGraph, arrays: dict[str, np.ndarray]) -> 
     """Check the members of an edge-level feedback archive (module docstring) and wrap them.
 
     ``graph`` is the known structure; the feedback's ``nodes`` may exceed its node count
-    (isolated nodes, see :func:`reference.im.graph_io.with_nodes`).
+    (isolated nodes, see :func:`offcmab.reference.im.graph_io.with_nodes`).
     """
     V = _node_count(arrays["nodes"], graph.nodes)
     seed_offsets, seeds = _csr(arrays["seed_offsets"], arrays["seeds"], "seed_offsets", "seeds")

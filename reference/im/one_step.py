@@ -39,10 +39,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import FloatArray
-from reference.errors import InputError
-from reference.im.exact import reachable_nodes
-from reference.im.graph import ICGraph
+from offcmab.reference.dataset import FloatArray
+from offcmab.reference.errors import InputError
+from offcmab.reference.im.exact import reachable_nodes
+from offcmab.reference.im.graph import ICGraph
 
 
 def check_seed_probabilities(q: npt.ArrayLike, nodes: int) -> FloatArray:

@@ -34,7 +34,7 @@ re-derived here, so the sets stay fresh and the declared ``(alpha, delta_prime)`
 the proved one.
 
 RR sets are reverse IC diffusions run by the sparse simulator of
-:mod:`~reference.im.diffusion` (keys ``set * V + node``, live edges by coins or geometric
+:mod:`~offcmab.reference.im.diffusion` (keys ``set * V + node``, live edges by coins or geometric
 skips), so their cost follows the sets' sizes, and greedy maximum coverage updates node
 coverage counts with ``bincount`` over the newly covered sets (a Python loop over the ``k``
 picks only).
@@ -52,10 +52,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import FloatArray, IntArray
-from reference.errors import InputError, check_cardinality, check_probability
-from reference.im.diffusion import BATCH_ACTIVE, BatchPlan, check_seed_set, diffuse
-from reference.im.graph import ICGraph, expand_ranges
+from offcmab.reference.dataset import FloatArray, IntArray
+from offcmab.reference.errors import InputError, check_cardinality, check_probability
+from offcmab.reference.im.diffusion import BATCH_ACTIVE, BatchPlan, check_seed_set, diffuse
+from offcmab.reference.im.graph import ICGraph, expand_ranges
 
 #: Most RR sets IMM may sample (each holds at least one 8-byte node id and one offset).
 MAX_RR_SETS = 10**8
@@ -78,9 +78,9 @@ def sample_rr_sets(reverse: ICGraph, count: int, rng: np.random.Generator) -> RR
     r"""``count`` random RR sets of the graph whose transpose is ``reverse``.
 
     Each set is a reverse IC diffusion from a uniform root, run by the same sparse simulator as
-    forward cascades (:func:`~reference.im.diffusion.diffuse`): live edges by coins or skips,
-    visited (set, node) keys in a hash set or, for graphs of at most 1024 times the mean set
-    size, a bit per cell, so time and memory follow the sets' total size and the edges tried,
+    forward cascades (:func:`~offcmab.reference.im.diffusion.diffuse`): live edges by coins or
+    skips, visited (set, node) keys in a hash set or, for graphs of at most 1024 times the mean
+    set size, a bit per cell, so time and memory follow the sets' total size and the edges tried,
     not ``count * V``.
     """
     V = reverse.nodes
@@ -210,7 +210,7 @@ def _extend(rr: RRSets, more: RRSets) -> RRSets:
 
 @dataclass(frozen=True)
 class IMMOracle:
-    r"""The IM solver of ``line:IM_oracle`` as an :class:`~reference.oracles.Oracle`.
+    r"""The IM solver of ``line:IM_oracle`` as an :class:`~offcmab.reference.oracles.Oracle`.
 
     Called with a weight vector (one probability per edge of ``structure``, e.g. the LCBs
     :math:`\underline p`), it runs IMM on :math:`\underline G` and returns ``k`` seeds.  Weights

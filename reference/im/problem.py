@@ -1,14 +1,15 @@
 r"""IM as CMAB-T problems, with everything the theory checker needs from one instance.
 
 :class:`EdgeLevelIM` is the edge-level view (each edge a base arm, mean :math:`p_{uv}`,
-triggered when its source is active) implementing :class:`reference.problems.base.CMABTProblem`;
+triggered when its source is active) implementing
+:class:`offcmab.reference.problems.base.CMABTProblem`;
 :class:`ProductSeedLaw` is its data law (product seed distribution, edge-level feedback).
 :class:`NodeLevelIM` gathers the quantities of ``thm:IM``: :math:`V`, :math:`E`,
 :math:`d_{\max}`, :math:`S^*`, :math:`\sigma(S^*;G)`, :math:`\gamma`, :math:`\eta`, and runs
 CLCB-IM-N on generated cascades.
 
-Exact rewards and probabilities use live-edge enumeration and are available only for graphs
-with at most :data:`~reference.im.exact.MAX_EXACT_EDGES` edges; larger graphs use Monte-Carlo
+Exact rewards and probabilities use live-edge enumeration and are available only for graphs with
+at most :data:`~offcmab.reference.im.exact.MAX_EXACT_EDGES` edges; larger graphs use Monte-Carlo
 estimates whose standard error is returned alongside (never silently).
 
 References
@@ -23,22 +24,22 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import FloatArray, IntArray, OfflineDataset
-from reference.errors import check_cardinality
-from reference.im.clcb_im_node import CLCBIMResult, clcb_im_node
-from reference.im.data import NodeCascades, sample_edge_feedback, sample_node_cascades
-from reference.im.diffusion import SpreadEstimate, estimate_spread
-from reference.im.exact import (
+from offcmab.reference.dataset import FloatArray, IntArray, OfflineDataset
+from offcmab.reference.errors import check_cardinality
+from offcmab.reference.im.clcb_im_node import CLCBIMResult, clcb_im_node
+from offcmab.reference.im.data import NodeCascades, sample_edge_feedback, sample_node_cascades
+from offcmab.reference.im.diffusion import SpreadEstimate, estimate_spread
+from offcmab.reference.im.exact import (
     MAX_EXACT_EDGES,
     activation_probabilities,
     brute_force_im,
     exact_spread,
     product_law_activation_probabilities,
 )
-from reference.im.graph import ICGraph
-from reference.im.one_step import AssumptionParameters, assumption_parameters
-from reference.im.oracles import IMMOracle, imm
-from reference.oracles import Oracle
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.one_step import AssumptionParameters, assumption_parameters
+from offcmab.reference.im.oracles import IMMOracle, imm
+from offcmab.reference.oracles import Oracle
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@ r"""Real social networks shipped with networkx, as directed IC graphs.
 
 Each undirected edge :math:`\{u, v\}` becomes the two directed edges :math:`(u,v)` and
 :math:`(v,u)`; nodes are relabelled ``0..V-1`` in networkx's node order.  Probabilities come from
-one of the weightings of :mod:`reference.im.generators` (``uniform`` with a given ``p``,
+one of the weightings of :mod:`offcmab.reference.im.generators` (``uniform`` with a given ``p``,
 ``weighted-cascade`` :math:`1/d^{\text{in}}(v)`, ``trivalency`` seeded by ``seed``).
 
 Graphs: ``karate`` (Zachary's karate club, 34 nodes, 156 directed edges),
@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from reference.errors import InputError
-from reference.im.generators import reweighted
-from reference.im.graph import ICGraph
+from offcmab.reference.errors import InputError
+from offcmab.reference.im.generators import reweighted
+from offcmab.reference.im.graph import ICGraph
 
 #: Graph name -> networkx generator function name.
 SOCIAL_GRAPHS: dict[str, str] = {

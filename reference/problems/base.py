@@ -9,9 +9,9 @@ samples offline datasets and knows the data triggering probabilities
 :math:`p_i^{\mathbb{D}_{\text{arm}},\mathbb{D}_{\mathcal S}}` exactly where tractable
 (or by Monte-Carlo with a stated error, declared by ``exact = False``).
 
-:mod:`bounds` computes the coverage coefficients (:math:`C_\infty^*`, :math:`C_1^*`,
+:mod:`offcmab.bounds` computes the coverage coefficients (:math:`C_\infty^*`, :math:`C_1^*`,
 :math:`\bar K^*`, :math:`\bar K_2^*`) from exactly these two vectors, and
-:mod:`validation` uses ``reward`` to measure exact suboptimality gaps.
+:mod:`offcmab.validation` uses ``reward`` to measure exact suboptimality gaps.
 
 References
 ----------
@@ -26,8 +26,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import FloatArray, IntArray, OfflineDataset
-from reference.oracles import Oracle
+from offcmab.reference.dataset import FloatArray, IntArray, OfflineDataset
+from offcmab.reference.oracles import Oracle
 
 
 @runtime_checkable

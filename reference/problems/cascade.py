@@ -33,11 +33,11 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from reference.confidence import hoeffding_radius
-from reference.dataset import FloatArray, IntArray, OfflineDataset
-from reference.errors import InputError, check_cardinality, check_probability
-from reference.oracles import TopK, top_k
-from reference.problems.cascade_log import check_cascade_log
+from offcmab.reference.confidence import hoeffding_radius
+from offcmab.reference.dataset import FloatArray, IntArray, OfflineDataset
+from offcmab.reference.errors import InputError, check_cardinality, check_probability
+from offcmab.reference.oracles import TopK, top_k
+from offcmab.reference.problems.cascade_log import check_cascade_log
 
 
 def check_means(mu: npt.ArrayLike, field: str = "mu") -> FloatArray:

@@ -1,6 +1,6 @@
 r"""The cascade feedback rule, checked on a logged dataset (kept apart for start-up speed).
 
-``offcmab solve cascade`` needs only this check from :mod:`reference.problems.cascade`;
+``offcmab solve cascade`` needs only this check from :mod:`offcmab.reference.problems.cascade`;
 that module re-exports it.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.dataset import OfflineDataset
-from reference.errors import InputError
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.errors import InputError
 
 #: Samples per block when :func:`check_cascade_log` gathers the last items of large logs.
 _BLOCK = 1 << 18

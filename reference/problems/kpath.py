@@ -39,10 +39,10 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import FloatArray, IntArray, OfflineDataset
-from reference.errors import InputError, check_cardinality
-from reference.oracles import KPathOracle
-from reference.problems.cascade import check_means
+from offcmab.reference.dataset import FloatArray, IntArray, OfflineDataset
+from offcmab.reference.errors import InputError, check_cardinality
+from offcmab.reference.oracles import KPathOracle
+from offcmab.reference.problems.cascade import check_means
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ minimised by the top-:math:`k` queries by :math:`p(q) c(q)` (ties toward smaller
 Caches are stored as ``int64`` arrays of query ids.  The paper's super arm is the
 complement :math:`S = \mathcal Q - \mathcal M`; here every function takes the cache.
 
-Two CMAB-T views feed the theory checker (:mod:`bounds.coefficients`):
+Two CMAB-T views feed the theory checker (:mod:`offcmab.bounds.coefficients`):
 
 * standard view (``apdx_sec:app_LLM_cache_std``): :math:`2m` base arms, the costs
   :math:`c(q)` (ids ``0..m-1``) then the arrival probabilities :math:`p(q)` (ids
@@ -53,7 +53,7 @@ from typing import ClassVar, Literal, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from reference.dataset import (
+from offcmab.reference.dataset import (
     FloatArray,
     IntArray,
     _as_int_array,
@@ -63,8 +63,8 @@ from reference.dataset import (
     as_real_array,
     offsets_from_lengths,
 )
-from reference.errors import InputError, check_cardinality, check_dense, check_size
-from reference.oracles import top_k
+from offcmab.reference.errors import InputError, check_cardinality, check_dense, check_size
+from offcmab.reference.oracles import top_k
 
 View = Literal["standard", "improved"]
 CostNoise = Literal["bernoulli", "uniform", "gaussian", "none"]
@@ -492,7 +492,7 @@ class HitLog:
     What the offline algorithms (CLCB-LLM-C, LFU, LEC) use of a :class:`CacheLog`: the
     counts come from the queries, and a round was a hit exactly when its cost is ``NaN``
     (unobserved), so the caches themselves are not needed.  Reading a large log this way
-    skips its largest array (:func:`reference.problems.llm_cache_io.read_cache_log` with
+    skips its largest array (:func:`offcmab.reference.problems.llm_cache_io.read_cache_log` with
     ``caches=False``); the costs' consistency with the caches is then not checked.
 
     Attributes

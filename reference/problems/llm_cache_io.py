@@ -13,11 +13,11 @@ JSON Lines (``*.jsonl``)
 NumPy archive (``*.npz``)
     Arrays ``queries_m`` (scalar ``M``), ``cache_offsets`` (``n + 1``), ``caches``,
     ``queries`` and ``costs`` (``NaN`` on hits), the layout of
-    :class:`reference.problems.llm_cache.CacheLog`; opened with ``allow_pickle=False``.
+    :class:`offcmab.reference.problems.llm_cache.CacheLog`; opened with ``allow_pickle=False``.
 
 Observed costs must lie in :math:`[0, 1]` unless the reader is called with
 ``bounded=False`` (sub-Gaussian costs).  Every problem raises
-:class:`reference.errors.InputError` naming the field and, for JSON Lines, the line.
+:class:`offcmab.reference.errors.InputError` naming the field and, for JSON Lines, the line.
 """
 
 from __future__ import annotations
@@ -29,16 +29,16 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from reference.dataset import offsets_from_lengths
-from reference.dataset_io import (
+from offcmab.reference.dataset import offsets_from_lengths
+from offcmab.reference.dataset_io import (
     is_float_number,
     load_npz_arrays,
     open_text,
     parse_json_line,
     read_header,
 )
-from reference.errors import InputError
-from reference.problems.llm_cache import CacheLog, HitLog
+from offcmab.reference.errors import InputError
+from offcmab.reference.problems.llm_cache import CacheLog, HitLog
 
 NPZ_KEYS = ("queries_m", "cache_offsets", "caches", "queries", "costs")
 
@@ -139,7 +139,7 @@ def read_cache_npz(path: str | Path, bounded: bool = True,
     """Read a ``.npz`` cache log (never unpickling anything).
 
     With ``caches=False`` the logged caches are not read and a
-    :class:`~reference.problems.llm_cache.HitLog` is returned: the offline algorithms
+    :class:`~offcmab.reference.problems.llm_cache.HitLog` is returned: the offline algorithms
     (CLCB-LLM-C, LFU, LEC) use only whether each round was a hit, which the cost records
     (``NaN`` exactly on hits); the costs' consistency with the caches is then not checked.
     """
@@ -158,7 +158,7 @@ def read_cache_npz(path: str | Path, bounded: bool = True,
 
 def write_cache_npz(log: CacheLog, path: str | Path) -> None:
     """Write a cache log as an uncompressed ``.npz`` archive (members 64-byte aligned)."""
-    from reference.npz import write_npz_aligned
+    from offcmab.reference.npz import write_npz_aligned
 
     arrays = {"queries_m": np.asarray(log.m, dtype=np.int64),
               "cache_offsets": log.cache_offsets, "caches": log.caches,

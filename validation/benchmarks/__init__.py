@@ -12,10 +12,10 @@ from typing import Any
 
 #: Benchmark name -> module, in the order ``offcmab bench`` runs them.
 BENCHMARKS: dict[str, str] = {
-    "clcb-statistics": "validation.benchmarks.clcb_statistics",
-    "ic-simulation": "validation.benchmarks.ic_simulation",
-    "im-oracle": "validation.benchmarks.im_oracle",
-    "bounds-eval": "validation.benchmarks.bounds_eval",
+    "clcb-statistics": "offcmab.validation.benchmarks.clcb_statistics",
+    "ic-simulation": "offcmab.validation.benchmarks.ic_simulation",
+    "im-oracle": "offcmab.validation.benchmarks.im_oracle",
+    "bounds-eval": "offcmab.validation.benchmarks.bounds_eval",
 }
 
 

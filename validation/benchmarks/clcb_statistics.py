@@ -27,7 +27,7 @@ every seed, ``searchsorted`` among the sorted ``(t, v)`` keys of :math:`S_{t,1}`
 ``line:IM_counter`` needs and nothing more) in chunks of :math:`2^{16}` entries (one
 ``searchsorted`` over all 5e6 keys is cache-bound: that simpler floor took 3.6 s where this
 one takes 2.5 s, and ``solve`` beat it), computes the Bernstein LCBs, and then calls
-*the same* :class:`~reference.im.oracles.IMMOracle` with the same ``k``, ``eps = 0.5``,
+*the same* :class:`~offcmab.reference.im.oracles.IMMOracle` with the same ``k``, ``eps = 0.5``,
 ``1/V`` and seed, so the oracle costs both sides alike and the ratio measures everything
 else: start-up, reading and checking the archive and the graph (``solve`` checks that every
 activation follows an edge, the floor does not), the statistics and the output.  At this size
@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from validation.benchmarks import figure
+from offcmab.validation.benchmarks import figure
 
 if TYPE_CHECKING:
     import numpy as np
@@ -99,8 +99,8 @@ scores = np.where(counts == 0, 0.0, counts / n * np.minimum(c_ucb, 1.0))
 cache = np.argpartition(-scores, 5)[:5]
 """,
     "im-node": _LOAD.replace("KEYS", '("nodes", "offsets", "active", "steps")') + """
-from reference.im.graph import ICGraph
-from reference.im.oracles import IMMOracle
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.oracles import IMMOracle
 src, dst = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1, dtype=np.int64, unpack=True)
 V = int(a["nodes"]); E = src.size; node = a["active"]; step = a["steps"]; off = a["offsets"]
 n = off.size - 1
@@ -151,8 +151,12 @@ def write_log(problem: str, quick: bool, path: Path) -> None:
     """Draw the benchmark log of ``problem`` (fixed seed) and save it as ``.npz``."""
     import numpy as np
 
-    from reference.dataset_io import write_npz
-    from reference.problems.cascade import CascadeProblem, UniformListsLaw, uniform_ranked_lists
+    from offcmab.reference.dataset_io import write_npz
+    from offcmab.reference.problems.cascade import (
+        CascadeProblem,
+        UniformListsLaw,
+        uniform_ranked_lists,
+    )
 
     rng = np.random.default_rng(2025)
     m, k = (1_000, 5) if quick else (100_000, 5)
@@ -160,7 +164,7 @@ def write_log(problem: str, quick: bool, path: Path) -> None:
         n = 20_000 if quick else 2_000_000
         write_npz(UniformListsLaw(CascadeProblem(rng.random(m), k)).sample(n, rng), path)
     elif problem == "kpath":
-        from reference.problems.kpath import KPathProblem, PathLaw
+        from offcmab.reference.problems.kpath import KPathProblem, PathLaw
 
         n = 8_000 if quick else 800_000
         paths = m // k
@@ -169,8 +173,8 @@ def write_log(problem: str, quick: bool, path: Path) -> None:
     elif problem == "im-node":
         write_im_node_log(quick, path, rng)
     else:
-        from reference.problems.llm_cache import CacheLog, cache_hits, sample_power_queries
-        from reference.problems.llm_cache_io import write_cache_npz
+        from offcmab.reference.problems.llm_cache import CacheLog, cache_hits, sample_power_queries
+        from offcmab.reference.problems.llm_cache_io import write_cache_npz
 
         n = 20_000 if quick else 5_000_000  # queries and costs: 80 MB, as the cascade arrays
         caches = uniform_ranked_lists(n, m, k, rng).reshape(-1)
@@ -190,9 +194,9 @@ def write_im_node_log(quick: bool, path: Path, rng: np.random.Generator) -> None
     """
     import numpy as np
 
-    from reference.im.data import sample_node_cascades
-    from reference.im.generators import power_law_graph
-    from reference.im.graph_io import write_graph_csv, write_node_cascades
+    from offcmab.reference.im.data import sample_node_cascades
+    from offcmab.reference.im.generators import power_law_graph
+    from offcmab.reference.im.graph_io import write_graph_csv, write_node_cascades
 
     V, n = (1_000, 20_000) if quick else (10_000, 1_500_000)
     graph = power_law_graph(V, 4 * V, rng, name="uniform", p=0.02)

@@ -45,7 +45,7 @@ def grid(quick: bool, full: bool) -> tuple[tuple[int, ...], int, int]:
 
 
 def run(quick: bool, full: bool = False) -> dict[str, Any]:
-    from validation.benchmarks.clcb_statistics import figure
+    from offcmab.validation.benchmarks.clcb_statistics import figure
 
     sizes, cascades, repeats = grid(quick, full)
     cases: dict[str, Any] = {}
@@ -81,7 +81,7 @@ def ba_graph(n: int, p: float | str) -> Any:
     import networkx as nx
     import numpy as np
 
-    from reference.im.graph import ICGraph
+    from offcmab.reference.im.graph import ICGraph
 
     pairs = np.asarray(nx.barabasi_albert_graph(n, 2, seed=1).edges(), dtype=np.int64)
     graph = ICGraph.from_edges(n, np.concatenate([pairs[:, 0], pairs[:, 1]]),
@@ -98,7 +98,7 @@ def compare(n: int, seeds: int, p: float | str, cascades: int, repeats: int) -> 
     import numpy as np
     from cynetdiff.models import IndependentCascadeModel
 
-    from reference.im.diffusion import cascade_sizes
+    from offcmab.reference.im.diffusion import cascade_sizes
 
     graph = ba_graph(n, p)
     seed_set = np.argsort(-graph.out_degree(), kind="stable")[:seeds]

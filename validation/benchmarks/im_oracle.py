@@ -1,11 +1,12 @@
 r"""IMM oracle against pynetim's C++ IMM: k = 50, eps = 0.1, on a weighted-cascade power-law graph.
 
 **What is compared.**  Both sides solve the same instance: the graph of
-:func:`~reference.im.generators.power_law_graph` (15,000 nodes and 32,000 directed edges,
+:func:`~offcmab.reference.im.generators.power_law_graph` (15,000 nodes and 32,000 directed edges,
 NetHEPT's size; 3,000 / 6,400 with ``--quick``), weighted cascade :math:`p(u,v) = 1/d^{in}(v)`,
 k = 50 seeds, :math:`\varepsilon = 0.1`.
 
-* ours: :func:`reference.im.oracles.imm` (numpy), its sampling phase then a selection phase on
+* ours: :func:`offcmab.reference.im.oracles.imm` (numpy), its sampling phase then a selection
+  phase on
   fresh RR sets (Chen 2018), total failure probability :math:`\delta' = 1/V`;
 * theirs: ``pynetim.IMMAlgorithm(graph, "IC", epsilon=0.1, l=1)`` (pynetim >= 0.5, C++ through
   pybind11, one thread), on an ``IMGraph`` built from the same edge list and probabilities
@@ -37,8 +38,8 @@ a solution, each side at its own stated guarantee, and the RR-set counts are rep
 come on top of; ``pynetim_sampling_rr_sets`` and ``pynetim_rr_sets``: their sampling phase and
 their total, the sampling phase's sets included).
 
-**How it is timed.**  Graph construction (ours: :class:`~reference.im.graph.ICGraph`, theirs:
-``IMGraph``) is outside the timings; the timed call is the whole IMM run (ours including
+**How it is timed.**  Graph construction (ours: :class:`~offcmab.reference.im.graph.ICGraph`,
+theirs: ``IMGraph``) is outside the timings; the timed call is the whole IMM run (ours including
 ``graph.reversed()``, theirs including constructing ``IMMAlgorithm``).  Repetitions are
 interleaved (ours, theirs, ours, ...; 3, or 1 with ``--quick``), each with the same seed, and
 the medians of wall and CPU time are reported with ``ratio = pynetim seconds / our seconds``
@@ -49,7 +50,7 @@ its RR-set counts can be read from its log (C++ ``stderr``, captured into a temp
 dozen lines per run).
 
 **Agreement.**  Both seed sets are re-estimated by our Monte-Carlo
-:func:`~reference.im.diffusion.estimate_spread` with the same number of cascades (2,000; 500
+:func:`~offcmab.reference.im.diffusion.estimate_spread` with the same number of cascades (2,000; 500
 with ``--quick``) and independent generators; the report gives both spreads, their difference
 and the two-sided z-test p-value of equal spreads.  Two correct IMMs need not return equally
 good seeds: each promises only :math:`(1-1/e-\varepsilon)\,\mathrm{OPT}`, so a small p-value
@@ -75,7 +76,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from validation.benchmarks import figure
+from offcmab.validation.benchmarks import figure
 
 TITLE = "IM oracle (IMM): k=50, eps=0.1 vs pynetim's C++ IMM on a 15k-node weighted-cascade graph"
 
@@ -93,9 +94,9 @@ def compare(nodes: int, edges: int, repeats: int, samples: int) -> dict[str, Any
     """Interleaved timings of both IMMs on one graph, their RR-set counts and spreads."""
     import numpy as np
 
-    from reference.im.diffusion import estimate_spread
-    from reference.im.generators import power_law_graph
-    from reference.im.oracles import imm
+    from offcmab.reference.im.diffusion import estimate_spread
+    from offcmab.reference.im.generators import power_law_graph
+    from offcmab.reference.im.oracles import imm
 
     graph = power_law_graph(nodes, edges, np.random.default_rng(1))
     delta_prime = 1.0 / graph.nodes

@@ -1,6 +1,6 @@
 r"""``offcmab bench [--json] [--quick | --full]``: run the speed benchmarks and print their numbers.
 
-Runs every module of :data:`validation.benchmarks.BENCHMARKS` that exists in this
+Runs every module of :data:`offcmab.validation.benchmarks.BENCHMARKS` that exists in this
 build (one row per benchmark), as a table or as one JSON object.  A benchmark lists its
 headline figures under ``figures``: each a ratio against a reference measured in the same
 run (the numpy floor script, cynetdiff, pynetim), with its goal; ``summary`` gathers them
@@ -13,9 +13,9 @@ import argparse
 from inspect import signature
 from typing import Any
 
-from validation.benchmarks import BENCHMARKS
-from validation.cli import load_command
-from validation.output import emit
+from offcmab.validation.benchmarks import BENCHMARKS
+from offcmab.validation.cli import load_command
+from offcmab.validation.output import emit
 
 HELP = "time CLCB and the simulators against bare numpy floors (speed goals)"
 

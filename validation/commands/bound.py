@@ -3,7 +3,7 @@ r"""``offcmab bound ID NAME=VALUE ...``: evaluate one of the paper's bounds.
 Values are parsed strictly as decimal numbers (never evaluated as expressions).  ``--variant``
 chooses the bound as printed (``stated``) or as its proof yields it (``proved``);
 ``--solve-n eps=E`` returns the smallest ``n`` meeting a target gap; ``--list`` names
-every id with its parameters.  Sympy and :mod:`bounds` are imported inside :func:`run`
+every id with its parameters.  Sympy and :mod:`offcmab.bounds` are imported inside :func:`run`
 so that the command line starts fast.
 """
 
@@ -13,9 +13,9 @@ import argparse
 import math
 from typing import Any
 
-from reference.errors import InputError
-from validation import numbers
-from validation.output import emit
+from offcmab.reference.errors import InputError
+from offcmab.validation import numbers
+from offcmab.validation.output import emit
 
 HELP = "evaluate a bound of the paper (stated or proved variant) or solve it for n"
 
@@ -72,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from bounds.registry import BOUNDS, get_bound
+    from offcmab.bounds.registry import BOUNDS, get_bound
 
     if args.list:
         emit({bound.id: {"title": bound.title, "paper_ref": bound.paper_ref,
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 def _evaluate(bound: Any, params: dict[str, float], args: argparse.Namespace) -> int:
     payload: dict[str, Any] = {"id": bound.id, "variant": args.variant}
     if args.solve_n is not None:
-        from bounds.sample_complexity import solve_n
+        from offcmab.bounds.sample_complexity import solve_n
 
         result = solve_n(bound, args.solve_n, args.variant, **params)
         payload["solve_n"] = {"eps": args.solve_n, "n": result.n, "n_gap": result.n_gap,

@@ -19,8 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bounds.claims import check_all, check_claim, count_statuses, get_claim
-    from validation.output import emit
+    from offcmab.bounds.claims import check_all, check_claim, count_statuses, get_claim
+    from offcmab.validation.output import emit
 
     if args.ids:
         results = [check_claim(get_claim(claim_id), args.slow) for claim_id in args.ids]

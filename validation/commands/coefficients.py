@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from reference.errors import InputError
-from validation import numbers
-from validation.output import emit
+from offcmab.reference.errors import InputError
+from offcmab.validation import numbers
+from offcmab.validation.output import emit
 
 HELP = "exact coverage coefficients (C_inf, C_one, Kbar, K2bar, B1, p_star) of an instance"
 
@@ -72,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bounds import coefficients
+    from offcmab.bounds import coefficients
 
     values = parse_problem_arguments(args.problem, args.assignments)
     result: dict[str, Any]

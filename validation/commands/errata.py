@@ -15,8 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bounds.errata import errata
-    from validation.output import emit, jsonable
+    from offcmab.bounds.errata import errata
+    from offcmab.validation.output import emit, jsonable
 
     found = errata(include_slow=args.slow)
     if args.json:

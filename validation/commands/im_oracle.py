@@ -6,8 +6,8 @@ import argparse
 import math
 from pathlib import Path
 
-from validation.arguments import nonnegative_int, positive_float, positive_int, probability
-from validation.output import emit
+from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int, probability
+from offcmab.validation.output import emit
 
 HELP = ("k seeds maximizing the IC influence spread by IMM (reverse-reachable sets), "
         "a (1-1/e-eps)-approximation with probability 1-delta'")
@@ -28,9 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from reference.errors import check_cardinality
-    from reference.im.graph_io import read_graph_csv
-    from reference.im.oracles import imm
+    from offcmab.reference.errors import check_cardinality
+    from offcmab.reference.im.graph_io import read_graph_csv
+    from offcmab.reference.im.oracles import imm
 
     graph = read_graph_csv(args.graph, need_p=True)
     k = check_cardinality(args.k, graph.nodes)

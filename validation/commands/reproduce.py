@@ -6,11 +6,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from validation.arguments import nonnegative_int
-from validation.cli import load_command
-from validation.output import emit
-from validation.reproduce import FIGURES
-from validation.reproduce.comparison import comparison_rows, write_comparison
+from offcmab.validation.arguments import nonnegative_int
+from offcmab.validation.cli import load_command
+from offcmab.validation.output import emit
+from offcmab.validation.reproduce import FIGURES
+from offcmab.validation.reproduce.comparison import comparison_rows, write_comparison
 
 HELP = ("regenerate the paper's experiments as PNG/PDF figures and CSV tables; 'all' also "
         "writes comparison.csv (the paper's numbers against ours)")

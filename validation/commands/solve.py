@@ -1,31 +1,31 @@
 r"""``offcmab solve PROBLEM --data FILE ...``: run the paper's algorithm on a logged dataset.
 
-Each problem's solver lives in :mod:`validation.solvers` and exposes ``HELP``,
+Each problem's solver lives in :mod:`offcmab.validation.solvers` and exposes ``HELP``,
 ``ALGORITHMS`` (the ``--algorithm`` choices, the paper's first), ``add_arguments(parser)``
 and ``solve(args) -> Solution``.  The output is a short summary by default; ``--json`` and
-``--out`` give every per-arm statistic (:mod:`validation.solvers.summary`).
+``--out`` give every per-arm statistic (:mod:`offcmab.validation.solvers.summary`).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from validation.cli import load_command, requested
+from offcmab.validation.cli import load_command, requested
 
 HELP = "run the paper's algorithm (or a baseline) for a problem on an offline dataset file"
 
 #: Problem name -> solver module.
 SOLVERS: dict[str, str] = {
-    "cascade": "validation.solvers.cascade",
-    "kpath": "validation.solvers.kpath",
-    "llm-cache": "validation.solvers.llm_cache",
-    "im-node": "validation.solvers.im_node",
-    "im-edge": "validation.solvers.im_edge",
+    "cascade": "offcmab.validation.solvers.cascade",
+    "kpath": "offcmab.validation.solvers.kpath",
+    "llm-cache": "offcmab.validation.solvers.llm_cache",
+    "im-node": "offcmab.validation.solvers.im_node",
+    "im-edge": "offcmab.validation.solvers.im_edge",
 }
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from validation.solvers.summary import add_output_arguments
+    from offcmab.validation.solvers.summary import add_output_arguments
 
     problems = parser.add_subparsers(dest="problem", metavar="PROBLEM",
                                      parser_class=type(parser))
@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from validation.solvers.summary import report
+    from offcmab.validation.solvers.summary import report
 
     report(args.solve(args), args.json, args.out)
     return 0

@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from validation.arguments import nonnegative_int, positive_int
-from validation.output import emit
+from offcmab.validation.arguments import nonnegative_int, positive_int
+from offcmab.validation.output import emit
 
 HELP = "influence spread sigma(S; G) of a seed set under the IC model, with a standard error"
 
 
 def seed_list(text: str) -> list[int]:
     """Comma-separated non-negative node ids (``--seeds 0,4,7``), none of them empty."""
-    from reference.errors import InputError
-    from reference.im.graph import MAX_NODES
-    from validation.numbers import parse_int, parse_list
+    from offcmab.reference.errors import InputError
+    from offcmab.reference.im.graph import MAX_NODES
+    from offcmab.validation.numbers import parse_int, parse_list
 
     try:
         return parse_list(text, "seeds", lambda item, field: parse_int(item, field, 0,
@@ -37,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from reference.im.diffusion import estimate_spread
-    from reference.im.graph_io import read_graph_csv
+    from offcmab.reference.im.diffusion import estimate_spread
+    from offcmab.reference.im.graph_io import read_graph_csv
 
     graph = read_graph_csv(args.graph, need_p=True)
     estimate = estimate_spread(graph, np.asarray(args.seeds, dtype=np.int64), args.samples,

@@ -1,6 +1,6 @@
 r"""``offcmab tightness ID``: the instance where a bound is closest to tight, and how close.
 
-Runs :func:`validation.tightness.search.search` (differential evolution over the
+Runs :func:`offcmab.validation.tightness.search.search` (differential evolution over the
 bound id's instance space, each evaluation the validate row of the real algorithm on
 the decoded instance), prints the tightest candidate and saves it as JSON that
 ``offcmab validate --instances FILE`` replays.  Exit 0 with a candidate, 1 when no
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from validation.arguments import nonnegative_int, positive_int
+from offcmab.validation.arguments import nonnegative_int, positive_int
 
 HELP = "search for the instance where a bound is tightest; save it for validate --instances"
 
@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from validation.tightness.search import search, searchable
+    from offcmab.validation.tightness.search import search, searchable
 
     reason = searchable(args.id)
     if reason:
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                          "nothing saved\n")
         return 1
     document = to_document(result, seconds)
-    from validation.tightness.files import write_instance
+    from offcmab.validation.tightness.files import write_instance
 
     write_instance(document, out)
     sys.stdout.write(_describe(document) + f"saved to {out}\n")
@@ -89,7 +89,7 @@ def _why_none(result: Any) -> str:
 
 
 def to_document(result: Any, seconds: float) -> dict[str, Any]:
-    """The saved-instance JSON of a search result (see :mod:`validation.tightness.files`)."""
+    """The saved-instance JSON of a search result (:mod:`offcmab.validation.tightness.files`)."""
     best = result.best
     row = best.row
     per_evaluation = seconds / max(result.evaluations, 1)

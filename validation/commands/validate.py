@@ -3,7 +3,7 @@ r"""``offcmab validate``: check every bound of the paper against Monte-Carlo gap
 Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial log
 ``trials.jsonl`` into ``--out``.  Exit code 0 when no row fails, 1 when a bound is
 violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
-when a negative control a trap should catch is not flagged (:mod:`validation.power`;
+when a negative control a trap should catch is not flagged (:mod:`offcmab.validation.power`;
 controls never cause exit 1).  Rows whose bound is at least the largest gap the
 instance allows are ``vacuous`` (they cannot fail) and are counted apart from the rows
 with power.
@@ -15,9 +15,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from validation.arguments import nonnegative_int, positive_float, positive_int
-from validation.runner.spec import Instance
-from validation.scenarios import REGISTRY
+from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int
+from offcmab.validation.runner.spec import Instance
+from offcmab.validation.scenarios import REGISTRY
 
 #: Most worker processes ``--jobs`` may start.
 MAX_JOBS = 256
@@ -65,10 +65,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from validation.runner.folder import folder_lock
+    from offcmab.validation.runner.folder import folder_lock
 
     if args.signatures:  # prints the table only: no run, no output folder
-        from validation.api import signature_table
+        from offcmab.validation.api import signature_table
 
         sys.stdout.write(signature_table() + "\n")
         return 0
@@ -77,9 +77,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from validation.runner import figures, report
-    from validation.runner.spec import PROFILES
-    from validation.runner.sweep import RunConfig, RunInterrupted, package_versions, run_validation
+    from offcmab.validation.runner import figures, report
+    from offcmab.validation.runner.spec import PROFILES
+    from offcmab.validation.runner.sweep import (
+        RunConfig,
+        RunInterrupted,
+        package_versions,
+        run_validation,
+    )
 
     if args.out.exists() and not args.out.is_dir():
         raise ValueError(f"out: {args.out} exists and is not a folder")
@@ -93,7 +98,7 @@ def _run(args: argparse.Namespace) -> int:
     extra, only = _saved_instances(args, only)
     algorithm: dict[str, object] = {}
     if args.algorithm is not None:
-        from validation.api import cli_subject
+        from offcmab.validation.api import cli_subject
 
         args.subject, algorithm = cli_subject(args.algorithm, only)
     config = RunConfig(profile=PROFILES[args.profile], seed=args.seed, out=args.out,
@@ -134,7 +139,7 @@ def _run(args: argparse.Namespace) -> int:
                      f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure"
                      f"{flagged}; report in {args.out}\n")
     if algorithm and summary["FAIL"]:
-        from validation.api import CheckReport
+        from offcmab.validation.api import CheckReport
 
         sys.stdout.write(CheckReport(algorithm, result).message() + "\n")
     if summary["FAIL"]:
@@ -149,8 +154,8 @@ def _run(args: argparse.Namespace) -> int:
 def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]
                      ) -> tuple[tuple[tuple[str, Instance], ...], tuple[str, ...]]:
     """The ``--instances`` files (then only their ids run), else the profile's corpus."""
-    from validation.tightness.corpus import corpus_instances
-    from validation.tightness.files import read_instances
+    from offcmab.validation.tightness.corpus import corpus_instances
+    from offcmab.validation.tightness.files import read_instances
 
     if not args.instances:
         return corpus_instances(args.profile), only

@@ -2,13 +2,13 @@ r"""Negative controls: deliberately broken variants of the reference algorithms.
 
 A check that cannot fail proves nothing.  Each control here is the reference
 algorithm of one bound id with *one* expression changed (the docstring names it),
-written as a thin wrapper around the code in :mod:`reference`: it recomputes the
+written as a thin wrapper around the code in :mod:`offcmab.reference`: it recomputes the
 reference's statistics and changes only the index the oracle sees, or passes a
 parameter the reference already has.  ``offcmab validate`` runs the controls on the
 same datasets as the real algorithm; a control that no row flags shows a blind spot
-of the validation (the power table, :mod:`validation.power`).
+of the validation (the power table, :mod:`offcmab.validation.power`).
 
-Controls live here and never in :mod:`reference`: nothing a user imports from the
+Controls live here and never in :mod:`offcmab.reference`: nothing a user imports from the
 reference package is broken on purpose.
 
 ``CONTROLS[bound_id][name]`` is the control ``name`` of ``bound_id``; it has the
@@ -22,19 +22,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from validation import subjects
-from validation.controls import cmab, im, llm, stream
+from offcmab.validation import subjects
+from offcmab.validation.controls import cmab, im, llm, stream
 
 #: The reference algorithm (module path) whose signature the controls of a bound id share.
 REFERENCE: dict[str, str] = {
-    "thm1-inf": "reference.clcb.clcb",
-    "thm1-one": "reference.clcb.clcb",
-    "thm2-lower": "reference.clcb.clcb",
-    "cor1-cascade": "reference.clcb_cascade.clcb_cascade",
-    "lem-llm-std": "reference.clcb_llm.clcb_llm",
-    "thm3-llm": "reference.clcb_llm.clcb_llm",
-    "thm-llm-online": "validation.subjects.printed_stream",
-    "thm4-im": "reference.im.clcb_im_node.clcb_im_node",
+    "thm1-inf": "offcmab.reference.clcb.clcb",
+    "thm1-one": "offcmab.reference.clcb.clcb",
+    "thm2-lower": "offcmab.reference.clcb.clcb",
+    "cor1-cascade": "offcmab.reference.clcb_cascade.clcb_cascade",
+    "lem-llm-std": "offcmab.reference.clcb_llm.clcb_llm",
+    "thm3-llm": "offcmab.reference.clcb_llm.clcb_llm",
+    "thm-llm-online": "offcmab.validation.subjects.printed_stream",
+    "thm4-im": "offcmab.reference.im.clcb_im_node.clcb_im_node",
 }
 
 

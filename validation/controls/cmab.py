@@ -1,7 +1,7 @@
 r"""Controls of CLCB (``thm1-inf``, ``thm1-one``, ``thm2-lower``) and CLCB-Cascade.
 
-Every control computes CLCB's own statistics (:func:`reference.confidence.arm_statistics`,
-:func:`reference.confidence.hoeffding_radius`) and hands the oracle a different index
+Every control computes CLCB's own statistics (:func:`offcmab.reference.confidence.arm_statistics`,
+:func:`offcmab.reference.confidence.hoeffding_radius`) and hands the oracle a different index
 in place of the LCB :math:`\hat\mu_i - \rho_i` of ``line:LCB``:
 
 * ``no-pessimism``: :math:`\hat\mu_i` (radius times 0);
@@ -11,7 +11,7 @@ in place of the LCB :math:`\hat\mu_i - \rho_i` of ``line:LCB``:
 * ``oracle-ignores-weights``: the LCBs are computed but the oracle is called with
   constant weights (ties: the first arms win).
 
-The returned :class:`reference.clcb.CLCBResult` carries the index the oracle saw in
+The returned :class:`offcmab.reference.clcb.CLCBResult` carries the index the oracle saw in
 its ``lcb`` field, so checks of the LCB's confidence event see what the control used.
 """
 
@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from reference.clcb import CLCBResult
-from reference.confidence import RadiusRule, arm_statistics, hoeffding_radius
-from reference.dataset import FloatArray, OfflineDataset
-from reference.oracles import Oracle, TopK
+from offcmab.reference.clcb import CLCBResult
+from offcmab.reference.confidence import RadiusRule, arm_statistics, hoeffding_radius
+from offcmab.reference.dataset import FloatArray, OfflineDataset
+from offcmab.reference.oracles import Oracle, TopK
 
 
 def scaled_index(dataset: OfflineDataset, delta: float, scale: float,

@@ -26,16 +26,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from reference.im.clcb_im_node import (
+from offcmab.reference.im.clcb_im_node import (
     CLCBIMResult,
     bernstein_radius,
     clcb_im_node,
     edge_formula,
     edge_lcbs,
 )
-from reference.im.data import NodeCascades
-from reference.im.graph import ICGraph
-from reference.oracles import Oracle, top_k
+from offcmab.reference.im.data import NodeCascades
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.oracles import Oracle, top_k
 
 
 def interval_edges(graph: ICGraph, cascades: NodeCascades, delta: float, scale: float,

@@ -1,6 +1,6 @@
 r"""Controls of CLCB-LLM-C (``thm3-llm``: improved, ``lem-llm-std``: standard).
 
-Each control runs :func:`reference.clcb_llm.clcb_llm` for its counters and estimates
+Each control runs :func:`offcmab.reference.clcb_llm.clcb_llm` for its counters and estimates
 and changes one factor of the score :math:`\hat p(q)\,\bar c(q)` (improved) or
 :math:`\bar p(q)\,\bar c(q)` (standard) of ``line:LLM_oracle``.  The cost index is
 :math:`\hat c(q) + s\,\rho(q)` with the printed radius :math:`\rho`; the arrival index
@@ -22,9 +22,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from reference.clcb_llm import CLCBLLMResult, Variant, clcb_llm, ucb_radius
-from reference.oracles import top_k
-from reference.problems.llm_cache import CacheLog
+from offcmab.reference.clcb_llm import CLCBLLMResult, Variant, clcb_llm, ucb_radius
+from offcmab.reference.oracles import top_k
+from offcmab.reference.problems.llm_cache import CacheLog
 
 
 def rescored(log: CacheLog, k: int, delta: float, variant: Variant, cost_scale: float = 1.0,

@@ -2,11 +2,11 @@ r"""Controls of CUCB-LLM-S (``thm-llm-online``).
 
 The printed algorithm ranks queries by :math:`\hat p_t(q)\,\underline c_t(q)` with
 :math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{6\log t/N_{c,t}(q)}, 0\}`.  Each
-control runs :func:`reference.cucb_llm_stream.cucb_llm_stream` on the given stream with
+control runs :func:`offcmab.reference.cucb_llm_stream.cucb_llm_stream` on the given stream with
 a different ``radius_scale`` :math:`s`, so that it uses
 :math:`\max\{\hat c_t(q) - s\sqrt{6\log t/N_{c,t}(q)}, 0\}`, and returns the reference's
 ``StreamRun``: the caches held in every round (the subject signature of
-:mod:`validation.subjects`) and, as ``lcbs``, its own broken LCBs, which the online event
+:mod:`offcmab.validation.subjects`) and, as ``lcbs``, its own broken LCBs, which the online event
 rows inspect.
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reference.dataset import FloatArray, IntArray
-from validation.subjects import stream_run
+from offcmab.reference.dataset import FloatArray, IntArray
+from offcmab.validation.subjects import stream_run
 
 #: A radius scale that turns every LCB into 0 once t >= 2 (radii exceed 1e-12 for T < 1e23).
 HUGE = 1e12

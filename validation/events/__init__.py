@@ -1,6 +1,6 @@
 r"""Event rows of ``offcmab validate``: the proofs' high-probability events, checked directly.
 
-:mod:`validation.events.core` holds the row type, the seeding and the exact binomial
+:mod:`offcmab.validation.events.core` holds the row type, the seeding and the exact binomial
 verdict; one module per family lists its cases:
 
 ``arms``
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from validation.events import arms, im_node, llm, oracles
-from validation.events.core import (
+from offcmab.validation.events import arms, im_node, llm, oracles
+from offcmab.validation.events.core import (
     KNOWN,
     TRIALS,
     EventCase,
@@ -44,7 +44,7 @@ def all_cases(profile: str, only: Sequence[str] = (),
               subject: str = "reference") -> list[EventCase]:
     """Every event case of ``profile``; with ``only``, those of the listed bound ids.
 
-    With a ``subject`` (a spec of :mod:`validation.subjects`) the rows check that
+    With a ``subject`` (a spec of :mod:`offcmab.validation.subjects`) the rows check that
     algorithm's statistics; the oracle rows, which check the reference oracles only,
     belong to reference runs.
     """
@@ -61,7 +61,7 @@ def arm_cases(profile: str, subject: str) -> list[EventCase]:
     """The arm-event rows for the reference or a subject (CLCB's and CLCB-Cascade's calls)."""
     if subject == "reference":
         return arms.cases(profile)
-    from validation.events.subject import arm_algorithm
+    from offcmab.validation.events.subject import arm_algorithm
 
     return arms.cases(profile, arm_algorithm(subject, "thm1-inf"),
                       arm_algorithm(subject, "cor1-cascade"))

@@ -25,27 +25,27 @@ from typing import Any
 
 import numpy as np
 
-from validation.events.core import EventCase
+from offcmab.validation.events.core import EventCase
 
 #: An LCB algorithm under test: (dataset, oracle, delta) -> (counts, lcb), both per arm.
 LCBAlgorithm = Callable[[Any, Any, float], tuple[np.ndarray, np.ndarray]]
 
 #: The constant ``c`` of ``log(c m n / delta)`` each algorithm is meant to use.
-LOG_CONSTANT = {"reference.clcb": 4.0, "reference.clcb_cascade": 2.0,
-                "reference.im.clcb_im_edge": 4.0}
+LOG_CONSTANT = {"offcmab.reference.clcb": 4.0, "offcmab.reference.clcb_cascade": 2.0,
+                "offcmab.reference.im.clcb_im_edge": 4.0}
 
 
 def reference_clcb(dataset: Any, oracle: Any, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """Algorithm 1 as implemented in :mod:`reference.clcb` (printed radius)."""
-    from reference.clcb import clcb
+    """Algorithm 1 as implemented in :mod:`offcmab.reference.clcb` (printed radius)."""
+    from offcmab.reference.clcb import clcb
 
     result = clcb(dataset, oracle, delta)
     return result.counts, result.lcb
 
 
 def reference_cascade(dataset: Any, oracle: Any, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """CLCB-Cascade of :mod:`reference.clcb_cascade` (its own top-k oracle)."""
-    from reference.clcb_cascade import clcb_cascade
+    """CLCB-Cascade of :mod:`offcmab.reference.clcb_cascade` (its own top-k oracle)."""
+    from offcmab.reference.clcb_cascade import clcb_cascade
 
     result = clcb_cascade(dataset, int(oracle.k), delta)
     return result.counts, result.lcb
@@ -67,15 +67,15 @@ def arm_case(event_id: str, bound_ids: tuple[str, ...], algorithm: str, instance
              params: dict[str, Any], n: int, delta: float,
              run: LCBAlgorithm | None = None) -> EventCase:
     """The :math:`\\mathcal E_{\\text{arm}}` row of one CMAB-T instance (cmabt ``params``)."""
-    from reference.oracles import TopK
-    from validation.scenarios import cmabt
+    from offcmab.reference.oracles import TopK
+    from offcmab.validation.scenarios import cmabt
 
     setup = cmabt.build(params)
     mu = np.asarray(setup.problem.mu, dtype=float)
     # The LCBs do not depend on the oracle; a top-k stand-in skips the costly exact IM one.
     oracle = TopK(int(params["k"])) if params["family"] == "im-edge" else setup.oracle
     constant = LOG_CONSTANT[algorithm]
-    method = run or (reference_cascade if algorithm == "reference.clcb_cascade"
+    method = run or (reference_cascade if algorithm == "offcmab.reference.clcb_cascade"
                      else reference_clcb)
 
     def draw(rng: np.random.Generator) -> bool:
@@ -96,8 +96,8 @@ def cases(profile: str, run: LCBAlgorithm | None = None,
 
     ``run`` replaces every algorithm checked; ``cascade_run`` (when given) only CLCB-Cascade.
     """
-    from validation.scenarios.im import star_and_chain
-    from validation.scenarios.thm1 import paper_fig1a
+    from offcmab.validation.scenarios.im import star_and_chain
+    from offcmab.validation.scenarios.thm1 import paper_fig1a
 
     ood = {"family": "cascade", "mu": [0.6, 0.5, 0.45, 0.4, 0.3, 0.3, 0.2, 0.1, 0.1, 0.05],
            "k": 3, "law": {"kind": "ood"}}
@@ -112,11 +112,13 @@ def cases(profile: str, run: LCBAlgorithm | None = None,
     cascade_name = "paper-fig1a" if profile == "full" else "cascade-ood"
     clcb_ids = ("thm1-inf", "thm1-one")
     return [
-        arm_case("event-arm-clcb", clcb_ids, "reference.clcb", "kpath-close", close, n, 0.05,
+        arm_case("event-arm-clcb", clcb_ids, "offcmab.reference.clcb", "kpath-close", close, n,
+                 0.05,
                  run),
-        arm_case("event-arm-clcb", clcb_ids, "reference.clcb", "cascade-ood", ood, n, 0.05, run),
-        arm_case("event-arm-cascade", ("cor1-cascade",), "reference.clcb_cascade",
+        arm_case("event-arm-clcb", clcb_ids, "offcmab.reference.clcb", "cascade-ood", ood, n,
+                 0.05, run),
+        arm_case("event-arm-cascade", ("cor1-cascade",), "offcmab.reference.clcb_cascade",
                  cascade_name, cascade_data, n, 0.05, cascade_run or run),
-        arm_case("event-arm-im-edge", clcb_ids, "reference.im.clcb_im_edge", "im-edge",
+        arm_case("event-arm-im-edge", clcb_ids, "offcmab.reference.im.clcb_im_edge", "im-edge",
                  im_edge, n, 0.05, run),
     ]

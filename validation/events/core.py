@@ -14,7 +14,7 @@ Events do not go through the bound's constants, so a radius ten times too small,
 UCB where an LCB belongs, or an estimator of the wrong quantity makes the event fail
 in most trials even where the final bound has slack to spare.
 
-A case whose printed statement is false (an erratum of :mod:`bounds.errata`) is run
+A case whose printed statement is false (an erratum of :mod:`offcmab.bounds.errata`) is run
 against the printed statement too, with verdict ``known-failure`` when the test
 rejects it (``note`` when this run did not reproduce the failure); such rows never
 fail the run.  The corrected statement is a row of its own and fails normally.
@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from validation.events.subject import NotExposedError
-from validation.runner import verdict
+from offcmab.validation.events.subject import NotExposedError
+from offcmab.validation.runner import verdict
 
 PASS, FAIL, NOTE, NA, KNOWN = "pass", "FAIL", "note", "n/a", "known-failure"
 
@@ -70,7 +70,7 @@ class EventCase:
     draw
         One trial (see :data:`Draw`).
     erratum
-        Id of the erratum (:mod:`bounds.errata`) refuting the printed statement, for a
+        Id of the erratum (:mod:`offcmab.bounds.errata`) refuting the printed statement, for a
         row that checks that printed statement; empty otherwise.
     trials
         Overrides the profile's trial count when positive (for costly cases).

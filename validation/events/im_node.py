@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from validation.events.core import EventCase
+from offcmab.validation.events.core import EventCase
 
 #: An IM-N statistics routine under test: (graph, cascades, delta) -> a result with the
-#: fields of :class:`reference.im.clcb_im_node.CLCBIMResult` (q_ucb, p_not_ucb,
+#: fields of :class:`offcmab.reference.im.clcb_im_node.CLCBIMResult` (q_ucb, p_not_ucb,
 #: p_cond_lcb, lcb, counters, log_term).
 NodeAlgorithm = Callable[[Any, Any, float], Any]
 
@@ -46,8 +46,8 @@ ROUNDING = 1e-12
 
 
 def reference_node(graph: Any, cascades: Any, delta: float) -> Any:
-    """Lines ``line:IM_counter`` to ``line:IM_LCB`` of :mod:`reference.im.clcb_im_node`."""
-    from reference.im.clcb_im_node import edge_lcbs
+    """Lines ``line:IM_counter`` to ``line:IM_LCB`` of :mod:`offcmab.reference.im.clcb_im_node`."""
+    from offcmab.reference.im.clcb_im_node import edge_lcbs
 
     return edge_lcbs(graph, cascades, delta)
 
@@ -87,7 +87,7 @@ def edge_event_fails(result: Any, graph: Any) -> bool:
 
 def oracle_step_fails(result: Any, graph: Any, k: int) -> bool:
     """Whether the chosen seeds fall short of the best ``k`` seeds on the LCB-weighted graph."""
-    from reference.im.exact import brute_force_im, exact_spread
+    from offcmab.reference.im.exact import brute_force_im, exact_spread
 
     weighted = graph.with_probabilities(np.clip(np.asarray(result.lcb, dtype=float), 0.0, 1.0))
     _, best = brute_force_im(weighted, k)
@@ -97,7 +97,7 @@ def oracle_step_fails(result: Any, graph: Any, k: int) -> bool:
 
 def reference_choice(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
     """CLCB-IM-N itself (``alg:CLCB-IM``): statistics, LCBs and the oracle's seeds."""
-    from reference.im.clcb_im_node import clcb_im_node
+    from offcmab.reference.im.clcb_im_node import clcb_im_node
 
     return clcb_im_node(graph, cascades, oracle, delta)
 
@@ -106,7 +106,7 @@ def oracle_case(instance: str, params: dict[str, Any], n: int, delta: float,
                 run: Callable[[Any, Any, Any, float], Any] | None = None,
                 trials: int = 0) -> EventCase:
     """The oracle-step row: the seeds are a best seed set for the algorithm's own LCBs."""
-    from validation.scenarios.im import build, exact_oracle
+    from offcmab.validation.scenarios.im import build, exact_oracle
 
     problem = build(params)
     graph, k = problem.graph, int(params["k"])
@@ -117,7 +117,7 @@ def oracle_case(instance: str, params: dict[str, Any], n: int, delta: float,
     def draw(rng: np.random.Generator) -> bool:
         return oracle_step_fails(method(hidden, problem.sample(n, rng), oracle, delta), graph, k)
 
-    return EventCase("event-im-oracle-step", ("thm4-im",), "reference.im.clcb_im_node",
+    return EventCase("event-im-oracle-step", ("thm4-im",), "offcmab.reference.im.clcb_im_node",
                      "apdx_sec:app_IM_node step (2)",
                      "sigma_LCB(S_hat) >= max_S sigma_LCB(S) (exact oracle, alpha = 1)",
                      instance, n, delta, 0.0, draw, trials=trials)
@@ -126,8 +126,8 @@ def oracle_case(instance: str, params: dict[str, Any], n: int, delta: float,
 def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], n: int,
               delta: float, run: NodeAlgorithm | None = None, trials: int = 0) -> EventCase:
     """The interval (``which="intervals"``) or edge-LCB (``"edge"``) row of one graph."""
-    from reference.im.one_step import one_step_probabilities
-    from validation.scenarios.im import build
+    from offcmab.reference.im.one_step import one_step_probabilities
+    from offcmab.validation.scenarios.im import build
 
     problem = build(params)
     graph = problem.graph
@@ -149,24 +149,24 @@ def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], 
                  "L = log(12nE/delta)" if which == "intervals"
                  else "edge LCB <= p_uv for every edge")
     lemma = "apdx_lem:aux_IM" if which == "intervals" else "apdx_sec:app_IM_node step (1)"
-    return EventCase(event_id, ("thm4-im",), "reference.im.clcb_im_node", lemma, statement,
+    return EventCase(event_id, ("thm4-im",), "offcmab.reference.im.clcb_im_node", lemma, statement,
                      instance, n, delta, failure, draw, trials=trials)
 
 
 def cases(profile: str, run: NodeAlgorithm | None = None, subject: str = "reference",
           ) -> list[EventCase]:
     """Both rows on the six-node graph of the thm4-im scenario (fewer trials: costly data)."""
-    from validation.scenarios.im import star_and_chain
+    from offcmab.validation.scenarios.im import star_and_chain
 
     n = 10000 if profile == "full" else 5000
     if subject != "reference":
-        from validation.events.subject import node_algorithm
+        from offcmab.validation.events.subject import node_algorithm
 
         run = node_algorithm(subject, int(star_and_chain()["k"]))
     trials = {"quick": 30, "default": 40, "full": 100}[profile]  # cascades cost ~25 ms each
     choice = None
     if subject != "reference":
-        from validation.events.subject import node_choice
+        from offcmab.validation.events.subject import node_choice
 
         choice = node_choice(subject)
     oracle_trials = {"quick": 10, "default": 10, "full": 30}[profile]

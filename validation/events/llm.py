@@ -39,10 +39,11 @@ from typing import Any
 
 import numpy as np
 
-from validation.events.core import EventCase
+from offcmab.validation.events.core import EventCase
 
 #: A cache algorithm under test: (log, k, delta, variant) -> its result (fields of
-#: :class:`reference.clcb_llm.CLCBLLMResult`: counts, cost_counts, p_hat, c_hat, c_ucb, p_ucb).
+#: :class:`offcmab.reference.clcb_llm.CLCBLLMResult`: counts, cost_counts, p_hat, c_hat, c_ucb,
+#: p_ucb).
 CacheAlgorithm = Callable[[Any, int, float, str], Any]
 
 #: Relative allowance for float rounding at the edges of an interval.
@@ -50,8 +51,8 @@ ROUNDING = 1e-12
 
 
 def reference_cache(log: Any, k: int, delta: float, variant: str) -> Any:
-    """CLCB-LLM-C of :mod:`reference.clcb_llm`."""
-    from reference.clcb_llm import clcb_llm
+    """CLCB-LLM-C of :mod:`offcmab.reference.clcb_llm`."""
+    from offcmab.reference.clcb_llm import clcb_llm
 
     return clcb_llm(log, k, delta, variant)  # type: ignore[arg-type]
 
@@ -99,8 +100,8 @@ def cache_case(event_id: str, bound_id: str, variant: str, which: str, instance:
                params: dict[str, Any], n: int, delta: float,
                run: CacheAlgorithm | None = None) -> EventCase:
     """One offline cache event row (``which`` is ``cost`` or ``frequency``)."""
-    from reference.problems.llm_cache import sample_log
-    from validation.scenarios import llm_instances
+    from offcmab.reference.problems.llm_cache import sample_log
+    from offcmab.validation.scenarios import llm_instances
 
     setup = llm_instances.build(params)
     problem, method = setup.problem, run or reference_cache
@@ -127,7 +128,7 @@ def cache_case(event_id: str, bound_id: str, variant: str, which: str, instance:
     # Standard: one E_arm over 2m arms (probability <= delta), split here into its
     # cost and frequency halves, each failing with probability <= delta/2.
     failure = delta / 2.0 if variant == "standard" else delta
-    return EventCase(event_id, (bound_id,), "reference.clcb_llm", lemma,
+    return EventCase(event_id, (bound_id,), "offcmab.reference.clcb_llm", lemma,
                      statements[(which, variant)], instance, n, delta, failure, draw)
 
 
@@ -152,8 +153,8 @@ def stream_case(event_id: str, variant: str, horizon: int, delta: float, trials:
     Each trial runs ``variant`` for ``horizon`` rounds on a fresh stream (Bernoulli costs)
     and fails when some round ends with a cache that is not a maximiser of the score sum.
     """
-    from reference.cucb_llm_stream import cucb_llm_stream
-    from validation.scenarios import llm_instances
+    from offcmab.reference.cucb_llm_stream import cucb_llm_stream
+    from offcmab.validation.scenarios import llm_instances
 
     problem = llm_instances.build(STREAM_INSTANCE).problem
 
@@ -162,7 +163,7 @@ def stream_case(event_id: str, variant: str, horizon: int, delta: float, trials:
         return bool(not np.all(run.equals_reference))
 
     radius = "sqrt(6 log t/N_c) (printed)" if variant == "printed" else "sqrt(6 log T/N_c)"
-    return EventCase(event_id, ("thm-llm-online",), "reference.cucb_llm_stream",
+    return EventCase(event_id, ("thm-llm-online",), "offcmab.reference.cucb_llm_stream",
                      "apdx_lem:stream_oracle",
                      f"every round's cache maximises sum p_hat_t lcb_t over |M| <= k; "
                      f"radius {radius}", "stream-erratum", horizon, delta, 0.0, draw,
@@ -255,8 +256,8 @@ def online_lcb_fails(queries: np.ndarray, hits: np.ndarray, lcbs: np.ndarray, c:
 
 def printed_radius_case(horizon: int, delta: float, trials: int) -> EventCase:
     """Steps (c) and (f) of the online proof for the printed radius: a known failure."""
-    from reference.cucb_llm_stream import cucb_llm_stream
-    from validation.scenarios import llm_instances
+    from offcmab.reference.cucb_llm_stream import cucb_llm_stream
+    from offcmab.validation.scenarios import llm_instances
 
     problem = llm_instances.build(STREAM_INSTANCE).problem
     c = np.asarray(problem.c, dtype=float)
@@ -266,7 +267,8 @@ def printed_radius_case(horizon: int, delta: float, trials: int) -> EventCase:
         return printed_lcb_sandwich_fails(trace.queries, trace.costs, trace.hits, c, delta)
 
     return EventCase("event-online-lcb-printed", ("thm-llm-online",),
-                     "reference.cucb_llm_stream", "apdx_sec:app_LLM_cache_online steps (c), (f)",
+                     "offcmab.reference.cucb_llm_stream",
+                     "apdx_sec:app_LLM_cache_online steps (c), (f)",
                      "c(q) - 2 r_E <= lcb_t(q) <= c(q) for all q, t with the printed radius "
                      "sqrt(6 log t/N_c) (corrected: event-online-cost, the radius r_E)",
                      "stream-erratum", horizon, delta, 2.0 * delta / 3.0, draw,
@@ -283,9 +285,9 @@ StreamStatistics = Callable[[Any, Any, int, int, float], tuple[np.ndarray, np.nd
 def _stream(params: dict[str, Any], horizon: int,
             rng: np.random.Generator) -> tuple[Any, np.ndarray, np.ndarray]:
     """The problem of ``params`` and a fresh stream of ``horizon`` queries and their costs
-    (drawn in the order :func:`reference.cucb_llm_stream.cucb_llm_stream` draws them)."""
-    from reference.problems.llm_cache import sample_costs, sample_queries
-    from validation.scenarios import llm_instances
+    (drawn in the order :func:`offcmab.reference.cucb_llm_stream.cucb_llm_stream` draws them)."""
+    from offcmab.reference.problems.llm_cache import sample_costs, sample_queries
+    from offcmab.validation.scenarios import llm_instances
 
     problem = llm_instances.build(params).problem
     queries = sample_queries(problem.p, horizon, rng)
@@ -298,8 +300,8 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
 
     ``run`` replaces it: it gets the stream and returns which rounds hit its cache.
     """
-    from reference.cucb_llm_stream import cucb_llm_stream
-    from validation.scenarios import llm_instances
+    from offcmab.reference.cucb_llm_stream import cucb_llm_stream
+    from offcmab.validation.scenarios import llm_instances
 
     problem = llm_instances.build(params).problem
     c = np.asarray(problem.c, dtype=float)
@@ -312,7 +314,7 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
         hits = run(queries, costs, problem.m, problem.k, delta)
         return online_cost_event_fails(queries, costs, hits, c, delta)
 
-    return EventCase("event-online-cost", ("thm-llm-online",), "reference.cucb_llm_stream",
+    return EventCase("event-online-cost", ("thm-llm-online",), "offcmab.reference.cucb_llm_stream",
                      "apdx_sec:app_LLM_cache_online (E_arm)",
                      "|c_hat_t(q) - c(q)| <= sqrt(log(3mT/delta)/(2 N_c,t(q))) for all q, t",
                      instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
@@ -332,7 +334,8 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
         hits, lcbs = run(queries, costs, problem.m, problem.k, delta)
         return online_lcb_fails(queries, hits, lcbs, np.asarray(problem.c, dtype=float), delta)
 
-    return EventCase("event-online-lcb", ("thm-llm-online",), "validation.subjects.printed_stream",
+    return EventCase("event-online-lcb", ("thm-llm-online",),
+                     "offcmab.validation.subjects.printed_stream",
                      "apdx_sec:app_LLM_cache_online steps (c), (f), corrected for the printed "
                      "radius", "after each miss in round t, for every observed q: lcb_t(q) <= "
                      "c(q) once 12 log t >= log(3mT/delta), and c(q) - lcb_t(q) <= r_E + "
@@ -355,8 +358,8 @@ def cases(profile: str, run: CacheAlgorithm | None = None, subject: str = "refer
     """
     from dataclasses import replace
 
-    from validation.events import subject as substitute
-    from validation.scenarios.llm_instances import small_ood, zipf_random
+    from offcmab.validation.events import subject as substitute
+    from offcmab.validation.scenarios.llm_instances import small_ood, zipf_random
 
     n = 2000
     rows: list[EventCase] = []

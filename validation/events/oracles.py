@@ -1,13 +1,13 @@
 r"""The oracles' own promises, checked against exact answers.
 
 ``event-oracle-topk``
-    :class:`reference.oracles.TopK` is exact (:math:`\alpha = 1`, no failure): on a
+    :class:`offcmab.reference.oracles.TopK` is exact (:math:`\alpha = 1`, no failure): on a
     random weight vector (values on a coarse grid, so ties occur) the chosen set's sum
     equals the sum of the :math:`k` largest weights.  Promised failure 0.
 ``event-oracle-imm``
-    :func:`reference.im.oracles.imm` promises a :math:`(1-1/e-\varepsilon)`-approximation
+    :func:`offcmab.reference.im.oracles.imm` promises a :math:`(1-1/e-\varepsilon)`-approximation
     with probability at least :math:`1-\delta'`.  On a graph small enough for the exact
-    spread (enumeration of live-edge worlds, :mod:`reference.im.exact`), each trial runs
+    spread (enumeration of live-edge worlds, :mod:`offcmab.reference.im.exact`), each trial runs
     IMM with a fresh generator and fails when
     :math:`\sigma(S_{\mathrm{IMM}}) < (1-1/e-\varepsilon)\,\sigma(S^*)`.  Promised failure
     :math:`\delta'`.
@@ -19,14 +19,14 @@ import math
 
 import numpy as np
 
-from validation.events.core import EventCase
+from offcmab.validation.events.core import EventCase
 
 ROUNDING = 1e-12
 
 
 def topk_case(m: int, k: int) -> EventCase:
     """Top-k exactness on random grid-valued weights."""
-    from reference.oracles import TopK
+    from offcmab.reference.oracles import TopK
 
     oracle = TopK(k)
 
@@ -38,16 +38,16 @@ def topk_case(m: int, k: int) -> EventCase:
         return not (valid and float(weights[chosen].sum()) >= best - ROUNDING)
 
     return EventCase("event-oracle-topk", ("cor1-cascade", "thm3-llm", "lem-llm-std"),
-                     "reference.oracles.TopK", "alg:CLCB_cascade (Top-k exact)",
+                     "offcmab.reference.oracles.TopK", "alg:CLCB_cascade (Top-k exact)",
                      "sum of the chosen k weights = sum of the k largest", f"m{m}-k{k}", m,
                      0.0, 0.0, draw)
 
 
 def imm_case(eps: float, delta_prime: float) -> EventCase:
     """IMM's approximation promise on the six-node graph of the thm4-im scenario."""
-    from reference.im.exact import brute_force_im, exact_spread
-    from reference.im.oracles import imm
-    from validation.scenarios.im import build, star_and_chain
+    from offcmab.reference.im.exact import brute_force_im, exact_spread
+    from offcmab.reference.im.oracles import imm
+    from offcmab.validation.scenarios.im import build, star_and_chain
 
     problem = build(star_and_chain())
     graph, k = problem.graph, problem.k
@@ -58,7 +58,7 @@ def imm_case(eps: float, delta_prime: float) -> EventCase:
         seeds = imm(graph, k, eps, delta_prime, rng).seeds
         return exact_spread(graph, seeds) < target - ROUNDING
 
-    return EventCase("event-oracle-imm", ("thm4-im",), "reference.im.oracles.imm",
+    return EventCase("event-oracle-imm", ("thm4-im",), "offcmab.reference.im.oracles.imm",
                      "thm:IM (IM oracle, alpha = 1 - 1/e - eps w.p. 1 - delta')",
                      f"sigma(S_IMM) >= (1 - 1/e - {eps:g}) sigma(S*), exact spreads",
                      "star-and-chain", graph.nodes, delta_prime, delta_prime, draw)

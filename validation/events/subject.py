@@ -1,6 +1,6 @@
 r"""Event rows for a substituted algorithm (``validate --subject SPEC``).
 
-A subject (see :mod:`validation.subjects`) is called exactly as the scenarios call it;
+A subject (see :mod:`offcmab.validation.subjects`) is called exactly as the scenarios call it;
 the event rows then read the statistics from what it returned.  Only a subject whose
 result exposes the reference's fields can be checked; otherwise the trial raises
 :class:`NotExposed` and the row is ``n/a`` with the missing fields named.  Rows that
@@ -37,7 +37,7 @@ def _resolve(spec: str, bound_id: str) -> Callable[..., Any]:
     written for one id must not be checked against another id's signature here.
     """
     def call(*args: Any) -> Any:
-        from validation.subjects import resolve
+        from offcmab.validation.subjects import resolve
 
         return resolve(spec, bound_id)(*args)
 
@@ -78,7 +78,7 @@ def node_algorithm(spec: str, k: int) -> Callable[[Any, Any, float], Any]:
     function = _resolve(spec, "thm4-im")
 
     def run(graph: Any, cascades: Any, delta: float) -> Any:
-        from validation.scenarios.im import exact_oracle
+        from offcmab.validation.scenarios.im import exact_oracle
 
         return require(function(graph, cascades, exact_oracle(graph, k), delta), NODE_FIELDS,
                        spec)

@@ -8,11 +8,11 @@ headline numbers (for the comparison table in the docs).
 
 #: Figure name -> module, in the order ``offcmab reproduce all`` runs them.
 FIGURES: dict[str, str] = {
-    "fig1a": "validation.reproduce.fig1a",
-    "fig2": "validation.reproduce.fig2",
-    "fig3a": "validation.reproduce.fig3a",
-    "width-sweep": "validation.reproduce.width_sweep",
-    "online-cache": "validation.reproduce.online_cache",
-    "llm-real": "validation.reproduce.llm_real",
-    "im-real": "validation.reproduce.im_real",
+    "fig1a": "offcmab.validation.reproduce.fig1a",
+    "fig2": "offcmab.validation.reproduce.fig2",
+    "fig3a": "offcmab.validation.reproduce.fig3a",
+    "width-sweep": "offcmab.validation.reproduce.width_sweep",
+    "online-cache": "offcmab.validation.reproduce.online_cache",
+    "llm-real": "offcmab.validation.reproduce.llm_real",
+    "im-real": "offcmab.validation.reproduce.im_real",
 }

@@ -15,11 +15,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reference.baselines import cucb_offline, emp
-from reference.clcb_cascade import clcb_cascade
-from reference.confidence import arm_statistics, hoeffding_radius
-from reference.dataset import IntArray, OfflineDataset
-from reference.oracles import TopK
+from offcmab.reference.baselines import cucb_offline, emp
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.confidence import arm_statistics, hoeffding_radius
+from offcmab.reference.dataset import IntArray, OfflineDataset
+from offcmab.reference.oracles import TopK
 
 #: Failure probability used by CLCB-Cascade and CUCB-Offline in the reproductions.
 DELTA = 0.05
@@ -38,8 +38,8 @@ ALGORITHMS: dict[str, Algorithm] = {
 def clcb_scaled(data: OfflineDataset, k: int, scale: float) -> IntArray:
     r"""CLCB-Cascade with its radius multiplied by ``scale`` (the width sweep of issue 13).
 
-    ``scale = 1`` is :func:`reference.clcb_cascade.clcb_cascade`; a scale below 1 is not an
-    algorithm of the paper (see :mod:`validation.reproduce.width_sweep` for what it does to
+    ``scale = 1`` is :func:`offcmab.reference.clcb_cascade.clcb_cascade`; a scale below 1 is not an
+    algorithm of the paper (see :mod:`offcmab.validation.reproduce.width_sweep` for what it does to
     the guarantee).
     """
     stats = arm_statistics(data)  # line:counter_cascade, line:empirical_mean_cascade

@@ -2,7 +2,7 @@ r"""Figure 1(a): offline cascading bandits on synthetic data, gap against n.
 
 Setting (``sec:Cascading``): ``m = 100`` items, lists of ``K = 5``,
 :math:`\mu_i \sim U[0,1]` drawn afresh in every trial, lists drawn uniformly
-from all ordered 5-lists (:class:`reference.problems.cascade.UniformListsLaw`),
+from all ordered 5-lists (:class:`offcmab.reference.problems.cascade.UniformListsLaw`),
 cascade feedback, 20 trials.  Each trial draws one log of the largest size and
 uses its first ``n`` samples for every ``n`` of the grid (nested logs).  The
 paper does not print its grid of ``n``; we use ``GRID``.
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from validation.reproduce.cascade_common import ALGORITHMS, Algorithm
+from offcmab.validation.reproduce.cascade_common import ALGORITHMS, Algorithm
 
 TITLE = "Figure 1(a): cascading bandits, synthetic, suboptimality gap vs n"
 PAPER = "CLCB reduces the gap by 47.75% vs CUCB-Offline and 20.02% vs EMP (m=100, K=5)"
@@ -39,7 +39,7 @@ def simulate(seed: int, trials: int, grid: tuple[int, ...], m: int = 100,
              k: int = 5, algorithms: dict[str, Algorithm] | None = None
              ) -> dict[str, np.ndarray]:
     """Gaps ``[trial, grid point]`` of every algorithm (default :data:`ALGORITHMS`)."""
-    from reference.problems.cascade import CascadeProblem, UniformListsLaw
+    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 
     algorithms = algorithms or ALGORITHMS
     gaps = {name: np.zeros((trials, len(grid))) for name in algorithms}

@@ -2,9 +2,9 @@ r"""Figure 2 (``fig:multiple``): four ways of generating the cascade log, n = 10
 
 Setting: ``m = 100`` items, lists of ``K = 5``, :math:`\mu_i \sim U[0,1]` per
 trial, ``n = 100`` rounds, 20 trials.  Logs come from uniformly random lists
-(:class:`~reference.problems.cascade.UniformListsLaw`) or adaptively from the
+(:class:`~offcmab.reference.problems.cascade.UniformListsLaw`) or adaptively from the
 top-5 items by UCB, LCB or empirical mean of the earlier rounds
-(:class:`~reference.problems.cascade.AdaptiveListsLaw`, whose docstring fixes the
+(:class:`~offcmab.reference.problems.cascade.AdaptiveListsLaw`, whose docstring fixes the
 details the paper leaves open).  Each log is given to CLCB-Cascade, CUCB-Offline
 and EMP; the figure shows their trial-averaged exact gaps per method.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from validation.reproduce.cascade_common import ALGORITHMS
+from offcmab.validation.reproduce.cascade_common import ALGORITHMS
 
 TITLE = "Figure 2: cascade logs from random, UCB, LCB and mean-based lists (n=100, K=5)"
 PAPER = ("CLCB has the smallest gap under every generation method; with UCB-generated "
@@ -29,7 +29,7 @@ METHODS = ("random", "ucb", "lcb", "mean")
 def simulate(seed: int, trials: int, n: int = 100, m: int = 100,
              k: int = 5) -> dict[str, dict[str, np.ndarray]]:
     """Gaps ``[method][algorithm][trial]``."""
-    from reference.problems.cascade import AdaptiveListsLaw, CascadeProblem, UniformListsLaw
+    from offcmab.reference.problems.cascade import AdaptiveListsLaw, CascadeProblem, UniformListsLaw
 
     gaps = {method: {name: np.zeros(trials) for name in ALGORITHMS} for method in METHODS}
     for trial, child in enumerate(np.random.SeedSequence(seed).spawn(trials)):

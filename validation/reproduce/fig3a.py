@@ -2,8 +2,8 @@ r"""Figure 3(a): offline LLM cache, synthetic; CLCB-LLM-C vs LFU vs LEC.
 
 Settings from ``app:extended``: :math:`m = 100` queries, cache size 40, arrivals from
 Zhu et al.'s "power-law" sampler with :math:`\alpha = 0.9`
-(:func:`reference.problems.llm_cache.sample_power_queries`, exact law
-:func:`~reference.problems.llm_cache.power_probabilities`, nearly uniform: max/min
+(:func:`offcmab.reference.problems.llm_cache.sample_power_queries`, exact law
+:func:`~offcmab.reference.problems.llm_cache.power_probabilities`, nearly uniform: max/min
 probability 1.76), :math:`n \in \{2, 4, \dots, 2048\}`, 20 trials.
 
 "The ground truth cost for each query is drawn from Bernoulli(0.5)" is read two ways,
@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from validation.reproduce.llm_common import Algorithms, Scenario
+from offcmab.validation.reproduce.llm_common import Algorithms, Scenario
 
 TITLE = "LLM cache, synthetic (Fig. 3a): CLCB-LLM-C vs LFU vs LEC"
 PAPER = "CLCB-LLM-C achieves an average improvement of 1.32x over LFU and LEC"
@@ -55,7 +55,7 @@ EXTRA_FIGURES = {"fig3a-ordered": "Before issue 13: query ids ordered by popular
 
 def scenario_maker(reading: str, ids: Ids) -> Callable[[np.random.Generator], Scenario]:
     """The per-trial scenario of a cost reading, with random or popularity-ordered ids."""
-    from reference.problems.llm_cache import (
+    from offcmab.reference.problems.llm_cache import (
         EmptyCaches,
         LLMCacheProblem,
         power_probabilities,
@@ -79,7 +79,7 @@ def scenario_maker(reading: str, ids: Ids) -> Callable[[np.random.Generator], Sc
 def rows_for(ids: Ids, grid: list[int], trials: int, seed: int,
              algorithms: Algorithms | None = None) -> list[dict[str, Any]]:
     """Every trial's gaps for both readings (seeds ``seed`` and ``seed + 1`` as before)."""
-    from validation.reproduce.llm_common import sweep
+    from offcmab.validation.reproduce.llm_common import sweep
 
     return [row for offset, reading in enumerate(READINGS)
             for row in sweep(scenario_maker(reading, ids), grid, trials, DELTA, seed + offset,
@@ -88,14 +88,14 @@ def rows_for(ids: Ids, grid: list[int], trials: int, seed: int,
 
 def gap_table(rows: list[dict[str, Any]], grid: list[int]) -> dict[str, dict[str, list[float]]]:
     """Mean gap per reading, algorithm and grid point."""
-    from validation.reproduce.llm_common import ALGORITHMS, mean_gaps
+    from offcmab.validation.reproduce.llm_common import ALGORITHMS, mean_gaps
 
     return {reading: {name: mean_gaps(rows, reading, name, grid)[0].tolist()
                       for name in ALGORITHMS} for reading in READINGS}
 
 
 def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
-    from validation.reproduce.llm_common import summarize, write_outputs
+    from offcmab.validation.reproduce.llm_common import summarize, write_outputs
 
     grid = GRID[::3] if quick else GRID
     trials = 3 if quick else TRIALS

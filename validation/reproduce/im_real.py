@@ -38,7 +38,7 @@ class SpreadCache:
         self.values: dict[tuple[int, ...], tuple[float, float]] = {}
 
     def __call__(self, seeds: Any) -> tuple[float, float]:
-        from reference.im.diffusion import estimate_spread
+        from offcmab.reference.im.diffusion import estimate_spread
 
         key = tuple(sorted(int(s) for s in seeds))
         if key not in self.values:
@@ -54,10 +54,10 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from reference.im.clcb_im_node import clcb_im_node, plug_in_node
-    from reference.im.data import sample_node_cascades
-    from reference.im.oracles import IMMOracle
-    from reference.im.social import SOCIAL_GRAPHS, social_graph
+    from offcmab.reference.im.clcb_im_node import clcb_im_node, plug_in_node
+    from offcmab.reference.im.data import sample_node_cascades
+    from offcmab.reference.im.oracles import IMMOracle
+    from offcmab.reference.im.social import SOCIAL_GRAPHS, social_graph
 
     names = ["florentine", "karate"] if quick else list(SOCIAL_GRAPHS)
     grid = [200, 2000] if quick else [100, 1000, 10**4, 10**5, 10**6]

@@ -22,10 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from reference.clcb_llm import clcb_llm
-from reference.dataset import IntArray
-from reference.llm_baselines import lec, lfu
-from reference.problems.llm_cache import CacheLaw, CacheLog, CostNoise, LLMCacheProblem, sample_log
+from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.reference.dataset import IntArray
+from offcmab.reference.llm_baselines import lec, lfu
+from offcmab.reference.problems.llm_cache import (
+    CacheLaw,
+    CacheLog,
+    CostNoise,
+    LLMCacheProblem,
+    sample_log,
+)
 
 #: An algorithm maps (log, k, delta) to a cache.
 Algorithms = dict[str, Callable[[CacheLog, int, float], IntArray]]

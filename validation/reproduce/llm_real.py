@@ -52,13 +52,13 @@ def token_costs() -> np.ndarray:
 
 
 def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
-    from reference.problems.llm_cache import (
+    from offcmab.reference.problems.llm_cache import (
         EmptyCaches,
         LLMCacheProblem,
         power_probabilities,
         sample_power_queries,
     )
-    from validation.reproduce.llm_common import Scenario, summarize, sweep, write_outputs
+    from offcmab.validation.reproduce.llm_common import Scenario, summarize, sweep, write_outputs
 
     costs = token_costs()
     m = costs.size

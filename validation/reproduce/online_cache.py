@@ -34,8 +34,8 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from reference.cucb_llm_stream import VARIANTS, cucb_llm_stream
-    from reference.problems.llm_cache import LLMCacheProblem, zipf_probabilities
+    from offcmab.reference.cucb_llm_stream import VARIANTS, cucb_llm_stream
+    from offcmab.reference.problems.llm_cache import LLMCacheProblem, zipf_probabilities
 
     horizon = T_QUICK if quick else T_FULL
     trials = 2 if quick else TRIALS

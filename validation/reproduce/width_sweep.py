@@ -83,7 +83,7 @@ def crossings(scales: Sequence[float], values: Sequence[float], target: float) -
 
 
 def _clcb_llm_cache(log: Any, k: int, delta: float, scale: float) -> Any:
-    from reference.clcb_llm import clcb_llm
+    from offcmab.reference.clcb_llm import clcb_llm
 
     return clcb_llm(log, k, delta, sigma=scale).cache
 
@@ -91,9 +91,9 @@ def _clcb_llm_cache(log: Any, k: int, delta: float, scale: float) -> Any:
 def llm_curves(ids: str, scales: Sequence[float], grid: list[int], trials: int,
                seed: int) -> dict[str, dict[str, list[float]]]:
     """Improvement of CLCB-LLM-C at each scale over LFU and LEC (fig3a, query-bernoulli)."""
-    from reference.llm_baselines import lec, lfu
-    from validation.reproduce import fig3a
-    from validation.reproduce.llm_common import Algorithms, improvement, sweep
+    from offcmab.reference.llm_baselines import lec, lfu
+    from offcmab.validation.reproduce import fig3a
+    from offcmab.validation.reproduce.llm_common import Algorithms, improvement, sweep
 
     algorithms: Algorithms = {"LFU": lambda log, k, d: lfu(log, k),
                               "LEC": lambda log, k, d: lec(log, k)}
@@ -113,8 +113,8 @@ def llm_curves(ids: str, scales: Sequence[float], grid: list[int], trials: int,
 def cascade_curves(scales: Sequence[float], grid: tuple[int, ...], trials: int,
                    seed: int) -> dict[str, dict[str, list[float]]]:
     """Reductions of CLCB-Cascade at each scale vs CUCB-Offline and EMP (fig1a)."""
-    from validation.reproduce import fig1a
-    from validation.reproduce.cascade_common import ALGORITHMS, Algorithm, clcb_scaled
+    from offcmab.validation.reproduce import fig1a
+    from offcmab.validation.reproduce.cascade_common import ALGORITHMS, Algorithm, clcb_scaled
 
     algorithms: dict[str, Algorithm] = {name: ALGORITHMS[name]
                                         for name in ("CUCB-Offline", "EMP")}
@@ -144,8 +144,8 @@ def attained(experiment: str, baseline: str, curves: dict[str, list[float]],
 
 
 def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
-    from validation.reproduce import fig1a, fig3a
-    from validation.reproduce.cascade_common import DELTA as CASCADE_DELTA
+    from offcmab.validation.reproduce import fig1a, fig3a
+    from offcmab.validation.reproduce.cascade_common import DELTA as CASCADE_DELTA
 
     scales = QUICK_SCALES if quick else SCALES
     trials = 3 if quick else fig3a.TRIALS

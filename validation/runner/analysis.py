@@ -3,7 +3,7 @@ r"""From trial records to report rows: one row per (bound id, instance, n, varia
 Upper-bound rows test :math:`P(\text{gap} > b) \le \delta` with an exact binomial
 tail; lower-bound rows test a minimax risk bound on the hard family with
 Hoeffding's inequality, check that CLCB's risk stays below its upper bound, and
-fit the log-log slope of CLCB's risk in ``n`` (see :mod:`validation.runner.verdict`).
+fit the log-log slope of CLCB's risk in ``n`` (see :mod:`offcmab.validation.runner.verdict`).
 
 Rows are planned before any trial runs (:class:`RowPlan`): a bound that is at least
 the largest gap its instance allows can never be exceeded, so the row is
@@ -22,10 +22,10 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from validation.runner import verdict
-from validation.runner.scenario import BoundValue, MaxGap, Scenario
-from validation.runner.spec import VARIANTS, Instance
-from validation.runner.store import TrialRecord
+from offcmab.validation.runner import verdict
+from offcmab.validation.runner.scenario import BoundValue, MaxGap, Scenario
+from offcmab.validation.runner.spec import VARIANTS, Instance
+from offcmab.validation.runner.store import TrialRecord
 
 PASS, FAIL, NA, NOTE, VACUOUS = "pass", "FAIL", "n/a", "note", "vacuous"
 

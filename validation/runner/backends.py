@@ -1,7 +1,7 @@
 r"""Where trials run: in this process, in a process pool, or on a dask.distributed cluster.
 
 Every backend runs the same pure function :func:`run_task` on the same tasks and
-hands each finished :class:`~validation.runner.store.TrialRecord` to a callback in
+hands each finished :class:`~offcmab.validation.runner.store.TrialRecord` to a callback in
 the main process as soon as it completes (the callback writes it to the durable
 log).  Results depend only on the task, never on the backend or the order of
 completion, because each task carries its own seed key.
@@ -21,10 +21,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from validation.runner.scenario import Scenario
-from validation.runner.seeding import trial_generator
-from validation.runner.spec import Instance, TrialKey
-from validation.runner.store import TrialRecord
+from offcmab.validation.runner.scenario import Scenario
+from offcmab.validation.runner.seeding import trial_generator
+from offcmab.validation.runner.spec import Instance, TrialKey
+from offcmab.validation.runner.store import TrialRecord
 
 Backend = Literal["serial", "processes", "dask"]
 BACKENDS: tuple[str, ...] = ("serial", "processes", "dask")
@@ -104,7 +104,7 @@ CONNECT_SECONDS = 5.0
 
 def connect(client_type: Any, scheduler: str) -> Any:
     """A client of the scheduler at ``scheduler``, or an ``InputError`` after a short wait."""
-    from reference.errors import InputError
+    from offcmab.reference.errors import InputError
 
     try:
         return client_type(scheduler, timeout=CONNECT_SECONDS)

@@ -4,7 +4,7 @@ One figure per bound id, one colour per instance: the mean gap (dots), the
 largest gap (triangles) and the bound (solid: stated, dashed: proved).  Zero gaps
 cannot sit on a log axis and are left out (the report's tables list them).
 ``figures/<id>-power.png`` (:func:`write_power_figures`) plots every row's gap quantile
-against its bound, the reference's and the negative controls' (:mod:`validation.power`).
+against its bound, the reference's and the negative controls' (:mod:`offcmab.validation.power`).
 matplotlib is imported here only, with the non-interactive Agg backend.
 """
 
@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from validation.runner.folder import atomic_write
+from offcmab.validation.runner.folder import atomic_write
 
 
 def write_figures(rows: Sequence[dict[str, Any]], folder: Path) -> list[Path]:

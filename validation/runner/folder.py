@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from reference.errors import InputError
+from offcmab.reference.errors import InputError
 
 LOCK_NAME = ".offcmab.lock"
 

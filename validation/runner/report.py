@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from validation.output import jsonable
-from validation.runner.folder import atomic_write_text
+from offcmab.validation.output import jsonable
+from offcmab.validation.runner.folder import atomic_write_text
 
 
 def git_commit(where: Path) -> str | None:
@@ -46,7 +46,7 @@ COLUMNS = ("instance", "n", "variant", "trials", "delta", "bound", "max_gap", "g
            "violations", "tightness", "detectable_rate", "min_scale", "verdict", "reason")
 
 
-#: Columns of an event row (``validation.events``).
+#: Columns of an event row (``offcmab.validation.events``).
 EVENT_COLUMNS = ("instance", "n", "trials", "delta", "failure_probability", "violations",
                  "allowed_violations", "detectable_rate", "p_value", "verdict", "erratum",
                  "reason")

@@ -2,9 +2,9 @@ r"""The interface every validation scenario implements.
 
 A scenario checks one bound id.  It lists its instances for a profile, runs one
 trial (draw a dataset, run the algorithm the theorem covers or a substituted
-subject of :mod:`validation.subjects`, measure the exact suboptimality gap) and
+subject of :mod:`offcmab.validation.subjects`, measure the exact suboptimality gap) and
 evaluates the bound for an instance and ``n`` from exact coefficients.  Scenario
-modules live in :mod:`validation.scenarios` and expose
+modules live in :mod:`offcmab.validation.scenarios` and expose
 ``SCENARIOS: dict[str, Scenario]``; trials name their scenario by module path and
 bound id, so worker processes rebuild it by import (nothing is pickled but data).
 """
@@ -16,7 +16,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from validation.runner.spec import Instance, Profile
+from offcmab.validation.runner.spec import Instance, Profile
 
 Kind = Literal["upper", "lower"]
 
@@ -100,7 +100,7 @@ class Scenario(Protocol):
 
     @property
     def bound_id(self) -> str:
-        """The bound id (a key of ``bounds.registry.BOUNDS``)."""
+        """The bound id (a key of ``offcmab.bounds.registry.BOUNDS``)."""
         ...
 
     @property
@@ -121,7 +121,7 @@ class Scenario(Protocol):
               subject: str = "reference") -> TrialOutcome:
         """Draw one dataset of ``n`` samples, run the algorithm, measure its gap.
 
-        ``subject`` names the algorithm run (see :mod:`validation.subjects`); the
+        ``subject`` names the algorithm run (see :mod:`offcmab.validation.subjects`); the
         dataset must not depend on it (only on ``rng``).
         """
         ...

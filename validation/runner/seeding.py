@@ -5,7 +5,7 @@ The key (bound id, instance name, n, trial index) is turned into a
 across processes and Python versions, unlike ``hash``), ``n`` and the trial index
 are appended as integers.  Two runs with the same seed therefore draw identical
 datasets for a key, whichever worker runs it and in whichever order.  The key's
-``subject`` (the algorithm run, see :mod:`validation.subjects`) is left out on
+``subject`` (the algorithm run, see :mod:`offcmab.validation.subjects`) is left out on
 purpose: the reference and a substituted algorithm see the same dataset.
 """
 
@@ -15,7 +15,7 @@ import hashlib
 
 import numpy as np
 
-from validation.runner.spec import TrialKey
+from offcmab.validation.runner.spec import TrialKey
 
 
 def trial_seed_sequence(run_seed: int, key: TrialKey) -> np.random.SeedSequence:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 ProfileName = Literal["quick", "default", "full"]
 
-#: Variants of a bound (see ``bounds.registry``): as printed, and what the proof yields.
+#: Variants of a bound (see ``offcmab.bounds.registry``): as printed, and what the proof yields.
 VARIANTS: tuple[str, ...] = ("stated", "proved")
 
 #: Run-level false-alarm budget: the probability that a correct algorithm is flagged
@@ -43,7 +43,7 @@ class Profile:
         Detection target: every upper-bound row with power gets enough trials to flag,
         with probability 0.9, an exceedance probability of ``detect`` times its
         failure probability :math:`\delta` (exact binomial, at the row's share of the
-        budget; :func:`validation.runner.verdict.trials_to_detect`).
+        budget; :func:`offcmab.validation.runner.verdict.trials_to_detect`).
     max_trials
         Cap on the trials of one (instance, n); a row that needs more says so.
     """

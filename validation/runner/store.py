@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from reference.errors import InputError
+from offcmab.reference.errors import InputError
 
 LOG_NAME = "trials.jsonl"
 

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from validation import events
-from validation.runner import analysis, verdict
-from validation.runner.backends import Task, execute, load_scenario
-from validation.runner.scenario import Scenario
-from validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
-from validation.runner.store import LOG_NAME, TrialLog, TrialRecord
+from offcmab.validation import events
+from offcmab.validation.runner import analysis, verdict
+from offcmab.validation.runner.backends import Task, execute, load_scenario
+from offcmab.validation.runner.scenario import Scenario
+from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
+from offcmab.validation.runner.store import LOG_NAME, TrialLog, TrialRecord
 
 
 class RunInterrupted(Exception):
@@ -36,8 +36,8 @@ class RunConfig:
 
     ``stop_after`` is a test hook: stop after writing that many new trials, as if
     the run had been killed, to test ``--resume``.  ``subject`` names the algorithm
-    run in place of the reference one (a spec of :mod:`validation.subjects`).  ``power``
-    also runs the negative controls on the trap instances (:mod:`validation.power`).
+    run in place of the reference one (a spec of :mod:`offcmab.validation.subjects`).  ``power``
+    also runs the negative controls on the trap instances (:mod:`offcmab.validation.power`).
     """
 
     profile: Profile
@@ -242,7 +242,7 @@ def run_validation(config: RunConfig, registry: Mapping[str, str],
     plan = plan_run(config, registry)
     power = config.power and config.subject == "reference"
     if power:
-        from validation import power as controls
+        from offcmab.validation import power as controls
 
         plan.tasks.extend(controls.plan_tasks(plan, config.seed, config.profile))
     header = {"seed": config.seed, "profile": config.profile.name}

@@ -1,14 +1,14 @@
 r"""Corollary 1 (``cor1-cascade``): CLCB-Cascade on cascading bandits.
 
 Each trial draws ranked lists from the instance's law with cascade feedback, runs
-:func:`reference.clcb_cascade.clcb_cascade` (radius :math:`\log(2mn/\delta)`, its
+:func:`offcmab.reference.clcb_cascade.clcb_cascade` (radius :math:`\log(2mn/\delta)`, its
 ``THEORY`` names this id) and measures the exact gap
 :math:`r(S^*;\mu) - r(\hat S;\mu)`, :math:`r(S;\mu) = 1-\prod_{i\in S}(1-\mu_i)`.  The
-bound takes the exact :math:`C_1^*` and :math:`p^*` of :mod:`bounds.coefficients`
+bound takes the exact :math:`C_1^*` and :math:`p^*` of :mod:`offcmab.bounds.coefficients`
 (the corollary's printed sum formula is an upper bound on this :math:`C_1^*`).
 
 Instances: Figure 1(a)'s setting and the out-of-distribution cascade of
-:mod:`validation.scenarios.thm1`, a law given by its position matrix (items of the
+:mod:`offcmab.validation.scenarios.thm1`, a law given by its position matrix (items of the
 optimal list favoured at late positions), and generated cascade instances.
 """
 
@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
-from validation.runner.spec import Instance, Profile
-from validation.scenarios import cmabt, traps
-from validation.scenarios.common import bound_value, generated_instances
-from validation.scenarios.thm1 import DELTAS, GRIDS, named
-from validation.subjects import REFERENCE, resolve
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.scenarios import cmabt, traps
+from offcmab.validation.scenarios.common import bound_value, generated_instances
+from offcmab.validation.scenarios.thm1 import DELTAS, GRIDS, named
+from offcmab.validation.subjects import REFERENCE, resolve
 
 
 def strategy() -> Any:
@@ -40,7 +40,7 @@ class CascadeScenario:
 
     bound_id: str = "cor1-cascade"
     kind: Kind = "upper"
-    algorithm: str = "reference.clcb_cascade"
+    algorithm: str = "offcmab.reference.clcb_cascade"
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         cascades = [i for i in named(profile) if i.params["family"] == "cascade"]

@@ -1,7 +1,7 @@
 r"""CMAB-T instances as plain data: cascade and k-path problems with their data laws.
 
 An instance's ``params`` name a problem family and a data law; :func:`build` turns
-them into the reference objects of :mod:`reference.problems` (cached per parameter
+them into the reference objects of :mod:`offcmab.reference.problems` (cached per parameter
 set, so a worker builds each instance once).  The laws:
 
 ``uniform``
@@ -17,13 +17,14 @@ set, so a worker builds each instance once).  The laws:
 ``seeds``
     Influence maximization with edge-level feedback (family ``im-edge``): seeds from a
     product law ``q``, every edge out of an active node observed
-    (:class:`reference.im.problem.EdgeLevelIM`, :class:`~reference.im.problem.ProductSeedLaw`).
+    (:class:`offcmab.reference.im.problem.EdgeLevelIM`,
+    :class:`~offcmab.reference.im.problem.ProductSeedLaw`).
 
 Every setup carries the oracle the algorithm uses: the problem's own exact oracle, and
 for ``im-edge`` an exact brute-force one (:math:`\alpha = 1`; the problem's IMM oracle
 is only :math:`(1-1/e-\varepsilon)`-approximate with a failure probability of its own).
 
-:func:`coverage` asks :mod:`bounds.coefficients` for the exact coefficients.
+:func:`coverage` asks :mod:`offcmab.bounds.coefficients` for the exact coefficients.
 """
 
 from __future__ import annotations
@@ -35,15 +36,15 @@ from typing import Any
 
 import numpy as np
 
-from reference.problems.base import CMABTProblem
-from reference.problems.cascade import (
+from offcmab.reference.problems.base import CMABTProblem
+from offcmab.reference.problems.cascade import (
     CascadeProblem,
     ListMixtureLaw,
     UniformListsLaw,
 )
-from reference.problems.kpath import KPathProblem, PathLaw
-from validation.runner.scenario import MaxGap
-from validation.scenarios.common import rounded
+from offcmab.reference.problems.kpath import KPathProblem, PathLaw
+from offcmab.validation.runner.scenario import MaxGap
+from offcmab.validation.scenarios.common import rounded
 
 
 @dataclass(frozen=True)
@@ -82,8 +83,8 @@ def build(params: Mapping[str, Any]) -> Setup:
 def _build(params: Mapping[str, Any]) -> Setup:
     law = params["law"]
     if params["family"] == "im-edge":
-        from reference.im.problem import EdgeLevelIM, ProductSeedLaw
-        from validation.scenarios.im import exact_oracle, ic_graph
+        from offcmab.reference.im.problem import EdgeLevelIM, ProductSeedLaw
+        from offcmab.validation.scenarios.im import exact_oracle, ic_graph
 
         graph = ic_graph(params["graph"])
         return Setup(EdgeLevelIM(graph, params["k"]), exact_oracle(graph, params["k"]),
@@ -107,8 +108,8 @@ def _build(params: Mapping[str, Any]) -> Setup:
 
 def coverage(params: Mapping[str, Any]) -> dict[str, Any]:
     """Exact coefficients (``C_inf``, ``C_one``, ``Kbar``, ``K2bar``, ``p_star``, ``B1``,
-    ``alpha``) of an instance, from :func:`bounds.coefficients.problem_coverage`."""
-    from bounds.coefficients import problem_coverage
+    ``alpha``) of an instance, from :func:`offcmab.bounds.coefficients.problem_coverage`."""
+    from offcmab.bounds.coefficients import problem_coverage
 
     key = json.dumps(params, sort_keys=True)
     if key not in _COVERAGE:
@@ -124,7 +125,7 @@ def checked_action(problem: CMABTProblem, result: Any, name: str) -> np.ndarray:
     Ids index items (cascade), arms (k-path) or nodes (``im-edge``, a seed set); a
     k-path action must be the arms of one path.
     """
-    from validation.subjects import as_action
+    from offcmab.validation.subjects import as_action
 
     if isinstance(problem, KPathProblem):
         action = as_action(result, problem.m, problem.k, name)

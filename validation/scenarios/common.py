@@ -1,6 +1,6 @@
 r"""Pieces every scenario shares: evaluating a registered bound, grids, generated instances.
 
-:func:`bound_value` is the only place where a scenario meets :mod:`bounds`: it checks
+:func:`bound_value` is the only place where a scenario meets :mod:`offcmab.bounds`: it checks
 the variant's precondition with ``precondition_holds`` and evaluates the bound with
 ``evaluate`` at exact coefficients, or says why the row is ``n/a`` (a failed
 precondition, a coverage coefficient that is infinite because the data never
@@ -16,14 +16,14 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from validation.runner.generate import draw
-from validation.runner.scenario import BoundValue
-from validation.runner.spec import Instance, Profile
+from offcmab.validation.runner.generate import draw
+from offcmab.validation.runner.scenario import BoundValue
+from offcmab.validation.runner.spec import Instance, Profile
 
 
 def bound_value(bound_id: str, variant: str, params: Mapping[str, float]) -> BoundValue:
     """Evaluate a registered bound at ``params``, or explain why it does not apply."""
-    from bounds.registry import BOUNDS
+    from offcmab.bounds.registry import BOUNDS
 
     bound = BOUNDS[bound_id]
     values = {name: float(value) for name, value in params.items()}
@@ -55,7 +55,7 @@ def _needed(bound: Any, variant: str, values: Mapping[str, float]) -> str:
     condition = bound.precondition(variant)
     if not isinstance(condition, sp.GreaterThan):
         return ""
-    from bounds.symbols import SYMBOLS
+    from offcmab.bounds.symbols import SYMBOLS
 
     known = {SYMBOLS[name]: value for name, value in values.items() if name in SYMBOLS}
     rhs = condition.rhs.subs(known)

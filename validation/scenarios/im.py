@@ -1,14 +1,14 @@
 r"""Influence maximization with node-level feedback (``thm4-im``): CLCB-IM-N.
 
 Each trial draws ``n`` node-level cascades (seeds from the product law ``q``, then
-independent-cascade diffusion) with :func:`reference.im.data.sample_node_cascades`,
-runs :func:`reference.im.clcb_im_node.clcb_im_node` (its ``THEORY`` names this id) and
+independent-cascade diffusion) with :func:`offcmab.reference.im.data.sample_node_cascades`,
+runs :func:`offcmab.reference.im.clcb_im_node.clcb_im_node` (its ``THEORY`` names this id) and
 measures :math:`\alpha\sigma(S^*;G) - \sigma(\hat S;G)`.
 
-The instance is a :class:`reference.im.problem.NodeLevelIM`; its graphs are small
+The instance is an :class:`offcmab.reference.im.problem.NodeLevelIM`; its graphs are small
 enough for exact spreads (live-edge enumeration), so the gap is exact and the
 estimation error carried into the verdict (``gap_error``, the spread's standard error)
-is 0.  The oracle is exact too: :class:`reference.oracles.BruteForceOracle` over every
+is 0.  The oracle is exact too: :class:`offcmab.reference.oracles.BruteForceOracle` over every
 seed set of size ``k`` with the exact spread on the LCB graph (:math:`\alpha = 1`, a
 stricter check than IMM's :math:`1-1/e-\varepsilon`).  The bound's parameters come
 from ``NodeLevelIM.theorem_parameters`` (tightest :math:`\gamma, \eta` of the paper's
@@ -29,12 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from reference.dataset import FloatArray, IntArray
-from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
-from validation.runner.spec import Instance, Profile
-from validation.scenarios import traps
-from validation.scenarios.common import bound_value, generated_instances
-from validation.subjects import REFERENCE, as_action, resolve
+from offcmab.reference.dataset import FloatArray, IntArray
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.scenarios import traps
+from offcmab.validation.scenarios.common import bound_value, generated_instances
+from offcmab.validation.subjects import REFERENCE, as_action, resolve
 
 GRIDS: dict[str, tuple[int, ...]] = {
     "quick": (45000,),
@@ -47,10 +47,10 @@ _CACHE: dict[str, Any] = {}
 
 
 def build(params: Mapping[str, Any]) -> Any:
-    """The :class:`reference.im.problem.NodeLevelIM` of an instance (cached)."""
+    """The :class:`offcmab.reference.im.problem.NodeLevelIM` of an instance (cached)."""
     key = json.dumps(params, sort_keys=True)
     if key not in _CACHE:
-        from reference.im.problem import NodeLevelIM
+        from offcmab.reference.im.problem import NodeLevelIM
 
         _CACHE[key] = NodeLevelIM(ic_graph(params), np.asarray(params["q"], dtype=float),
                                   params["k"])
@@ -60,11 +60,11 @@ def build(params: Mapping[str, Any]) -> Any:
 def exact_oracle(graph: Any, k: int) -> Any:
     """Exact IM oracle on a weight vector (one probability per edge of ``graph``).
 
-    :class:`reference.oracles.BruteForceOracle` over every seed set of size ``k``,
+    :class:`offcmab.reference.oracles.BruteForceOracle` over every seed set of size ``k``,
     scoring each by the exact spread on the graph reweighted by the (clipped) weights.
     """
-    from reference.im.exact import exact_spread
-    from reference.oracles import BruteForceOracle
+    from offcmab.reference.im.exact import exact_spread
+    from offcmab.reference.oracles import BruteForceOracle
 
     def spread(action: IntArray, weights: FloatArray) -> float:
         return exact_spread(graph.with_probabilities(np.clip(weights, 0.0, 1.0)), action)
@@ -75,12 +75,12 @@ def exact_oracle(graph: Any, k: int) -> Any:
 def instance_oracle(params: Mapping[str, Any], problem: Any) -> Any:
     """The oracle an instance names: exact brute force (default) or IMM (``"imm"``).
 
-    IMM is :class:`reference.im.oracles.IMMOracle` with its defaults
+    IMM is :class:`offcmab.reference.im.oracles.IMMOracle` with its defaults
     (:math:`\alpha = 1 - 1/e - \varepsilon`, failure ``delta_prime``), run on the
     graph's structure with the weights it is given.
     """
     if params.get("oracle", "exact") == "imm":
-        from reference.im.oracles import IMMOracle
+        from offcmab.reference.im.oracles import IMMOracle
 
         return IMMOracle(problem.graph, problem.k)
     return exact_oracle(problem.graph, problem.k)
@@ -103,8 +103,8 @@ def structure(params: Mapping[str, Any]) -> Any:
 
 
 def ic_graph(params: Mapping[str, Any]) -> Any:
-    """The :class:`reference.im.graph.ICGraph` of an instance's parameters."""
-    from reference.im.graph import ICGraph
+    """The :class:`offcmab.reference.im.graph.ICGraph` of an instance's parameters."""
+    from offcmab.reference.im.graph import ICGraph
 
     return ICGraph.from_edges(params["nodes"], params["sources"], params["targets"],
                               params["p"])
@@ -144,7 +144,7 @@ class IMScenario:
 
     bound_id: str = "thm4-im"
     kind: Kind = "upper"
-    algorithm: str = "reference.im.clcb_im_node"
+    algorithm: str = "offcmab.reference.im.clcb_im_node"
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]

@@ -1,13 +1,13 @@
 r"""LLM cache, offline (``lem-llm-std``, ``thm3-llm``): CLCB-LLM-C in its two variants.
 
 Each trial draws a log :math:`(\mathcal M_t, q_t, C_t)_{t\le n}` with
-:func:`reference.problems.llm_cache.sample_log`, runs
-:func:`reference.clcb_llm.clcb_llm` (``variant="standard"`` for the lemma,
+:func:`offcmab.reference.problems.llm_cache.sample_log`, runs
+:func:`offcmab.reference.clcb_llm.clcb_llm` (``variant="standard"`` for the lemma,
 ``"improved"`` for Theorem 3; the module's ``THEORY_BY_VARIANT`` maps them), or the
-subject substituted for it (:mod:`validation.subjects`), and
+subject substituted for it (:mod:`offcmab.validation.subjects`), and
 measures the exact gap :math:`c(\hat{\mathcal M}) - c(\mathcal M^*)`.  Bounds take the
 exact :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*` (see
-:mod:`validation.scenarios.llm_instances`).
+:mod:`offcmab.validation.scenarios.llm_instances`).
 
 Instances: Figure 3(a)'s setting (whose printed grid, n up to 2048, lies below the
 theorems' sample-size condition, so those rows are ``n/a``; larger n are added), a
@@ -22,12 +22,12 @@ from typing import Literal
 
 import numpy as np
 
-from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
-from validation.runner.spec import Instance, Profile
-from validation.scenarios import llm_instances as cases
-from validation.scenarios import traps
-from validation.scenarios.common import bound_value, generated_instances
-from validation.subjects import REFERENCE, as_action, resolve
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.scenarios import llm_instances as cases
+from offcmab.validation.scenarios import traps
+from offcmab.validation.scenarios.common import bound_value, generated_instances
+from offcmab.validation.subjects import REFERENCE, as_action, resolve
 
 PAPER_GRID = tuple(2**i for i in range(1, 12))
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -45,7 +45,7 @@ class CacheScenario:
 
     bound_id: str
     kind: Kind = "upper"
-    algorithm: str = "reference.clcb_llm"
+    algorithm: str = "offcmab.reference.clcb_llm"
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]
@@ -57,7 +57,7 @@ class CacheScenario:
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: str = REFERENCE) -> TrialOutcome:
-        from reference.problems.llm_cache import sample_log
+        from offcmab.reference.problems.llm_cache import sample_log
 
         setup = cases.build(instance.params)
         problem = setup.problem

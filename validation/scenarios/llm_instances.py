@@ -25,16 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from reference.problems.llm_cache import (
+from offcmab.reference.problems.llm_cache import (
     CacheLaw,
     EmptyCaches,
     ExplicitCacheLaw,
     LLMCacheProblem,
     UniformRandomCaches,
 )
-from validation.runner.scenario import MaxGap
-from validation.runner.spec import Instance
-from validation.scenarios.common import rounded
+from offcmab.validation.runner.scenario import MaxGap
+from offcmab.validation.runner.spec import Instance
+from offcmab.validation.scenarios.common import rounded
 
 
 @dataclass(frozen=True)
@@ -78,14 +78,14 @@ def _law(problem: LLMCacheProblem, law: Mapping[str, Any]) -> CacheLaw:
 def coefficients(params: Mapping[str, Any]) -> dict[str, float]:
     r"""Exact :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*` of an instance.
 
-    From :func:`bounds.coefficients.llm_coefficients` for the empty and random laws; the
+    From :func:`offcmab.bounds.coefficients.llm_coefficients` for the empty and random laws; the
     out-of-distribution and explicit laws are not among its named laws, so their
     :math:`\nu` is taken from the law itself (exact) through the problem's ``nu_inv_sum``
     and ``min_data_probability``.
     """
     law = params["law"]
     if law["kind"] in ("empty", "random"):
-        from bounds.coefficients import llm_coefficients
+        from offcmab.bounds.coefficients import llm_coefficients
 
         named = "empty" if law["kind"] == "empty" else "random"
         found = llm_coefficients(params["p"], params["c"], params["k"], named, law.get("size"))
@@ -105,7 +105,7 @@ def max_gap(params: Mapping[str, Any]) -> MaxGap:
 
 def paper_fig3a() -> dict[str, Any]:
     """Figure 3(a): 100 queries, cache 40, power-law arrivals (0.9), Bernoulli(0.5) costs."""
-    from reference.problems.llm_cache import power_probabilities, relabel
+    from offcmab.reference.problems.llm_cache import power_probabilities, relabel
 
     labels = np.random.default_rng(13).permutation(100)  # ids not ordered by popularity
     p = power_probabilities(100, 0.9, labels)
@@ -116,7 +116,7 @@ def paper_fig3a() -> dict[str, Any]:
 
 def zipf_random() -> dict[str, Any]:
     """Twenty queries with Zipf(1) arrivals, graded costs, uniform random caches of 5."""
-    from reference.problems.llm_cache import relabel, zipf_probabilities
+    from offcmab.reference.problems.llm_cache import relabel, zipf_probabilities
 
     labels = np.random.default_rng(13).permutation(20)  # ids not ordered by p or c
     return {"p": zipf_probabilities(20, 1.0, labels).tolist(),

@@ -1,12 +1,12 @@
 r"""LLM cache, online streaming (``thm-llm-online``): the regret of CUCB-LLM-S.
 
-Each trial runs :func:`reference.cucb_llm_stream.cucb_llm_stream` as printed
+Each trial runs :func:`offcmab.reference.cucb_llm_stream.cucb_llm_stream` as printed
 (``variant="printed"``, the algorithm the theorem covers) for ``T`` rounds, with ``n``
 of the report standing for ``T``, and measures the exact pseudo-regret
 :math:`\sum_{t\le T} [c(\mathcal M_t) - c(\mathcal M^*)]` (closed-form expected costs of
 the caches actually held).  The theorem bounds it with probability :math:`1-\delta`.
 The scenario draws the stream (queries, then costs, as the algorithm would) and hands
-it to the subject (:mod:`validation.subjects`), which returns the cache it held in
+it to the subject (:mod:`offcmab.validation.subjects`), which returns the cache it held in
 every round; the regret is measured from those caches.
 The instances are those of the offline scenarios without their logged caches.
 """
@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reference.problems.llm_cache import LLMCacheProblem
-from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
-from validation.runner.spec import Instance, Profile
-from validation.scenarios import llm_instances as cases
-from validation.scenarios import traps
-from validation.scenarios.common import bound_value, generated_instances
-from validation.subjects import REFERENCE, as_caches, resolve
+from offcmab.reference.problems.llm_cache import LLMCacheProblem
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.scenarios import llm_instances as cases
+from offcmab.validation.scenarios import traps
+from offcmab.validation.scenarios.common import bound_value, generated_instances
+from offcmab.validation.subjects import REFERENCE, as_caches, resolve
 
 GRIDS: dict[str, tuple[int, ...]] = {
     "quick": (150,),
@@ -45,7 +45,7 @@ class StreamScenario:
 
     bound_id: str = "thm-llm-online"
     kind: Kind = "upper"
-    algorithm: str = "reference.cucb_llm_stream"
+    algorithm: str = "offcmab.reference.cucb_llm_stream"
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]
@@ -55,7 +55,7 @@ class StreamScenario:
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: str = REFERENCE) -> TrialOutcome:
-        from reference.problems.llm_cache import sample_costs, sample_queries
+        from offcmab.reference.problems.llm_cache import sample_costs, sample_queries
 
         problem = cases.build(instance.params).problem
         queries = sample_queries(problem.p, n, rng)  # the order cucb_llm_stream draws them in

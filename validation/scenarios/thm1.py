@@ -1,10 +1,10 @@
 r"""Theorem 1 (``thm1-inf``, ``thm1-one``): CLCB (Algorithm 1) on cascade and k-path instances.
 
 Each trial draws an offline dataset from the instance's data law, runs
-:func:`reference.clcb.clcb` (whose ``THEORY`` names both ids) with an exact oracle
+:func:`offcmab.reference.clcb.clcb` (whose ``THEORY`` names both ids) with an exact oracle
 and Algorithm 1's radius, and measures the exact gap
 :math:`r(S^*;\mu) - r(\hat S;\mu)`.  The bound uses the exact coefficients of
-:mod:`bounds.coefficients` (:math:`C_\infty^*, \bar K_2^*` for ``thm1-inf``,
+:mod:`offcmab.bounds.coefficients` (:math:`C_\infty^*, \bar K_2^*` for ``thm1-inf``,
 :math:`C_1^*, \bar K^*` for ``thm1-one``, and :math:`p^*` for the precondition).
 
 Named instances:
@@ -19,7 +19,7 @@ Named instances:
     often picks a wrong path, so the gaps are small but rarely zero.
 ``im-edge``
     Influence maximization with edge-level feedback on the six-node graph of
-    :mod:`validation.scenarios.im` (:math:`B_1 = V`), with an exact oracle.
+    :mod:`offcmab.validation.scenarios.im` (:math:`B_1 = V`), with an exact oracle.
 ``pessimism``
     One good path (mean 0.6) played half the time and 2000 poor paths (mean 0.3)
     sharing the other half: each poor path is seen about once or twice, so an
@@ -39,12 +39,12 @@ from typing import Any
 
 import numpy as np
 
-from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
-from validation.runner.spec import Instance, Profile
-from validation.scenarios import cmabt, traps
-from validation.scenarios.common import bound_value, generated_instances, rounded
-from validation.scenarios.im import star_and_chain
-from validation.subjects import REFERENCE, resolve
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.scenarios import cmabt, traps
+from offcmab.validation.scenarios.common import bound_value, generated_instances, rounded
+from offcmab.validation.scenarios.im import star_and_chain
+from offcmab.validation.subjects import REFERENCE, resolve
 
 PAPER_GRID = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -107,7 +107,7 @@ class CLCBScenario:
 
     bound_id: str
     kind: Kind = "upper"
-    algorithm: str = "reference.clcb"
+    algorithm: str = "offcmab.reference.clcb"
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         return (named(profile) + traps.instances(self.bound_id, profile)

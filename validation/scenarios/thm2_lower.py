@@ -5,9 +5,9 @@ For each ``n`` the proof (``apdx_sec:lower_bound``) builds two k-path instances
 :math:`\Delta = \min(1/4, \sqrt{C_\infty^*/(20n)})` and shows that *every* algorithm
 has average risk :math:`\tfrac12(\mathbb E_1 g + \mathbb E_2 g) \ge
 \tfrac{k}{8e}\min(\tfrac14, \sqrt{C_\infty^*/(20n)})` on that pair.  Each trial draws
-one dataset from each instance (from :func:`reference.problems.kpath.lower_bound_family`)
-and runs CLCB (or the subject substituted for it, :mod:`validation.subjects`) and the two
-baselines of :mod:`reference.baselines` (CUCB-Offline, EMP)
+one dataset from each instance (from :func:`offcmab.reference.problems.kpath.lower_bound_family`)
+and runs CLCB (or the subject substituted for it, :mod:`offcmab.validation.subjects`) and the two
+baselines of :mod:`offcmab.reference.baselines` (CUCB-Offline, EMP)
 on both; a trial's value per algorithm is its pair-averaged gap.
 
 Rows per ``n``:
@@ -29,7 +29,7 @@ against :math:`-1/2` (the grid starts where :math:`\Delta < 1/4`).
 Instances: the family as the proof needs it (``variant="proved"``: the perturbed path
 is the rarely observed one) for two ``(m, k, C)``, and the family as printed
 (``variant="printed"``), whose KL step the proof gets wrong (see
-:mod:`reference.problems.kpath`).
+:mod:`offcmab.reference.problems.kpath`).
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ from typing import Any
 
 import numpy as np
 
-from validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
-from validation.runner.spec import Instance, Profile
-from validation.scenarios import traps
-from validation.scenarios.cmabt import checked_action
-from validation.scenarios.common import bound_value
-from validation.subjects import REFERENCE, resolve
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.scenarios import traps
+from offcmab.validation.scenarios.cmabt import checked_action
+from offcmab.validation.scenarios.common import bound_value
+from offcmab.validation.subjects import REFERENCE, resolve
 
 ALGORITHMS = ("clcb", "cucb", "emp")
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -56,7 +56,7 @@ GRIDS: dict[str, tuple[int, ...]] = {
 
 def family(instance: Instance, n: int) -> Any:
     """The proof's pair of k-path instances at ``n``."""
-    from reference.problems.kpath import lower_bound_family, lower_bound_gap_parameter
+    from offcmab.reference.problems.kpath import lower_bound_family, lower_bound_gap_parameter
 
     p = instance.params
     delta_gap = lower_bound_gap_parameter(p["C_inf"], n)
@@ -69,7 +69,7 @@ class LowerBoundScenario:
 
     bound_id: str = "thm2-lower"
     kind: Kind = "lower"
-    algorithm: str = "reference.clcb + reference.baselines"
+    algorithm: str = "offcmab.reference.clcb + reference.baselines"
     algorithms: tuple[str, ...] = ALGORITHMS
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
@@ -84,7 +84,7 @@ class LowerBoundScenario:
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: str = REFERENCE) -> TrialOutcome:
-        from reference.baselines import cucb_offline, emp
+        from offcmab.reference.baselines import cucb_offline, emp
 
         pair = family(instance, n)
         runs = {"clcb": resolve(subject, self.bound_id), "cucb": cucb_offline, "emp": emp}
@@ -108,7 +108,7 @@ class LowerBoundScenario:
 
     def clcb_upper(self, instance: Instance, n: int) -> BoundValue:
         r"""Theorem 1 (``thm1-inf``, proved) in expectation, averaged over the pair."""
-        from bounds.coefficients import problem_coverage
+        from offcmab.bounds.coefficients import problem_coverage
 
         pair = family(instance, n)
         span = self.risk_span(instance, n)

@@ -1,11 +1,11 @@
 r"""Trap instances: where pessimism matters, at an ``n`` where the bound is not vacuous.
 
-A correct algorithm passes a trap; the negative controls of :mod:`validation.controls`
+A correct algorithm passes a trap; the negative controls of :mod:`offcmab.validation.controls`
 should not.  Each trap pairs an arm that matters and is rarely observed with arms that
 are observed often, so an algorithm that trusts few samples (no pessimism, optimism, a
 radius too small) or ignores the data picks a bad action with a gap above the bound.
 Traps have origin ``trap``; ``offcmab validate`` runs the reference *and* every control
-of the bound id on them, with paired datasets (the power table of :mod:`validation.power`).
+of the bound id on them, with paired datasets (the power table of :mod:`offcmab.validation.power`).
 
 ``lucky-poor`` (``thm1-inf``, ``thm1-one``)
     k-path, paths of two arms: one good path (mean 0.6) drawn half the time, in the
@@ -38,7 +38,7 @@ of the bound id on them, with paired datasets (the power table of :mod:`validati
     per-round regret (at ``m = 2``, ``T = 20000``: bound 18574), so only event rows can flag
     the online controls here.
 ``imm-oracle`` (``thm4-im``)
-    The six-node graph of :func:`validation.scenarios.im.star_and_chain` with the IMM
+    The six-node graph of :func:`offcmab.validation.scenarios.im.star_and_chain` with the IMM
     oracle (:math:`\alpha = 1 - 1/e - 0.1`, failure ``0.01``) instead of brute force, so
     that validate exercises the oracle the paper uses.
 """
@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from validation.runner.spec import Instance, Profile
+from offcmab.validation.runner.spec import Instance, Profile
 
 TRAP = "trap"
 POOR = 1000  # poor paths (or items) on each side of the good one
@@ -92,7 +92,7 @@ def wide_pair() -> dict[str, Any]:
 
 def imm_oracle() -> dict[str, Any]:
     """Node-level IM on the six-node graph, solved by IMM."""
-    from validation.scenarios.im import star_and_chain
+    from offcmab.validation.scenarios.im import star_and_chain
 
     return star_and_chain() | {"oracle": "imm"}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from validation.solvers.im_node import add_graph_arguments, seed_oracle
-from validation.solvers.summary import Solution, hoeffding_rule
+from offcmab.validation.solvers.im_node import add_graph_arguments, seed_oracle
+from offcmab.validation.solvers.summary import Solution, hoeffding_rule
 
 HELP = "edge-level CLCB: k seeds from edge-level IC feedback (each edge a base arm)"
 
@@ -26,10 +26,10 @@ def solve(args: argparse.Namespace) -> Solution:
 
     import numpy as np
 
-    from reference.dataset_io import check_file
-    from reference.im.clcb_im_edge import clcb_im_edge
-    from reference.im.data import check_feedback_follows_graph
-    from reference.im.graph_io import read_edge_feedback, read_graph_csv, with_nodes
+    from offcmab.reference.dataset_io import check_file
+    from offcmab.reference.im.clcb_im_edge import clcb_im_edge
+    from offcmab.reference.im.data import check_feedback_follows_graph
+    from offcmab.reference.im.graph_io import read_edge_feedback, read_graph_csv, with_nodes
 
     structure = read_graph_csv(args.graph)
     feedback = read_edge_feedback(args.data, structure)

@@ -6,13 +6,13 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from validation.arguments import nonnegative_int, positive_float, positive_int, probability
-from validation.solvers.summary import Solution
+from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int, probability
+from offcmab.validation.solvers.summary import Solution
 
 if TYPE_CHECKING:  # imported lazily at run time (start-up speed)
-    from reference.im.clcb_im_node import CLCBIMResult
-    from reference.im.graph import ICGraph
-    from reference.im.oracles import IMMOracle
+    from offcmab.reference.im.clcb_im_node import CLCBIMResult
+    from offcmab.reference.im.graph import ICGraph
+    from offcmab.reference.im.oracles import IMMOracle
 
 HELP = "CLCB-IM-N: k seeds from node-level cascades (Algorithm CLCB-IM-N) with edge LCBs"
 
@@ -50,9 +50,9 @@ def statistics(args: argparse.Namespace) -> tuple[ICGraph, CLCBIMResult]:
     runs, so the process never holds the log and the oracle's sets at once."""
     from functools import partial
 
-    from reference.dataset_io import check_file
-    from reference.im.clcb_im_node import edge_lcbs
-    from reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
+    from offcmab.reference.dataset_io import check_file
+    from offcmab.reference.im.clcb_im_node import edge_lcbs
+    from offcmab.reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
 
     structure = read_graph_csv(args.graph)
     cascades = read_node_cascades(args.data, structure.nodes)
@@ -65,7 +65,7 @@ def statistics(args: argparse.Namespace) -> tuple[ICGraph, CLCBIMResult]:
 def solve(args: argparse.Namespace) -> Solution:
     import numpy as np
 
-    from reference.im.clcb_im_node import bernstein_radius
+    from offcmab.reference.im.clcb_im_node import bernstein_radius
 
     graph, result = statistics(args)
     index = result.lcb if args.algorithm == "clcb" else \
@@ -87,8 +87,8 @@ def solve(args: argparse.Namespace) -> Solution:
 
 def seed_oracle(graph: ICGraph, args: argparse.Namespace) -> IMMOracle:
     """The IMM oracle both IM solvers use: ``--k`` seeds (checked against V), ``--eps``, 1/V."""
-    from reference.errors import check_cardinality
-    from reference.im.oracles import IMMOracle
+    from offcmab.reference.errors import check_cardinality
+    from offcmab.reference.im.oracles import IMMOracle
 
     k = check_cardinality(args.k, graph.nodes)
     return IMMOracle(graph, k, args.eps, 1.0 / max(graph.nodes, 2), args.seed)

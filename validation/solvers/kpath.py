@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from validation.solvers.cascade import add_data_arguments
-from validation.solvers.summary import Solution, hoeffding_rule, smallest_count
+from offcmab.validation.solvers.cascade import add_data_arguments
+from offcmab.validation.solvers.summary import Solution, hoeffding_rule, smallest_count
 
 HELP = "CLCB for k-path: the path (k consecutive arms) of largest total LCB from a path log"
 
@@ -22,10 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> Solution:
-    from reference.baselines import cucb_offline, emp
-    from reference.clcb import clcb
-    from reference.dataset_io import read_dataset
-    from reference.oracles import KPathOracle
+    from offcmab.reference.baselines import cucb_offline, emp
+    from offcmab.reference.clcb import clcb
+    from offcmab.reference.dataset_io import read_dataset
+    from offcmab.reference.oracles import KPathOracle
 
     dataset = read_dataset(args.data, actions=args.check_logged_actions)  # paths: unused
     oracle = KPathOracle(dataset.m, args.k)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from validation.arguments import positive_int, probability
-from validation.solvers.cascade import add_check_argument
-from validation.solvers.summary import Solution, smallest_count
+from offcmab.validation.arguments import positive_int, probability
+from offcmab.validation.solvers.cascade import add_check_argument
+from offcmab.validation.solvers.summary import Solution, smallest_count
 
 HELP = "CLCB-LLM-C: the cache of k queries from a log of (cache, query, cost) rounds"
 
@@ -37,10 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def solve(args: argparse.Namespace) -> Solution:
     import numpy as np
 
-    from reference.clcb_llm import clcb_llm, ucb_radius
-    from reference.errors import check_cardinality
-    from reference.llm_baselines import lec, lfu
-    from reference.problems.llm_cache_io import read_cache_log
+    from offcmab.reference.clcb_llm import clcb_llm, ucb_radius
+    from offcmab.reference.errors import check_cardinality
+    from offcmab.reference.llm_baselines import lec, lfu
+    from offcmab.reference.problems.llm_cache_io import read_cache_log
 
     log = read_cache_log(args.data, not args.unbounded_costs, args.check_logged_actions)
     k = check_cardinality(args.k, log.m)

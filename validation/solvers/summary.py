@@ -108,7 +108,7 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
 def write_statistics(solution: Solution, path: Path) -> None:
     """The per-arm arrays as ``.npz`` (no pickles) or ``.csv`` (header row, one row per arm)."""
     if path.suffix.lower() == ".npz":
-        from reference.npz import write_npz_aligned
+        from offcmab.reference.npz import write_npz_aligned
 
         write_npz_aligned(path, solution.arrays)
         return
@@ -124,7 +124,7 @@ def write_statistics(solution: Solution, path: Path) -> None:
 
 def report(solution: Solution, as_json: bool, out: Path | None) -> None:
     """Print the summary (or the JSON object) and write ``--out`` if asked."""
-    from validation.output import emit
+    from offcmab.validation.output import emit
 
     if out is not None:
         write_statistics(solution, out)
@@ -146,7 +146,7 @@ def _length(solution: Solution) -> int:
 def hoeffding_rule(count: int | None, n: int, m: int, delta: float, rule: str
                    ) -> tuple[float, str]:
     r"""CLCB's radius :math:`\sqrt{\log(c m n/\delta)/(2N)}` at ``count`` and its formula."""
-    from reference.confidence import LOG_CONSTANT
+    from offcmab.reference.confidence import LOG_CONSTANT
 
     constant = LOG_CONSTANT[rule]
     radius = math.sqrt(math.log(constant * m * n / delta) / (2 * count)) if count else math.inf

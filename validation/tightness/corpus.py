@@ -1,7 +1,7 @@
 r"""The regression corpus: the tightest instance found per bound id, kept in the repository.
 
 ``validation/corpus/<bound id>.json`` are files written by ``offcmab tightness`` (see
-:mod:`validation.tightness.files`).  ``offcmab validate`` runs each of them in the
+:mod:`offcmab.validation.tightness.files`).  ``offcmab validate`` runs each of them in the
 profiles its ``profiles`` key lists (``default`` and ``full`` unless one evaluation
 costs too much for the default profile's time budget), as instances of origin
 ``corpus`` at the ``n``, ``delta`` and name they were searched with, so under the
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from validation.runner.spec import Instance
-from validation.tightness.files import read_instances
+from offcmab.validation.runner.spec import Instance
+from offcmab.validation.tightness.files import read_instances
 
 #: Where the corpus lives.
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"

@@ -22,8 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from validation.runner.spec import Instance
-from validation.tightness.spaces import SPACES
+from offcmab.validation.runner.spec import Instance
+from offcmab.validation.tightness.spaces import SPACES
 
 Checker = Callable[[Any, str], None]
 #: A read file: its bound id, its instance and the whole document.
@@ -184,8 +184,8 @@ def read_instance(path: Path, origin: str) -> Saved:
 
 def _check_builds(bound_id: str, instance: Instance, path: Path) -> None:
     """Build the instance's problem and bound once, so inconsistent sizes fail here."""
-    from validation.runner.backends import load_scenario
-    from validation.scenarios import REGISTRY
+    from offcmab.validation.runner.backends import load_scenario
+    from offcmab.validation.scenarios import REGISTRY
 
     try:
         load_scenario(REGISTRY[bound_id], bound_id).bound(instance, instance.n_grid[0], "stated")

@@ -1,18 +1,18 @@
 r"""Search a theorem's instances for the one where its bound is closest to tight.
 
 The objective of a point ``x`` of the bound id's
-:class:`~validation.tightness.spaces.Space` is minus the tightness of the row
+:class:`~offcmab.validation.tightness.spaces.Space` is minus the tightness of the row
 ``offcmab validate`` would report for the decoded instance (less ``TIE_BREAK``
 times its mean gap over the bound): the empirical :math:`(1-\delta)`-quantile of
 the real algorithm's gap over the stated bound.  It is computed by the runner
-itself: each of the ``trials`` trials is :func:`validation.runner.backends.run_task`
+itself: each of the ``trials`` trials is :func:`offcmab.validation.runner.backends.run_task`
 on the trial key ``(id, "tightest", n, t)`` with the search seed, and the row is
-:func:`validation.runner.analysis.upper_row`.  Every candidate therefore sees the
+:func:`offcmab.validation.runner.analysis.upper_row`.  Every candidate therefore sees the
 same seeds (common random numbers), and the saved instance replays to the same row.
 
 An instance is a candidate only when its bound applies (the precondition holds, the
 coefficients are finite) and is not vacuous (smaller than the largest gap the
-instance allows, :mod:`validation.tightness.largest`).  Non-candidates score above
+instance allows, :mod:`offcmab.validation.tightness.largest`).  Non-candidates score above
 every candidate (a vacuous one by bound over largest gap, so the optimizer is led
 towards smaller bounds), and no trial is run for them.
 
@@ -34,11 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from validation.runner import analysis
-from validation.runner.backends import Task, load_scenario, run_task
-from validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES, Instance, TrialKey
-from validation.scenarios import REGISTRY
-from validation.tightness.spaces import SPACES, Space
+from offcmab.validation.runner import analysis
+from offcmab.validation.runner.backends import Task, load_scenario, run_task
+from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES, Instance, TrialKey
+from offcmab.validation.scenarios import REGISTRY
+from offcmab.validation.tightness.spaces import SPACES, Space
 
 #: Name of every evaluated instance: part of its trial seeds, kept by the saved instance.
 INSTANCE_NAME = "tightest"

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from validation.scenarios.common import rounded
+from offcmab.validation.scenarios.common import rounded
 
 #: Largest number of items (cascade items, queries, paths) a space lets vary.
 MAX_ITEMS = 10
@@ -268,7 +268,7 @@ IM_DELTAS = (0.05, 0.1)
 
 def im_space() -> Space:
     r"""The six-node star-and-chain graph: edge probabilities, seed law ``q``, ``k``."""
-    from validation.scenarios.im import star_and_chain
+    from offcmab.validation.scenarios.im import star_and_chain
 
     graph = star_and_chain()
     edges, nodes = len(graph["p"]), graph["nodes"]

@@ -1,0 +1,5 @@
+"""``python -m offcmab`` runs the ``offcmab`` command line."""
+
+from offcmab.validation.cli import main
+
+raise SystemExit(main())
