@@ -27,6 +27,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation import power as power_module
+from offcmab.validation.theorems import THEOREMS
+
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "docs" / "assets" / "power"
 PAGE = ROOT / "docs" / "what-validate-can-catch.md"
@@ -164,12 +167,11 @@ def page(record: Mapping[str, Any]) -> str:
         "| control | bound id | what is broken | rows | flagged by | flagged |",
         "|---|---|---|---|---|---|",
     ]
-    from offcmab.validation.controls import CONTROLS
-
+    controls = {theorem.id: theorem.controls for theorem in THEOREMS}
     for entry in power["table"]:
         flagged_by = ", ".join(entry["flagged_by"]) or "—"
-        control = CONTROLS.get(entry["id"], {}).get(entry["control"])
-        broken = control.broken if control is not None else entry["broken"]  # current wording
+        control = controls.get(entry["id"], {}).get(entry["control"])
+        broken = power_module.broken(control) if control is not None else entry["broken"]
         lines.append(f"| `{entry['control']}` | {entry['id']} | {broken} | "
                      f"{entry['rows']} | {flagged_by} | "
                      f"{'yes' if entry['flagged'] else '**no**'} |")

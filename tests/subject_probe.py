@@ -1,8 +1,9 @@
-"""Test subjects under the prefix ``probe`` (registered on import, also in worker processes).
+"""Test subjects of a theorem, built in the test process (:func:`probe`).
 
 ``probe:record`` runs the reference algorithm and keeps a fingerprint of the data it
 was given; ``probe:first`` records too but returns the first ``k`` ids (ignores its
 data); ``probe:bad-LENGTH|DUPLICATE|RANGE|NAN|FLOAT`` return one kind of bad action.
+:func:`first_items` is a data-blind cascade ranking that worker processes load by file.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.validation import subjects
+from offcmab.validation.runner.scenario import Subject
+from offcmab.validation.theorem import Theorem
 
 #: Fingerprints of the arguments seen, in call order (this process only).
 SEEN: list[str] = []
@@ -37,10 +39,17 @@ def fingerprint(value: Any) -> str:
     return digest.hexdigest()
 
 
-def _bad(kind: str, bound_id: str) -> Callable[..., Any]:
+def _action(result: Any) -> np.ndarray:
+    """The ids of an offline result (its ``action``, ``cache`` or ``seeds``)."""
+    for attribute in ("action", "cache", "seeds"):
+        if hasattr(result, attribute):
+            return np.asarray(getattr(result, attribute))
+    return np.asarray(result)
+
+
+def _bad(kind: str, reference: Callable[..., Any]) -> Callable[..., Any]:
     def run(*args: Any) -> Any:
-        good = np.asarray(subjects.as_action(subjects.reference_algorithm(bound_id)(*args),
-                                             10**9, _k(args, bound_id)))
+        good = _action(reference(*args)).astype(np.int64)
         if kind == "LENGTH":
             return good[:-1]
         if kind == "DUPLICATE":
@@ -53,32 +62,25 @@ def _bad(kind: str, bound_id: str) -> Callable[..., Any]:
     return run
 
 
-def _k(args: tuple[Any, ...], bound_id: str) -> int:
-    if bound_id in ("cor1-cascade", "lem-llm-std", "thm3-llm"):
-        return int(args[1])
-    result = subjects.reference_algorithm(bound_id)(*args)
-    for attribute in ("action", "cache", "seeds"):
-        if hasattr(result, attribute):
-            return int(np.size(getattr(result, attribute)))
-    raise AssertionError(bound_id)
-
-
-def resolver(rest: str, bound_id: str) -> Callable[..., Any]:
-    reference = subjects.reference_algorithm(bound_id)
-    if rest.startswith("bad-"):
-        return _bad(rest[4:], bound_id)
+def probe(name: str, theorem: Theorem) -> Subject:
+    """The test subject ``probe:NAME`` of ``theorem`` (see the module docstring)."""
+    reference = theorem.reference_algorithm()
+    spec = f"probe:{name}"
+    if name.startswith("bad-"):
+        return Subject(spec, _bad(name[4:], reference))
 
     def run(*args: Any) -> Any:
         SEEN.append(fingerprint(args[:2]))
         result = reference(*args)
-        if rest == "record":
+        if name == "record":
             return result
-        if bound_id == "thm-llm-online":
-            return np.zeros_like(result.caches)  # never caches anything
-        action = subjects.as_action(result, 10**9, _k(args, bound_id))
-        return np.arange(action.size)
+        if hasattr(result, "caches"):
+            return np.zeros_like(result.caches)  # an online learner that never caches
+        return np.arange(_action(result).size)
 
-    return run
+    return Subject(spec, run)
 
 
-subjects.register_prefix("probe", resolver)
+def first_items(dataset: Any, k: int, delta: float) -> np.ndarray:
+    """A cascade ranking that ignores its data: items ``0..k-1`` (loadable as ``file:``)."""
+    return np.arange(k)

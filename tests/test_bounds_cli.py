@@ -6,6 +6,7 @@ import json
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -115,9 +116,9 @@ def test_coefficients_llm_and_vectors(capsys: pytest.CaptureFixture[str]) -> Non
     assert out["uncovered"] == [1]
 
 
-def test_cli_start_does_not_import_sympy() -> None:
-    code = ("import sys; from validation.cli import build_parser; build_parser(); "
+def test_cli_start_does_not_import_sympy(tmp_path: Path) -> None:
+    code = ("import sys; from offcmab.validation.cli import build_parser; build_parser(); "
             "print('sympy' in sys.modules, 'offcmab.bounds.registry' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+                            check=True, cwd=tmp_path)
     assert result.stdout.split() == ["False", "False"]

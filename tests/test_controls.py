@@ -12,25 +12,29 @@ from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.reference.cucb_llm_stream import cucb_llm_stream
 from offcmab.reference.im.clcb_im_node import clcb_im_node
 from offcmab.reference.problems.llm_cache import sample_log
-from offcmab.validation.controls import CONTROLS, REFERENCE, cmab, im, llm, resolve_control, stream
+from offcmab.validation.controls import cmab, im, llm, stream
+from offcmab.validation.power import broken
 from offcmab.validation.runner.spec import PROFILES
 from offcmab.validation.scenarios import cmabt, llm_instances
 from offcmab.validation.scenarios import im as im_scenario
+from offcmab.validation.scenarios.llm_online import printed_stream
 from offcmab.validation.scenarios.thm1 import named
-from offcmab.validation.subjects import printed_stream, resolve
+from offcmab.validation.subjects import resolve
+from offcmab.validation.theorem import find
+from offcmab.validation.theorems import THEOREMS
 
 
-def test_every_bound_id_has_the_generic_controls() -> None:
-    for bound_id in REFERENCE:
+def test_every_theorem_has_the_generic_controls() -> None:
+    for theorem in THEOREMS:
         assert {"no-pessimism", "optimism", "radius-0.1", "ignores-data"} <= set(
-            CONTROLS[bound_id]), bound_id
-        for control in CONTROLS[bound_id].values():
-            assert control.broken, control.name  # the docstring names what is broken
+            theorem.controls), theorem.id
+        for name, control in theorem.controls.items():
+            assert broken(control), name  # the docstring names what is broken
 
 
 def test_unknown_control_names_the_field() -> None:
     with pytest.raises(ValueError, match="algorithm: no control 'nope' for thm1-inf"):
-        resolve_control("nope", "thm1-inf")
+        resolve("control:nope", find(THEOREMS, "thm1-inf"))
 
 
 @pytest.mark.parametrize("instance", named(PROFILES["quick"]), ids=lambda i: i.name)
@@ -96,7 +100,7 @@ def test_stream_controls_expose_their_own_lcbs() -> None:
         assert not np.allclose(mine, np.asarray(ref.lcbs))  # not the reference's LCBs
 
 
-def test_control_specs_resolve_through_the_subject_registry() -> None:
-    for bound_id, controls in CONTROLS.items():
-        for name, control in controls.items():
-            assert resolve(f"control:{name}", bound_id) is control.function
+def test_control_specs_resolve_to_the_theorems_controls() -> None:
+    for theorem in THEOREMS:
+        for name, control in theorem.controls.items():
+            assert resolve(f"control:{name}", theorem) is control

@@ -18,12 +18,12 @@ import json, sys
 sys.path[:0] = [{root!r}, {extra!r}]
 if {noisy}:
     import noisy_constants  # literals hypothesis could pick up
-from offcmab.validation.runner.backends import load_scenario
 from offcmab.validation.runner.spec import PROFILES
-from offcmab.validation.scenarios import REGISTRY
+from offcmab.validation.theorem import find
+from offcmab.validation.theorems import THEOREMS
 out = {{}}
 for bound_id in ("cor1-cascade", "thm1-inf", "thm3-llm"):
-    scenario = load_scenario(REGISTRY[bound_id], bound_id)
+    scenario = find(THEOREMS, bound_id).scenario
     drawn = scenario.instances(PROFILES["full"], 2025)
     out[bound_id] = [[i.name, i.params, i.delta] for i in drawn]
 print(json.dumps(out, sort_keys=True, default=str))

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def rows_of(out: Path, resume: bool = False) -> list[dict[str, Any]]:
     config = RunConfig(profile=PROFILES["quick"], seed=7, out=out, resume=resume)
-    rows: list[dict[str, Any]] = run_validation(config, validate_fake.REGISTRY)["rows"]
+    rows: list[dict[str, Any]] = run_validation(config, validate_fake.THEOREMS)["rows"]
     return rows
 
 

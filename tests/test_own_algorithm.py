@@ -128,12 +128,12 @@ def test_workers_import_the_function_from_its_file(tmp_path: Path) -> None:
 # --- the signature table --------------------------------------------------------------------
 
 def test_signatures_prints_the_call_of_every_bound_id(capsys: pytest.CaptureFixture[str]) -> None:
-    from offcmab.validation.subjects import SIGNATURES
+    from offcmab.validation.theorems import THEOREMS
 
     assert run_cli(["validate", "--signatures"]) == 0
     table = capsys.readouterr().out
-    for bound_id, sig in SIGNATURES.items():
-        assert f"| {bound_id} | `{sig.call}` |" in table
+    for theorem in THEOREMS:
+        assert f"| {theorem.id} | `{theorem.signature.call}` |" in table
     assert "`f(dataset, k, delta)`" in table and "`f(log, k, delta)`" in table
 
 

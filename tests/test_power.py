@@ -10,20 +10,30 @@ covered by the run-level false-alarm budget (1e-6).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from offcmab.validation import power, subjects
-from offcmab.validation.controls import CONTROLS, resolve_control
-from offcmab.validation.runner.backends import load_scenario
+from offcmab.validation import power
+from offcmab.validation.runner.scenario import Subject
 from offcmab.validation.runner.spec import PROFILES
-from offcmab.validation.scenarios import REGISTRY, traps
+from offcmab.validation.theorem import Theorem, find
+from offcmab.validation.theorems import THEOREMS
 from tests.subject_probe import fingerprint
 from tests.test_cli_solve import run_cli
+
+IDS = [theorem.id for theorem in THEOREMS]
+
+
+def no_power(bound_id: str, name: str) -> bool:
+    """Whether the theorem's record says no row can flag control ``name``."""
+    return name in find(THEOREMS, bound_id).no_power
+
+
+def controls(bound_id: str) -> list[str]:
+    return list(find(THEOREMS, bound_id).controls)
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +52,7 @@ def test_quick_require_power_flags_every_control_a_trap_should_catch(quick_power
     assert {entry["id"] for entry in ran} >= {"thm1-inf", "thm1-one", "cor1-cascade",
                                               "lem-llm-std", "thm3-llm"}
     for entry in ran:
-        if (entry["id"], entry["control"]) not in power.NO_POWER:
+        if not no_power(entry["id"], entry["control"]):
             assert entry["flagged"] and entry["flagged_by"], entry
     for row in report["power"]["rows"]:  # control rows are the reference's kinds of rows
         assert row["subject"] == f"control:{row['control']}"
@@ -50,7 +60,7 @@ def test_quick_require_power_flags_every_control_a_trap_should_catch(quick_power
     markdown = (quick_power / "report.md").read_text()
     assert "## Power: negative controls" in markdown and "### No power" in markdown
     figures = {p.name for p in (quick_power / "figures").glob("*-power.png")}
-    assert figures == {f"{bound_id}-power.png" for bound_id in REGISTRY}
+    assert figures == {f"{bound_id}-power.png" for bound_id in IDS}
 
 
 def test_online_and_frequency_controls_are_flagged_by_event_rows(quick_power: Path) -> None:
@@ -61,10 +71,10 @@ def test_online_and_frequency_controls_are_flagged_by_event_rows(quick_power: Pa
     at the promised 2 delta/3, resp. delta/2, per trial)."""
     report = json.loads((quick_power / "report.json").read_text())
     table = {(e["id"], e["control"]): e for e in report["power"]["table"]}
-    for name in CONTROLS["thm-llm-online"]:
-        assert ("thm-llm-online", name) not in power.NO_POWER
+    for name in controls("thm-llm-online"):
+        assert not no_power("thm-llm-online", name)
         assert table["thm-llm-online", name]["flagged_by"] == ["stream-lcb n=500 event-online-lcb"]
-    assert ("lem-llm-std", "frequency-lcb") not in power.NO_POWER
+    assert not no_power("lem-llm-std", "frequency-lcb")
     assert table["lem-llm-std", "frequency-lcb"]["flagged_by"] == [
         "ood-small n=2000 event-llm-frequency-standard"]
     reference = {(row["id"], row["instance"]): row["verdict"] for row in report["rows"]
@@ -81,7 +91,7 @@ def test_require_power_exits_3_when_a_control_escapes(tmp_path: Path) -> None:
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["summary"]["FAIL"] == 0
     assert set(report["power"]["missing"]) == {f"thm1-inf {name}"
-                                               for name in CONTROLS["thm1-inf"]}
+                                               for name in controls("thm1-inf")}
 
 
 def test_a_real_violation_is_exit_1_whatever_the_controls(tmp_path: Path) -> None:
@@ -102,12 +112,11 @@ def test_quick_without_require_power_runs_no_controls(tmp_path: Path) -> None:
 
 
 def test_default_profile_has_a_trap_for_every_control_expected_to_be_flagged() -> None:
-    for bound_id, module in REGISTRY.items():
-        scenario = load_scenario(module, bound_id)
-        mine = power.trap_instances(scenario.instances(PROFILES["default"], 2025))
-        assert mine, bound_id  # every bound id has a trap in the default profile
-        for name in CONTROLS[bound_id]:
-            assert (bound_id, name) in power.NO_POWER or mine, (bound_id, name)
+    for theorem in THEOREMS:
+        mine = power.trap_instances(theorem.scenario.instances(PROFILES["default"], 2025))
+        assert mine, theorem.id  # every theorem has a trap in the default profile
+        for name in theorem.controls:
+            assert name in theorem.no_power or mine, (theorem.id, name)
 
 
 def test_power_table_reasons() -> None:
@@ -116,7 +125,8 @@ def test_power_table_reasons() -> None:
             {"id": "thm1-inf", "control": "no-pessimism", "instance": "trap", "n": 5,
              "variant": "stated", "verdict": "pass"}]
     table = {(e["id"], e["control"]): e for e in power.power_table(
-        rows, ["thm1-inf", "thm4-im", "thm-llm-online", "thm2-lower"])}
+        rows, [find(THEOREMS, bound_id)
+               for bound_id in ("thm1-inf", "thm4-im", "thm-llm-online", "thm2-lower")])}
     assert table["thm1-inf", "optimism"]["flagged_by"] == ["trap n=5 stated"]
     assert table["thm1-inf", "no-pessimism"]["reason"].startswith("not flagged")
     assert table["thm1-inf", "radius-0.1"]["reason"] == "no trap instance in this profile"
@@ -155,31 +165,29 @@ def test_power_page_is_generated_from_the_run(quick_power: Path, tmp_path: Path)
 SEEN: list[tuple[str, bool]] = []
 
 
-def _differ(rest: str, bound_id: str) -> Callable[..., Any]:
-    """``differ:NAME`` runs the reference and control NAME on the same arguments."""
-    reference = subjects.reference_algorithm(bound_id)
-    control = resolve_control(rest, bound_id)
+def _differ(name: str, theorem: Theorem) -> Subject:
+    """Runs the reference and control ``name`` on the same arguments; returns the reference's."""
+    reference = theorem.reference_algorithm()
+    control = theorem.controls[name]
 
     def run(*args: Any) -> Any:
         mine = reference(*args)
-        SEEN.append((rest, fingerprint(mine) != fingerprint(control(*args))))
+        SEEN.append((name, fingerprint(mine) != fingerprint(control(*args))))
         return mine
 
-    return run
+    return Subject(f"differ:{name}", run)
 
 
-subjects.register_prefix("differ", _differ)
-
-
-@pytest.mark.parametrize("bound_id", list(REGISTRY))
+@pytest.mark.parametrize("bound_id", IDS)
 def test_controls_differ_from_the_reference_on_their_trap(bound_id: str) -> None:
     """On the trap's first datasets, each control's result (action and the indices behind
     it) differs from the reference's; where the trap separates them the action does."""
-    scenario = load_scenario(REGISTRY[bound_id], bound_id)
-    [trap] = traps.instances(bound_id, PROFILES["default"])
+    theorem = find(THEOREMS, bound_id)
+    [trap] = power.trap_instances(theorem.scenario.instances(PROFILES["default"], 2025))
     trials = 1 if bound_id == "thm4-im" else 2
-    for name in CONTROLS[bound_id]:
+    for name in theorem.controls:
         SEEN.clear()
         for t in range(trials):
-            scenario.trial(trap, trap.n_grid[0], np.random.default_rng(t), f"differ:{name}")
+            theorem.scenario.trial(trap, trap.n_grid[0], np.random.default_rng(t),
+                                   _differ(name, theorem))
         assert any(changed for _, changed in SEEN), (bound_id, name)

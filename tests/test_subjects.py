@@ -10,37 +10,38 @@ import numpy as np
 import pytest
 import subject_probe
 
-from offcmab.validation import subjects
-from offcmab.validation.runner.backends import load_scenario
+from offcmab.validation import actions, subjects
+from offcmab.validation.runner.scenario import Subject
 from offcmab.validation.runner.seeding import trial_seed_sequence
 from offcmab.validation.runner.spec import PROFILES, TrialKey
 from offcmab.validation.runner.sweep import RunConfig, run_validation
-from offcmab.validation.scenarios import REGISTRY
+from offcmab.validation.theorem import find
+from offcmab.validation.theorems import THEOREMS
+
+IDS = [theorem.id for theorem in THEOREMS]
 
 
-def test_every_bound_id_has_a_signature_matching_its_reference() -> None:
-    assert set(subjects.SIGNATURES) == set(REGISTRY)
-    for bound_id, sig in subjects.SIGNATURES.items():
-        function = subjects.reference_algorithm(bound_id)
-        parameters = list(inspect.signature(function).parameters)
+def test_every_theorem_has_a_signature_matching_its_reference() -> None:
+    for theorem in THEOREMS:
+        sig = theorem.signature
+        parameters = list(inspect.signature(sig.reference).parameters)
         called = sig.call[sig.call.index("(") + 1 : -1].split(", ")
-        assert parameters[: len(called)] == called, bound_id
+        assert parameters[: len(called)] == called, theorem.id
 
 
 def test_llm_references_bind_their_variant() -> None:
-    assert subjects.reference_algorithm("lem-llm-std").keywords == {"variant": "standard"}
-    assert subjects.reference_algorithm("thm3-llm").keywords == {"variant": "improved"}
+    assert find(THEOREMS, "lem-llm-std").signature.keywords == {"variant": "standard"}
+    assert find(THEOREMS, "thm3-llm").signature.keywords == {"variant": "improved"}
 
 
 def test_unknown_specs_are_value_errors() -> None:
+    theorem = find(THEOREMS, "thm1-inf")
     with pytest.raises(ValueError, match="subject: unknown prefix 'nope'"):
-        subjects.resolve("nope:x", "thm1-inf")
+        subjects.resolve("nope:x", theorem)
     with pytest.raises(ValueError, match="subject: must be"):
-        subjects.resolve("plain", "thm1-inf")
-    with pytest.raises(ValueError, match="bound id: no algorithm"):
-        subjects.resolve("reference", "no-such-id")
-    with pytest.raises(ValueError, match="prefix"):
-        subjects.register_prefix("reference", subject_probe.resolver)
+        subjects.resolve("plain", theorem)
+    with pytest.raises(ValueError, match="bound id: no theorem 'no-such-id'"):
+        find(THEOREMS, "no-such-id")
 
 
 @pytest.mark.parametrize(("value", "message"), [
@@ -55,27 +56,27 @@ def test_unknown_specs_are_value_errors() -> None:
 ])
 def test_as_action_names_the_problem(value: Any, message: str) -> None:
     with pytest.raises(ValueError, match=f"action returned by me: {message}"):
-        subjects.as_action(value, 5, 2, "me")
+        actions.as_action(value, 5, 2, "me")
 
 
 def test_as_action_accepts_arrays_and_result_objects() -> None:
     class Result:
         seeds = np.array([4, 0])
 
-    assert subjects.as_action([3.0, 1.0], 5, 2).tolist() == [3, 1]
-    assert subjects.as_action(Result(), 5, 2).tolist() == [4, 0]
+    assert actions.as_action([3.0, 1.0], 5, 2).tolist() == [3, 1]
+    assert actions.as_action(Result(), 5, 2).tolist() == [4, 0]
 
 
 def test_as_caches_checks_shape_type_and_size() -> None:
     good = np.zeros((3, 4), dtype=bool)
-    assert subjects.as_caches(good, 3, 4, 1) is good
+    assert actions.as_caches(good, 3, 4, 1) is good
     with pytest.raises(ValueError, match="shape"):
-        subjects.as_caches(good[:2], 3, 4, 1)
+        actions.as_caches(good[:2], 3, 4, 1)
     with pytest.raises(ValueError, match="boolean"):
-        subjects.as_caches(good.astype(int), 3, 4, 1)
+        actions.as_caches(good.astype(int), 3, 4, 1)
     good[1, :2] = True
     with pytest.raises(ValueError, match="round 1 holds 2"):
-        subjects.as_caches(good, 3, 4, 1)
+        actions.as_caches(good, 3, 4, 1)
 
 
 def test_seed_ignores_the_subject() -> None:
@@ -87,16 +88,19 @@ def test_seed_ignores_the_subject() -> None:
 
 
 def _trial(bound_id: str, subject: str) -> tuple[float, str]:
-    scenario = load_scenario(REGISTRY[bound_id], bound_id)
+    theorem = find(THEOREMS, bound_id)
+    scenario = theorem.scenario
     instance = scenario.instances(PROFILES["quick"], 2025)[0]
     n = min(instance.n_grid)
     rng = np.random.default_rng(trial_seed_sequence(5, TrialKey(bound_id, instance.name, n, 0)))
     start = len(subject_probe.SEEN)
-    gap = scenario.trial(instance, n, rng, subject).gap
+    algorithm = (Subject(subject, subjects.resolve(subject, theorem)) if subject == "reference"
+                 else subject_probe.probe(subject.removeprefix("probe:"), theorem))
+    gap = scenario.trial(instance, n, rng, algorithm).gap
     return gap, "".join(subject_probe.SEEN[start:])
 
 
-@pytest.mark.parametrize("bound_id", list(REGISTRY))
+@pytest.mark.parametrize("bound_id", IDS)
 def test_reference_and_substitute_see_the_same_data(bound_id: str) -> None:
     reference_gap = _trial(bound_id, "reference")[0]
     recorded_gap, recorded = _trial(bound_id, "probe:record")
@@ -129,17 +133,16 @@ def _rows(out: Path, subject: str, jobs: int) -> list[dict[str, Any]]:
     config = RunConfig(profile=PROFILES["quick"], seed=11, out=out, only=("cor1-cascade",),
                        jobs=jobs, backend="processes" if jobs > 1 else "serial",
                        subject=subject)
-    return run_validation(config, REGISTRY)["rows"]
+    return run_validation(config, THEOREMS)["rows"]
 
 
-def test_substituted_runs_are_identical_across_backends_and_keyed_apart(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(subjects.ENVIRONMENT, "probe=subject_probe")
-    serial = _rows(tmp_path / "s", "probe:first", 1)
-    parallel = _rows(tmp_path / "p", "probe:first", 2)
+def test_substituted_runs_are_identical_across_backends_and_keyed_apart(tmp_path: Path) -> None:
+    spec = f"file:{Path(subject_probe.__file__).resolve()}:first_items"
+    serial = _rows(tmp_path / "s", spec, 1)
+    parallel = _rows(tmp_path / "p", spec, 2)
     reference = _rows(tmp_path / "r", "reference", 1)
     assert serial == parallel
-    assert {row["algorithm"] for row in serial} == {"probe:first"}
+    assert {row["algorithm"] for row in serial} == {spec}
     assert [row["gap_max"] for row in serial] != [row["gap_max"] for row in reference]
     log = (tmp_path / "s" / "trials.jsonl").read_text(encoding="utf-8")
-    assert "|probe:first" in log
+    assert f"|{spec}" in log

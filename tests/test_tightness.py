@@ -13,28 +13,41 @@ from typing import Any
 
 import pytest
 
-from offcmab.validation.runner.backends import load_scenario
 from offcmab.validation.runner.spec import PROFILES, Instance
 from offcmab.validation.runner.sweep import RunConfig, plan_run
-from offcmab.validation.scenarios import REGISTRY
+from offcmab.validation.theorem import find
+from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.tightness import search as searching
 from offcmab.validation.tightness.corpus import CORPUS, corpus_files, corpus_instances
-from offcmab.validation.tightness.files import read_instance
-from offcmab.validation.tightness.search import evaluate, search
-from offcmab.validation.tightness.spaces import SPACES
+from offcmab.validation.tightness.files import read_instance as read_instance_of
 from tests.test_cli_solve import run_cli
+
+SEARCHABLE = [theorem for theorem in THEOREMS if theorem.space is not None]
+
+
+def evaluate(bound_id: str, *args: Any, **options: Any) -> Any:
+    return searching.evaluate(find(THEOREMS, bound_id), *args, **options)
+
+
+def search(bound_id: str, *args: Any, **options: Any) -> Any:
+    return searching.search(find(THEOREMS, bound_id), *args, **options)
+
+
+def read_instance(path: Path, origin: str) -> Any:
+    return read_instance_of(path, origin, THEOREMS)
 
 
 def test_every_start_point_decodes_inside_its_box() -> None:
-    for bound_id, make in SPACES.items():
-        space = make()
+    for theorem in SEARCHABLE:
+        assert theorem.space is not None
+        bound_id, space = theorem.id, theorem.space()
         assert len(space.start) == len(space.names) == len(space.lower), bound_id
         assert all(lo <= x <= hi for lo, x, hi in zip(space.lower, space.start, space.upper,
                                                         strict=True)), bound_id
         params, delta, n = space.decode(space.start)
         assert 0 < delta < 1 and n >= 1
         instance = Instance("start", params, delta, (n,))
-        scenario = load_scenario(REGISTRY[bound_id], bound_id)
-        assert scenario.bound(instance, n, "stated").parameters  # the problem builds
+        assert theorem.scenario.bound(instance, n, "stated").parameters  # the problem builds
 
 
 def test_search_finds_at_least_the_starting_ratio_and_reports_a_real_row() -> None:
@@ -196,7 +209,7 @@ def test_corpus_files_are_strict_instances_of_their_own_id() -> None:
     assert files, f"no corpus in {CORPUS}"
     for path in files:
         bound_id, instance, document = read_instance(path, "corpus")
-        assert path.stem == bound_id and bound_id in SPACES
+        assert path.stem == bound_id and bound_id in {theorem.id for theorem in SEARCHABLE}
         assert instance.origin == "corpus"
         for key in ("ratio", "bound", "gap_quantile", "seed", "budget", "trials"):
             assert key in document, (path, key)
@@ -222,13 +235,13 @@ def test_corpus_instances_replay_to_their_saved_rows() -> None:
 
 
 def test_default_profile_runs_the_corpus_and_quick_does_not() -> None:
-    default = corpus_instances("default")
+    default = corpus_instances("default", THEOREMS)
     assert default and all(instance.origin == "corpus" for _, instance in default)
-    assert corpus_instances("quick") == ()
+    assert corpus_instances("quick", THEOREMS) == ()
     bound_id, instance = default[0]
     config = RunConfig(profile=PROFILES["default"], seed=2025, out=Path("unused"),
                        only=(bound_id,), extra_instances=default)
-    plan = plan_run(config, REGISTRY)
+    plan = plan_run(config, THEOREMS)
     assert instance in plan.instances[bound_id]
     assert any(task.instance == instance for task in plan.tasks)
     assert len([i for i in plan.instances[bound_id] if i.origin != "corpus"]) > 0
@@ -237,19 +250,19 @@ def test_default_profile_runs_the_corpus_and_quick_does_not() -> None:
 def test_search_judges_vacuity_with_the_scenarios_largest_gap() -> None:
     # One definition of the largest gap (Scenario.max_gap, checked against brute force in
     # test_verdicts.py) serves validate's vacuous verdict and the search's candidates.
-    from offcmab.validation.runner.backends import load_scenario
-
     for path in corpus_files():
         bound_id, instance, document = read_instance(path, "corpus")
         if "default" not in document["profiles"]:
             continue  # the online instance takes ~30 s per evaluation
-        scenario = load_scenario(REGISTRY[bound_id], bound_id)
+        scenario = find(THEOREMS, bound_id).scenario
         found = evaluate(bound_id, instance.params, instance.delta, document["n"], 0, trials=1)
         assert found.largest_gap == scenario.max_gap(instance, document["n"]).value, path
 
 
 def test_non_candidates_run_no_trial_and_score_below_every_candidate() -> None:
-    space = SPACES["thm4-im"]()
+    make = find(THEOREMS, "thm4-im").space
+    assert make is not None
+    space = make()
     params, delta, n = space.decode(space.start)
     vacuous = evaluate("thm4-im", params, delta, n, seed=0)
     assert vacuous.status == "vacuous" and vacuous.row == {}

@@ -79,11 +79,10 @@ def test_each_scenario_runs_an_algorithm_that_claims_its_bound() -> None:
 
     A lower bound covers every algorithm, so its scenario is exempt.
     """
-    from offcmab.validation.runner.backends import load_scenario
-    from offcmab.validation.scenarios import REGISTRY
+    from offcmab.validation.theorems import THEOREMS
 
-    for bound_id, module in REGISTRY.items():
-        scenario = load_scenario(module, bound_id)
+    for theorem in THEOREMS:
+        bound_id, scenario = theorem.id, theorem.scenario
         assert scenario.bound_id == bound_id
         if scenario.kind == "upper":
             assert bound_id in importlib.import_module(scenario.algorithm).THEORY
@@ -92,12 +91,11 @@ def test_each_scenario_runs_an_algorithm_that_claims_its_bound() -> None:
 @pytest.mark.parametrize("profile", ["quick", "default", "full"])
 def test_instances_are_pure_data_with_unique_names(profile: str) -> None:
     """Every profile's instances: unique names, JSON-able params, the same for the same seed."""
-    from offcmab.validation.runner.backends import load_scenario
     from offcmab.validation.runner.spec import PROFILES
-    from offcmab.validation.scenarios import REGISTRY
+    from offcmab.validation.theorems import THEOREMS
 
-    for bound_id, module in REGISTRY.items():
-        scenario = load_scenario(module, bound_id)
+    for theorem in THEOREMS:
+        scenario = theorem.scenario
         first = scenario.instances(PROFILES[profile], 11)
         assert [i.name for i in first] == list(dict.fromkeys(i.name for i in first))
         assert first == scenario.instances(PROFILES[profile], 11)

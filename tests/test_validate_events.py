@@ -14,8 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from offcmab.validation.events import arms, core, im_node, llm, oracles
+from offcmab.validation.events import arms, collect, core, im_node, llm, oracles
 from offcmab.validation.runner import verdict
+from offcmab.validation.theorem import find
+from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.user_algorithm import object_spec
 
 LEVEL = 1e-6
 SEED = 2025
@@ -42,8 +45,20 @@ def scaled_clcb(scale: float) -> arms.LCBAlgorithm:
     return run
 
 
+def arm_cases(profile: str, run: arms.LCBAlgorithm | None = None) -> list[core.EventCase]:
+    """CLCB's and CLCB-Cascade's arm-event rows, both checking ``run`` when given."""
+    return [*arms.clcb_cases(profile, run), *arms.cascade_cases(profile, run)]
+
+
+def llm_cases(profile: str) -> list[core.EventCase]:
+    """The cache events of both variants and the online events, on the reference."""
+    return [*llm.offline_cases(profile, "standard"), *llm.offline_cases(profile, "improved"),
+            *llm.online_cases(profile)]
+
+
 def test_reference_algorithms_pass_every_event_row() -> None:
-    cases = [*arms.cases("quick"), *llm.cases("quick"), *oracles.cases("quick")]
+    cases = [*arm_cases("quick"), *llm_cases("quick"), *oracles.topk_cases(),
+             *oracles.imm_cases()]
     rows = [core.event_row(core.run_case(c, TRIALS, SEED), LEVEL) for c in cases]
     assert {row["verdict"] for row in rows if not row["erratum"]} == {core.PASS}
 
@@ -51,17 +66,17 @@ def test_reference_algorithms_pass_every_event_row() -> None:
 @pytest.mark.parametrize("scale", [0.1, 0.0, -1.0, 10.0])
 def test_arm_event_catches_wrong_radius(scale: float) -> None:
     """Radius x0.1, no radius (empirical mean), a UCB (x-1), and radius x10 all fail."""
-    assert set(verdicts(arms.cases("quick", scaled_clcb(scale)))) == {core.FAIL}
+    assert set(verdicts(arm_cases("quick", scaled_clcb(scale)))) == {core.FAIL}
 
 
 def test_im_intervals_catch_the_printed_estimator() -> None:
     from offcmab.reference.im.clcb_im_node import edge_lcbs
 
-    def printed(graph: Any, cascades: Any, delta: float) -> Any:
+    def printed(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
         return edge_lcbs(graph, cascades, delta, "printed")
 
     assert verdicts(im_node.cases("quick")) == [core.PASS, core.PASS, core.PASS]
-    intervals, _edge, _oracle = im_node.cases("quick", printed)
+    intervals, _edge, _oracle = im_node.cases("quick", printed, "printed")
     assert verdicts([intervals]) == [core.FAIL]
 
 
@@ -69,10 +84,9 @@ def test_im_oracle_step_catches_seeds_that_ignore_the_lcbs() -> None:
     # Promise 0 with the exact oracle: the reference never falls short (one shortfall fails
     # the row, no false alarm possible); seeds fixed in advance, or an oracle that sees 1 on
     # every edge, fall short on the LCB-weighted graph at n = 20000.
-    from offcmab.validation.power import subject
-
+    controls = find(THEOREMS, "thm4-im").controls
     for name in ("ignores-data", "oracle-ignores-weights"):
-        oracle_row = im_node.cases("quick", subject=subject(name))[2]
+        oracle_row = im_node.cases("quick", controls[name], f"control:{name}")[2]
         assert oracle_row.id == "event-im-oracle-step"
         assert verdicts([oracle_row]) == [core.FAIL], name
 
@@ -82,11 +96,11 @@ def test_im_edge_row_catches_an_lcb_above_the_truth() -> None:
 
     from offcmab.reference.im.clcb_im_node import edge_lcbs
 
-    def optimistic(graph: Any, cascades: Any, delta: float) -> Any:
+    def optimistic(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
         result = edge_lcbs(graph, cascades, delta)
         return replace(result, lcb=np.minimum(result.estimates.p_hat + 0.05, 1.0))
 
-    assert verdicts(im_node.cases("quick", optimistic)[1:2]) == [core.FAIL]
+    assert verdicts(im_node.cases("quick", optimistic, "optimistic")[1:2]) == [core.FAIL]
 
 
 def broken_cache(change: str) -> llm.CacheAlgorithm:
@@ -112,14 +126,20 @@ def broken_cache(change: str) -> llm.CacheAlgorithm:
     ("cost-mean", "event-llm-cost-improved"), ("cost-lcb", "event-llm-cost-standard"),
     ("frequency-lcb", "event-llm-frequency-standard")])
 def test_cache_events_catch_broken_ucbs(change: str, event_id: str) -> None:
-    cases = [c for c in llm.cases("quick", broken_cache(change)) if c.id == event_id]
+    variant = event_id.rsplit("-", 1)[1]
+    broken = broken_cache(change)
+
+    def subject(log: Any, k: int, delta: float) -> Any:
+        return broken(log, k, delta, variant)
+
+    cases = [c for c in llm.offline_cases("quick", variant, subject, change) if c.id == event_id]
     assert verdicts(cases) == [core.FAIL]
 
 
 def test_printed_stream_lemma_is_a_known_failure_linked_to_its_erratum() -> None:
     from offcmab.bounds.claims import CLAIMS
 
-    cases = {c.id: c for c in llm.cases("default")}
+    cases = {c.id: c for c in llm.online_cases("default")}
     printed = cases["event-stream-oracle-printed"]
     assert printed.erratum in {claim.id for claim in CLAIMS}
     row = core.event_row(core.run_case(printed, 20, SEED), LEVEL)
@@ -156,57 +176,60 @@ def test_detectable_rate_is_flagged_with_probability_point_nine() -> None:
 
 
 def test_known_failure_rows_do_not_count_against_the_budget() -> None:
-    printed = next(c for c in llm.cases("quick") if c.erratum)
+    printed = next(c for c in llm.online_cases("quick") if c.erratum)
     result = core.EventResult(printed, 10, 0, 0.0)
     assert core.tested([result]) == 0
     assert core.event_row(result, LEVEL)["verdict"] == core.NOTE
 
 
-def _register_subjects() -> None:
-    """Prefix ``evtest``: ``evtest:narrow`` is CLCB with radius x0.1 returning its
-    statistics; ``evtest:action`` returns the reference action only."""
+def _subject(bound_id: str, name: str) -> str:
+    """The spec of an in-process test subject of ``bound_id``: ``narrow`` is the reference
+    with its radius x0.1 (CMAB-T), its cost UCB the mean (caches), or the reference itself
+    (IM, online), returning its statistics; ``action`` returns the reference's action only.
+    """
     from dataclasses import replace
 
     from offcmab.reference.clcb import clcb
+    from offcmab.reference.clcb_cascade import clcb_cascade
     from offcmab.reference.clcb_llm import clcb_llm
     from offcmab.reference.im.clcb_im_node import clcb_im_node
-    from offcmab.reference.oracles import TopK
-    from offcmab.validation import subjects
 
-    def resolver(name: str, bound_id: str) -> Any:
-        if bound_id == "thm-llm-online":
-            printed = subjects.resolve("reference", bound_id)
-            return (lambda *args: printed(*args).caches) if name == "action" else printed
-        if bound_id in ("lem-llm-std", "thm3-llm"):
-            def cache(log: Any, k: int, delta: float) -> Any:
-                result = clcb_llm(log, k, delta)
-                return result.cache if name == "action" else replace(result, c_ucb=result.c_hat)
-            return cache
-        if bound_id == "thm4-im":
-            def node(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
-                result = clcb_im_node(graph, cascades, oracle, delta)
-                return result.seeds if name == "action" else result
-            return node
+    printed = find(THEOREMS, "thm-llm-online").reference_algorithm()
 
-        def narrow(dataset: Any, second: Any, delta: float) -> Any:
-            oracle = TopK(second) if isinstance(second, int) else second
-            if name == "action":
-                return clcb(dataset, oracle, delta).action
-            low = clcb(dataset, oracle, delta)
-            return replace(low, lcb=low.lcb + 0.9 * (low.means - low.lcb))
-        return narrow
+    def narrowed(low: Any) -> Any:
+        return replace(low, lcb=low.lcb + 0.9 * (low.means - low.lcb))
 
-    subjects.register_prefix("evtest", resolver)
+    def online(queries: Any, costs: Any, m: int, k: int, delta: float) -> Any:
+        run = printed(queries, costs, m, k, delta)
+        return run.caches if name == "action" else run
+
+    def cache(log: Any, k: int, delta: float) -> Any:
+        result = clcb_llm(log, k, delta)
+        return result.cache if name == "action" else replace(result, c_ucb=result.c_hat)
+
+    def node(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
+        result = clcb_im_node(graph, cascades, oracle, delta)
+        return result.seeds if name == "action" else result
+
+    def cascade(dataset: Any, k: int, delta: float) -> Any:
+        result = clcb_cascade(dataset, k, delta)
+        return result.action if name == "action" else narrowed(result)
+
+    def general(dataset: Any, oracle: Any, delta: float) -> Any:
+        result = clcb(dataset, oracle, delta)
+        return result.action if name == "action" else narrowed(result)
+
+    functions = {"thm-llm-online": online, "lem-llm-std": cache, "thm3-llm": cache,
+                 "thm4-im": node, "cor1-cascade": cascade}
+    return object_spec(functions.get(bound_id, general))
 
 
 def test_a_subject_exposing_its_statistics_is_checked() -> None:
-    """``evtest:narrow`` (radius x0.1, cost UCB = mean) fails the arm and cost rows; its
-    node-level statistics are the reference's and pass."""
-    from offcmab.validation import events
-
-    _register_subjects()
-    cases = [c for c in events.all_cases("quick", subject="evtest:narrow")
-             if c.id.startswith(("event-arm", "event-llm-cost", "event-im-edge"))]
+    """``narrow`` (radius x0.1, cost UCB = mean) fails the arm and cost rows; its node-level
+    statistics are the reference's and pass."""
+    cases = [case for theorem in THEOREMS
+             for case in collect.theorem_cases(theorem, "quick", _subject(theorem.id, "narrow"))
+             if case.id.startswith(("event-arm", "event-llm-cost", "event-im-edge"))]
     rows = {(c.id, c.instance): v for c, v in zip(cases, verdicts(cases), strict=True)}
     assert {v for (i, _), v in rows.items() if i.startswith(("event-arm", "event-llm"))} \
         == {core.FAIL}
@@ -214,16 +237,16 @@ def test_a_subject_exposing_its_statistics_is_checked() -> None:
 
 
 def test_a_subject_returning_only_its_action_gets_na_event_rows() -> None:
-    from offcmab.validation import events
-
-    _register_subjects()
-    results = events.run("quick", SEED, ("thm1-inf", "thm-llm-online"), "evtest:action")
-    rows = {row["id"]: row for row in events.rows(results, LEVEL)}
+    rows = {}
+    for bound_id in ("thm1-inf", "thm-llm-online"):
+        spec = _subject(bound_id, "action")
+        results = collect.run([find(THEOREMS, bound_id)], "quick", SEED, spec)
+        rows |= {row["id"]: row | {"spec": spec} for row in collect.rows(results, LEVEL)}
     assert rows["event-arm-clcb"]["verdict"] == core.NA
     assert "expose their confidence bounds" in rows["event-arm-clcb"]["reason"]
     assert rows["event-stream-oracle"]["verdict"] == core.NA
     assert rows["event-online-cost"]["verdict"] == core.PASS  # hits come from its caches
-    assert rows["event-online-cost"]["algorithm"] == "evtest:action"
+    assert rows["event-online-cost"]["algorithm"] == rows["event-online-cost"]["spec"]
     assert rows["event-online-lcb"]["verdict"] == core.NA  # caches only: no LCBs to check
     assert "returns no lcbs" in rows["event-online-lcb"]["reason"]
 
@@ -238,7 +261,7 @@ def test_printed_online_lcb_leaves_the_sandwich_at_round_one() -> None:
 
 
 def test_printed_online_radius_is_a_known_failure() -> None:
-    case = next(c for c in llm.cases("quick") if c.id == "event-online-lcb-printed")
+    case = next(c for c in llm.online_cases("quick") if c.id == "event-online-lcb-printed")
     assert case.erratum == "alg:CUCB-LLM_stream/radius-vs-proof"
     assert core.event_row(core.run_case(case, 10, SEED), LEVEL)["verdict"] == core.KNOWN
 
@@ -275,8 +298,10 @@ def test_online_lcb_row_flags_every_stream_control(name: str) -> None:
     LCBs (its StreamRun's ``lcbs``); the printed reference passes it.  The row's promised
     failure is 2 delta/3 per trial, so the reference fails it with probability at most
     LEVEL = 1e-6 (exact binomial); at 10 trials a control needs 6 event failures."""
+    online = find(THEOREMS, "thm-llm-online")
+
     def row(spec: str) -> dict[str, Any]:
-        [case] = [c for c in llm.cases("quick", subject=spec, bound_id="thm-llm-online")
+        [case] = [c for c in collect.theorem_cases(online, "quick", spec)
                   if c.id == "event-online-lcb"]
         return core.event_row(core.run_case(case, TRIALS, SEED), LEVEL)
 
@@ -290,7 +315,8 @@ def test_frequency_lcb_gets_the_standard_frequency_row_only() -> None:
     unknown to thm3-llm) gets the frequency row, which its LCB in place of p_bar fails
     (p <= p_bar breaks wherever p_hat is within its radius of p); false alarm of the
     reference at most LEVEL = 1e-6 per row, exact binomial at the promised delta/2."""
-    cases = llm.cases("quick", subject="control:frequency-lcb", bound_id="lem-llm-std")
+    cases = collect.theorem_cases(find(THEOREMS, "lem-llm-std"), "quick",
+                                  "control:frequency-lcb")
     assert {c.bound_ids for c in cases} == {("lem-llm-std",)}
     rows = {c.id: v for c, v in zip(cases, verdicts(cases), strict=True)}
     assert rows == {"event-llm-cost-standard": core.PASS,

@@ -23,7 +23,7 @@ QUICK = PROFILES["quick"]
 
 def rows_of(out: Path, **options: Any) -> list[dict[str, Any]]:
     config = RunConfig(profile=options.pop("profile", QUICK), seed=7, out=out, **options)
-    report = run_validation(config, validate_fake.REGISTRY)
+    report = run_validation(config, validate_fake.THEOREMS)
     return report["rows"]
 
 

@@ -131,7 +131,7 @@ def test_a_planted_exceedance_rate_of_four_delta_is_flagged() -> None:
 @pytest.fixture(scope="module")
 def fake_report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     config = RunConfig(profile=PROFILES["quick"], seed=7, out=tmp_path_factory.mktemp("fake"))
-    return run_validation(config, validate_fake.REGISTRY)
+    return run_validation(config, validate_fake.THEOREMS)
 
 
 def test_budget_shares_sum_to_the_run_level(fake_report: dict) -> None:
@@ -152,5 +152,5 @@ def test_rows_with_power_reach_their_detection_target(fake_report: dict) -> None
 
 def test_vacuity_uses_the_scaled_bound(tmp_path: Path) -> None:
     config = RunConfig(profile=PROFILES["quick"], seed=7, out=tmp_path, bound_scale=1e-3)
-    rows = run_validation(config, validate_fake.REGISTRY)["rows"]
+    rows = run_validation(config, validate_fake.THEOREMS)["rows"]
     assert not any(row["verdict"] == "vacuous" for row in rows)

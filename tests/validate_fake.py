@@ -18,8 +18,9 @@ import numpy as np
 from offcmab.reference.clcb import clcb
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.oracles import TopK
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.theorem import Signature, Theorem, no_events
 
 
 def sample(mu: np.ndarray, q: np.ndarray, n: int, rng: np.random.Generator) -> OfflineDataset:
@@ -76,10 +77,12 @@ class FakeTopK:
         return [Instance("named", base, 0.05, grid),
                 Instance("sparse", sparse, 0.05, (5000,)), *generated]
 
-    def trial(self, instance: Instance, n: int, rng: np.random.Generator) -> TrialOutcome:
+    def trial(self, instance: Instance, n: int, rng: np.random.Generator,
+              subject: Subject) -> TrialOutcome:
         mu, q = expand(instance.params)
         data = sample(mu, q, n, rng)
-        chosen = clcb(data, TopK(instance.params["k"]), instance.delta).action
+        result = subject.function(data, TopK(instance.params["k"]), instance.delta)
+        chosen = np.asarray(result.action)
         best = np.sort(mu)[::-1][: instance.params["k"]].sum()
         return TrialOutcome(float(best - mu[chosen].sum()))
 
@@ -97,5 +100,14 @@ class FakeTopK:
         return MaxGap(float(mu[-k:].sum() - mu[:k].sum()), True, "the k smallest means")
 
 
-SCENARIOS = {"fake-upper": FakeTopK()}
-REGISTRY = {"fake-upper": "validate_fake"}
+def reference_clcb(dataset: OfflineDataset, oracle: TopK, delta: float) -> object:
+    """CLCB looked up when called, so that a test can patch the module's radius."""
+    return clcb(dataset, oracle, delta)
+
+
+#: A theorem record outside the package: the engine runs it like the paper's.
+THEOREM = Theorem(id="fake-upper", bound=None, title="the fake top-k bound",
+                  scenario=FakeTopK(),
+                  signature=Signature("f(dataset, oracle, delta)", reference_clcb),
+                  events=no_events)
+THEOREMS = (THEOREM,)

@@ -15,6 +15,7 @@ _API = ("check", "CheckReport", "BoundViolation")
 def __getattr__(name: str) -> Any:
     """``check``, ``CheckReport`` and ``BoundViolation``, imported on first use."""
     if name in _API:
+        # imported on first use: the command line imports this package on every start
         from offcmab.validation import api
 
         return getattr(api, name)

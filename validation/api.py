@@ -7,7 +7,7 @@ r"""``offcmab.validation.check``: run ``offcmab validate`` on your own function 
 >>> report.raise_for_violation()                                  # doctest: +SKIP
 
 The function takes the place of the reference algorithm of the bound id, with the
-call signature listed in :data:`offcmab.validation.subjects.SIGNATURES` (``offcmab validate
+call signature its theorem record lists (:func:`signature_table`, ``offcmab validate
 --signatures``).  Worker processes (``jobs > 1``) import it again from its file by
 its qualified name; a lambda or a function defined inside another function can only
 run with ``jobs=1``.
@@ -17,11 +17,17 @@ from __future__ import annotations
 
 import inspect
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation.runner import report as report_io
+from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.runner.sweep import RunConfig, run_validation
+from offcmab.validation.subjects import resolve
+from offcmab.validation.theorem import Theorem
+from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import (
     AlgorithmError,
     UserAlgorithm,
@@ -147,50 +153,50 @@ def referenced_by_file(function: Callable[..., Any]) -> UserAlgorithm | None:
     return UserAlgorithm("file", location, qualname, file_digest(Path(location)), function)
 
 
-def signature_table() -> str:
+def signature_table(theorems: Sequence[Theorem] = THEOREMS) -> str:
     """The call signature per bound id, as a Markdown table (``validate --signatures``)."""
-    from offcmab.validation.subjects import SIGNATURES
-
     lines = ["| bound id | your function is called as | it replaces | it returns |",
              "|---|---|---|---|"]
-    for bound_id, sig in SIGNATURES.items():
+    for theorem in theorems:
+        sig = theorem.signature
         keywords = ", ".join(f"{k}={v!r}" for k, v in sig.keywords.items())
-        replaced = f"`{sig.reference}`" + (f" ({keywords})" if keywords else "")
-        lines.append(f"| {bound_id} | `{sig.call}` | {replaced} | {sig.returns} |")
+        replaced = f"`{sig.reference_name}`" + (f" ({keywords})" if keywords else "")
+        lines.append(f"| {theorem.id} | `{sig.call}` | {replaced} | {sig.returns} |")
     return "\n".join(lines)
 
 
-def cli_subject(target: str, only: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+def cli_subject(target: str, only: tuple[str, ...],
+                theorems: Sequence[Theorem] = THEOREMS) -> tuple[str, dict[str, Any]]:
     """The subject spec and description of ``--algorithm TARGET`` for the ids ``only``.
 
     Loads the function and checks its signature against every id here, so a bad
     target fails before any trial runs.
     """
-    from offcmab.validation.subjects import SIGNATURES, resolve
-
+    ids = ", ".join(theorem.id for theorem in theorems)
     if not only:
-        raise ValueError(f"only: --algorithm needs --only with bound ids among "
-                         f"{', '.join(SIGNATURES)}")
-    uncovered = [bound_id for bound_id in only if bound_id not in SIGNATURES]
+        raise ValueError(f"only: --algorithm needs --only with bound ids among {ids}")
+    known = {theorem.id: theorem for theorem in theorems}
+    uncovered = [bound_id for bound_id in only if bound_id not in known]
     if uncovered:
         raise ValueError(f"only: no algorithm can be substituted for {', '.join(uncovered)}; "
-                         f"--algorithm covers {', '.join(SIGNATURES)}")
+                         f"--algorithm covers {ids}")
     spec, described = describe(target, parallel=True)
     for bound_id in only:
-        resolve(spec, bound_id)
+        resolve(spec, known[bound_id])
     return spec, described
 
 
 def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "default",
           seed: int = 2025, jobs: int = 1, backend: str | None = None,
-          out: str | Path | None = None) -> CheckReport:
+          out: str | Path | None = None,
+          theorems: Sequence[Theorem] = THEOREMS) -> CheckReport:
     r"""Check ``function`` against the bound ``bound_id`` as ``offcmab validate`` would.
 
     Parameters
     ----------
     function
         Your algorithm, with the call signature of ``bound_id`` (see
-        :data:`offcmab.validation.subjects.SIGNATURES`), or a target string
+        :func:`signature_table`), or a target string
         ``"FILE.py:FUNCTION"`` / ``"package.module:FUNCTION"``.
     bound_id
         The bound to check, e.g. ``"cor1-cascade"``.
@@ -201,6 +207,9 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     out
         Folder for ``report.json``, ``report.md`` and the trial log (default: a
         temporary folder, removed afterwards).
+    theorems
+        The theorem records ``bound_id`` is looked up in (default: every theorem of
+        :mod:`offcmab.validation.theorems`; a record of your own runs with ``jobs=1``).
 
     Raises
     ------
@@ -209,26 +218,21 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
         the function: it could not be loaded, has the wrong signature, raised, or
         returned an infeasible action.
     """
-    from offcmab.validation.runner import report as report_io
-    from offcmab.validation.runner.spec import PROFILES
-    from offcmab.validation.runner.sweep import RunConfig, run_validation
-    from offcmab.validation.scenarios import REGISTRY
-    from offcmab.validation.subjects import SIGNATURES, resolve
-
-    if bound_id not in SIGNATURES or bound_id not in REGISTRY:
-        raise ValueError(f"bound_id: must be one of {', '.join(SIGNATURES)}, got {bound_id!r}")
+    known = {theorem.id: theorem for theorem in theorems}
+    if bound_id not in known:
+        raise ValueError(f"bound_id: must be one of {', '.join(known)}, got {bound_id!r}")
     if profile not in PROFILES:
         raise ValueError(f"profile: must be one of {', '.join(PROFILES)}, got {profile!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs: must be a positive integer, got {jobs!r}")
     backend = backend or ("serial" if jobs == 1 else "processes")
     spec, described = describe(function, parallel=backend != "serial" and jobs > 1)
-    resolve(spec, bound_id)  # load and check the signature here, before any worker starts
+    resolve(spec, known[bound_id])  # load and check the signature, before any worker starts
     with tempfile.TemporaryDirectory(prefix="offcmab-check-") as scratch:
         folder = Path(out) if out is not None else Path(scratch)
         config = RunConfig(profile=PROFILES[profile], seed=seed, out=folder,
                            only=(bound_id,), jobs=jobs, backend=backend, subject=spec)
-        result = run_validation(config, REGISTRY) | {"algorithm": described}
+        result = run_validation(config, theorems) | {"algorithm": described}
         if out is not None:
             report_io.write_json(result, folder / "report.json")
             report_io.write_markdown(result, folder / "report.md")

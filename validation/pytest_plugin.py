@@ -45,6 +45,7 @@ def configured_profile(config: pytest.Config) -> str:
 @pytest.fixture
 def offcmab_check(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``offcmab_check(function, bound_id, **options)``: fail the test on a violated bound."""
+    # imported on first use: every pytest session that has offcmab installed loads this plugin
     from offcmab.validation.api import check
 
     profile = configured_profile(request.config)

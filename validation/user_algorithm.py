@@ -309,17 +309,14 @@ def call_parameters(call: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in inside.split(",") if part.strip())
 
 
-def checked_call(function: Callable[..., Any], bound_id: str, label: str,
+def checked_call(function: Callable[..., Any], call: str, label: str,
                  roots: frozenset[str]) -> Callable[..., Any]:
-    """``function`` after its signature is checked against ``bound_id``'s call, guarded."""
-    from offcmab.validation.subjects import signature
-
-    call = signature(bound_id).call
+    """``function`` after its signature is checked against the printed ``call``, guarded."""
     check_signature(function, call_parameters(call), label, call)
     return guarded(function, label, roots)
 
 
-def _resolve_source(kind: SourceKind, rest: str, bound_id: str) -> Callable[..., Any]:
+def _resolve_source(kind: SourceKind, rest: str, call: str) -> Callable[..., Any]:
     target, at, digest = rest.rpartition("@")
     if not at:
         target, digest = rest, ""
@@ -328,26 +325,28 @@ def _resolve_source(kind: SourceKind, rest: str, bound_id: str) -> Callable[...,
     if digest and not (algorithm.sha256 or "").startswith(digest):
         raise AlgorithmError(f"algorithm {algorithm.label}: {location} changed during the run "
                              f"(sha256 {algorithm.sha256}, the run started with {digest}...)")
-    return checked_call(algorithm.function, bound_id, algorithm.label, algorithm.roots)
+    return checked_call(algorithm.function, call, algorithm.label, algorithm.roots)
 
 
-def _resolve_object(rest: str, bound_id: str) -> Callable[..., Any]:
+def _resolve_object(rest: str, call: str) -> Callable[..., Any]:
     spec = f"object:{rest}"
     if spec not in _OBJECTS:
         raise AlgorithmError(f"algorithm {rest}: a function defined inside another function "
                              "(or a lambda) can only run in the process that defined it; "
                              "use jobs=1 or define it at the top level of a file")
     function = _OBJECTS[spec]
-    return checked_call(function, bound_id, function_name(function), source_files(function))
+    return checked_call(function, call, function_name(function), source_files(function))
 
 
-def register() -> None:
-    """Register the ``file``, ``module`` and ``object`` subject prefixes."""
-    from offcmab.validation.subjects import register_prefix
-
-    register_prefix("file", lambda rest, bound_id: _resolve_source("file", rest, bound_id))
-    register_prefix("module", lambda rest, bound_id: _resolve_source("module", rest, bound_id))
-    register_prefix("object", _resolve_object)
+#: Prefixes of the subject specs of users' functions.
+SUBJECT_PREFIXES = (*PREFIXES, "object")
 
 
-register()
+def resolve_subject(prefix: str, rest: str, call: str) -> Callable[..., Any]:
+    """The user's function named by the subject spec ``prefix:rest``, checked against ``call``.
+    """
+    if prefix == "object":
+        return _resolve_object(rest, call)
+    if prefix == "file":
+        return _resolve_source("file", rest, call)
+    return _resolve_source("module", rest, call)

@@ -1,4 +1,4 @@
-r"""Controls of CLCB (``thm1-inf``, ``thm1-one``, ``thm2-lower``) and CLCB-Cascade.
+r"""Controls of CLCB (Theorems 1 and 2) and CLCB-Cascade (Corollary 1).
 
 Every control computes CLCB's own statistics (:func:`offcmab.reference.confidence.arm_statistics`,
 :func:`offcmab.reference.confidence.hoeffding_radius`) and hands the oracle a different index

@@ -1,4 +1,4 @@
-r"""Controls of CLCB-IM-N (``thm4-im``).
+r"""Controls of CLCB-IM-N (Theorem 4).
 
 ``line:IM_inter_LCB`` combines three intervals into the edge LCB
 :math:`\underline p_{uv} = \frac{1}{\bar q_u}

@@ -1,4 +1,4 @@
-r"""Controls of CLCB-LLM-C (``thm3-llm``: improved, ``lem-llm-std``: standard).
+r"""Controls of CLCB-LLM-C (Theorem 3: improved; the standard-view lemma: standard).
 
 Each control runs :func:`offcmab.reference.clcb_llm.clcb_llm` for its counters and estimates
 and changes one factor of the score :math:`\hat p(q)\,\bar c(q)` (improved) or

@@ -1,4 +1,4 @@
-r"""Controls of CUCB-LLM-S (``thm-llm-online``).
+r"""Controls of CUCB-LLM-S (the online regret bound).
 
 The printed algorithm ranks queries by :math:`\hat p_t(q)\,\underline c_t(q)` with
 :math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{6\log t/N_{c,t}(q)}, 0\}`.  Each
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from offcmab.reference.dataset import FloatArray, IntArray
-from offcmab.validation.subjects import stream_run
+from offcmab.validation.scenarios.llm_online import stream_run
 
 #: A radius scale that turns every LCB into 0 once t >= 2 (radii exceed 1e-12 for T < 1e23).
 HUGE = 1e12

@@ -25,7 +25,13 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.clcb import clcb
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.oracles import TopK
 from offcmab.validation.events.core import EventCase
+from offcmab.validation.scenarios import cmabt
+from offcmab.validation.scenarios.im import star_and_chain
+from offcmab.validation.scenarios.thm1 import paper_fig1a
 
 #: An LCB algorithm under test: (dataset, oracle, delta) -> (counts, lcb), both per arm.
 LCBAlgorithm = Callable[[Any, Any, float], tuple[np.ndarray, np.ndarray]]
@@ -37,16 +43,12 @@ LOG_CONSTANT = {"offcmab.reference.clcb": 4.0, "offcmab.reference.clcb_cascade":
 
 def reference_clcb(dataset: Any, oracle: Any, delta: float) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 1 as implemented in :mod:`offcmab.reference.clcb` (printed radius)."""
-    from offcmab.reference.clcb import clcb
-
     result = clcb(dataset, oracle, delta)
     return result.counts, result.lcb
 
 
 def reference_cascade(dataset: Any, oracle: Any, delta: float) -> tuple[np.ndarray, np.ndarray]:
     """CLCB-Cascade of :mod:`offcmab.reference.clcb_cascade` (its own top-k oracle)."""
-    from offcmab.reference.clcb_cascade import clcb_cascade
-
     result = clcb_cascade(dataset, int(oracle.k), delta)
     return result.counts, result.lcb
 
@@ -63,13 +65,9 @@ def arm_event_fails(counts: np.ndarray, lcb: np.ndarray, mu: np.ndarray, n: int,
     return not bool(np.all(inside))
 
 
-def arm_case(event_id: str, bound_ids: tuple[str, ...], algorithm: str, instance: str,
-             params: dict[str, Any], n: int, delta: float,
-             run: LCBAlgorithm | None = None) -> EventCase:
+def arm_case(event_id: str, algorithm: str, instance: str, params: dict[str, Any], n: int,
+             delta: float, run: LCBAlgorithm | None = None) -> EventCase:
     """The :math:`\\mathcal E_{\\text{arm}}` row of one CMAB-T instance (cmabt ``params``)."""
-    from offcmab.reference.oracles import TopK
-    from offcmab.validation.scenarios import cmabt
-
     setup = cmabt.build(params)
     mu = np.asarray(setup.problem.mu, dtype=float)
     # The LCBs do not depend on the oracle; a top-k stand-in skips the costly exact IM one.
@@ -84,41 +82,44 @@ def arm_case(event_id: str, bound_ids: tuple[str, ...], algorithm: str, instance
                                delta, constant)
 
     return EventCase(
-        event_id, bound_ids, algorithm, "apdx_lem:arm_concen (eq:LCB_upper_lower)",
+        event_id, (), algorithm, "apdx_lem:arm_concen (eq:LCB_upper_lower)",
         f"mu_i - 2 rho_i <= lcb_i <= mu_i for every observed arm, "
         f"rho_i = sqrt(log({constant:g} m n/delta)/(2 N_i))",
         instance, n, delta, min(2.0 * delta / constant, 1.0), draw)
 
 
-def cases(profile: str, run: LCBAlgorithm | None = None,
-          cascade_run: LCBAlgorithm | None = None) -> list[EventCase]:
-    """The arm-event rows: CLCB on k-path and cascade data, CLCB-Cascade, edge-level IM.
+OOD = {"family": "cascade", "mu": [0.6, 0.5, 0.45, 0.4, 0.3, 0.3, 0.2, 0.1, 0.1, 0.05],
+       "k": 3, "law": {"kind": "ood"}}
 
-    ``run`` replaces every algorithm checked; ``cascade_run`` (when given) only CLCB-Cascade.
+
+def _size(profile: str) -> int:
+    return 1000 if profile == "quick" else 2000
+
+
+def clcb_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]:
+    """CLCB's arm event on k-path and cascade data, and on edge-level IM data.
+
+    ``run`` replaces the reference CLCB (a subject returning ``counts`` and ``lcb``).
     """
-    from offcmab.validation.scenarios.im import star_and_chain
-    from offcmab.validation.scenarios.thm1 import paper_fig1a
-
-    ood = {"family": "cascade", "mu": [0.6, 0.5, 0.45, 0.4, 0.3, 0.3, 0.2, 0.1, 0.1, 0.05],
-           "k": 3, "law": {"kind": "ood"}}
     close = {"family": "kpath", "path_means": [0.52, 0.5, 0.48], "k": 2,
              "law": {"kind": "paths", "weights": [1 / 3, 1 / 3, 1 / 3]}}
     graph = {key: value for key, value in star_and_chain().items()
              if key in ("nodes", "sources", "targets", "p")}
     im_edge = {"family": "im-edge", "graph": graph, "k": 2,
                "law": {"kind": "seeds", "q": [0.5] * 6}}
-    n = 1000 if profile == "quick" else 2000
-    cascade_data = paper_fig1a() if profile == "full" else ood
-    cascade_name = "paper-fig1a" if profile == "full" else "cascade-ood"
-    clcb_ids = ("thm1-inf", "thm1-one")
+    n = _size(profile)
     return [
-        arm_case("event-arm-clcb", clcb_ids, "offcmab.reference.clcb", "kpath-close", close, n,
-                 0.05,
+        arm_case("event-arm-clcb", "offcmab.reference.clcb", "kpath-close", close, n, 0.05,
                  run),
-        arm_case("event-arm-clcb", clcb_ids, "offcmab.reference.clcb", "cascade-ood", ood, n,
-                 0.05, run),
-        arm_case("event-arm-cascade", ("cor1-cascade",), "offcmab.reference.clcb_cascade",
-                 cascade_name, cascade_data, n, 0.05, cascade_run or run),
-        arm_case("event-arm-im-edge", clcb_ids, "offcmab.reference.im.clcb_im_edge", "im-edge",
-                 im_edge, n, 0.05, run),
+        arm_case("event-arm-clcb", "offcmab.reference.clcb", "cascade-ood", OOD, n, 0.05, run),
+        arm_case("event-arm-im-edge", "offcmab.reference.im.clcb_im_edge", "im-edge", im_edge,
+                 n, 0.05, run),
     ]
+
+
+def cascade_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]:
+    """CLCB-Cascade's arm event (Figure 1(a)'s data in the full profile)."""
+    cascade_data = paper_fig1a() if profile == "full" else OOD
+    cascade_name = "paper-fig1a" if profile == "full" else "cascade-ood"
+    return [arm_case("event-arm-cascade", "offcmab.reference.clcb_cascade", cascade_name,
+                     cascade_data, _size(profile), 0.05, run)]

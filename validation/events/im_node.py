@@ -35,7 +35,12 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.im.clcb_im_node import clcb_im_node, edge_lcbs
+from offcmab.reference.im.exact import brute_force_im, exact_spread
+from offcmab.reference.im.one_step import one_step_probabilities
 from offcmab.validation.events.core import EventCase
+from offcmab.validation.events.subject import node_algorithm, node_choice
+from offcmab.validation.scenarios.im import build, exact_oracle, star_and_chain
 
 #: An IM-N statistics routine under test: (graph, cascades, delta) -> a result with the
 #: fields of :class:`offcmab.reference.im.clcb_im_node.CLCBIMResult` (q_ucb, p_not_ucb,
@@ -47,8 +52,6 @@ ROUNDING = 1e-12
 
 def reference_node(graph: Any, cascades: Any, delta: float) -> Any:
     """Lines ``line:IM_counter`` to ``line:IM_LCB`` of :mod:`offcmab.reference.im.clcb_im_node`."""
-    from offcmab.reference.im.clcb_im_node import edge_lcbs
-
     return edge_lcbs(graph, cascades, delta)
 
 
@@ -87,8 +90,6 @@ def edge_event_fails(result: Any, graph: Any) -> bool:
 
 def oracle_step_fails(result: Any, graph: Any, k: int) -> bool:
     """Whether the chosen seeds fall short of the best ``k`` seeds on the LCB-weighted graph."""
-    from offcmab.reference.im.exact import brute_force_im, exact_spread
-
     weighted = graph.with_probabilities(np.clip(np.asarray(result.lcb, dtype=float), 0.0, 1.0))
     _, best = brute_force_im(weighted, k)
     chosen = exact_spread(weighted, np.asarray(result.seeds, dtype=np.int64))
@@ -97,8 +98,6 @@ def oracle_step_fails(result: Any, graph: Any, k: int) -> bool:
 
 def reference_choice(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
     """CLCB-IM-N itself (``alg:CLCB-IM``): statistics, LCBs and the oracle's seeds."""
-    from offcmab.reference.im.clcb_im_node import clcb_im_node
-
     return clcb_im_node(graph, cascades, oracle, delta)
 
 
@@ -106,8 +105,6 @@ def oracle_case(instance: str, params: dict[str, Any], n: int, delta: float,
                 run: Callable[[Any, Any, Any, float], Any] | None = None,
                 trials: int = 0) -> EventCase:
     """The oracle-step row: the seeds are a best seed set for the algorithm's own LCBs."""
-    from offcmab.validation.scenarios.im import build, exact_oracle
-
     problem = build(params)
     graph, k = problem.graph, int(params["k"])
     hidden = graph.with_probabilities(np.zeros(graph.edges))  # the algorithm sees no truth
@@ -117,7 +114,7 @@ def oracle_case(instance: str, params: dict[str, Any], n: int, delta: float,
     def draw(rng: np.random.Generator) -> bool:
         return oracle_step_fails(method(hidden, problem.sample(n, rng), oracle, delta), graph, k)
 
-    return EventCase("event-im-oracle-step", ("thm4-im",), "offcmab.reference.im.clcb_im_node",
+    return EventCase("event-im-oracle-step", (), "offcmab.reference.im.clcb_im_node",
                      "apdx_sec:app_IM_node step (2)",
                      "sigma_LCB(S_hat) >= max_S sigma_LCB(S) (exact oracle, alpha = 1)",
                      instance, n, delta, 0.0, draw, trials=trials)
@@ -126,8 +123,6 @@ def oracle_case(instance: str, params: dict[str, Any], n: int, delta: float,
 def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], n: int,
               delta: float, run: NodeAlgorithm | None = None, trials: int = 0) -> EventCase:
     """The interval (``which="intervals"``) or edge-LCB (``"edge"``) row of one graph."""
-    from offcmab.reference.im.one_step import one_step_probabilities
-    from offcmab.validation.scenarios.im import build
 
     problem = build(params)
     graph = problem.graph
@@ -149,26 +144,21 @@ def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], 
                  "L = log(12nE/delta)" if which == "intervals"
                  else "edge LCB <= p_uv for every edge")
     lemma = "apdx_lem:aux_IM" if which == "intervals" else "apdx_sec:app_IM_node step (1)"
-    return EventCase(event_id, ("thm4-im",), "offcmab.reference.im.clcb_im_node", lemma, statement,
+    return EventCase(event_id, (), "offcmab.reference.im.clcb_im_node", lemma, statement,
                      instance, n, delta, failure, draw, trials=trials)
 
 
-def cases(profile: str, run: NodeAlgorithm | None = None, subject: str = "reference",
-          ) -> list[EventCase]:
-    """Both rows on the six-node graph of the thm4-im scenario (fewer trials: costly data)."""
-    from offcmab.validation.scenarios.im import star_and_chain
-
+def cases(profile: str, function: Callable[..., Any] | None = None,
+          spec: str = "") -> list[EventCase]:
+    """The interval, edge-LCB and oracle-step rows on the six-node graph (fewer trials:
+    costly data); ``function`` replaces CLCB-IM-N, ``spec`` names it in messages."""
+    k = int(star_and_chain()["k"])
     n = 10000 if profile == "full" else 5000
-    if subject != "reference":
-        from offcmab.validation.events.subject import node_algorithm
-
-        run = node_algorithm(subject, int(star_and_chain()["k"]))
+    run = choice = None
+    if function is not None:
+        run = node_algorithm(function, spec, lambda graph: exact_oracle(graph, k))
+        choice = node_choice(function, spec)
     trials = {"quick": 30, "default": 40, "full": 100}[profile]  # cascades cost ~25 ms each
-    choice = None
-    if subject != "reference":
-        from offcmab.validation.events.subject import node_choice
-
-        choice = node_choice(subject)
     oracle_trials = {"quick": 10, "default": 10, "full": 30}[profile]
     return [node_case("event-im-intervals", "intervals", "star-and-chain", star_and_chain(), n,
                       0.05, run, trials),

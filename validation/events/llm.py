@@ -1,6 +1,6 @@
 r"""Events of the LLM cache proofs: offline costs and arrival frequencies, the online stream.
 
-Offline, ``lem-llm-std`` (Algorithm ``alg:CLCB-LLM_std``)
+Offline, the standard-view lemma (Algorithm ``alg:CLCB-LLM_std``)
     Theorem 1 applied with :math:`2m` base arms (the costs, observed :math:`N_c(q)`
     times, and the arrival probabilities, observed :math:`n` times), so its
     :math:`\mathcal E_{\text{arm}}` has the radius
@@ -9,13 +9,13 @@ Offline, ``lem-llm-std`` (Algorithm ``alg:CLCB-LLM_std``)
     arms and :math:`n` counts; costs and indicators lie in [0, 1]).  The printed UCBs
     add :math:`r(N) = \sqrt{2\log(4mn/\delta)/N} = 2\rho_E(N)`, so on the event
     :math:`c \le \bar c \le c + 3\rho_E` and :math:`p \le \bar p \le p + 3\rho_E`.
-Offline, ``thm3-llm`` (Algorithm ``alg:CLCB-LLM``)
+Offline, Theorem 3 (Algorithm ``alg:CLCB-LLM``)
     :math:`\mathcal E_{\text{arm}}` over the :math:`m` costs at
     :math:`\rho_E(N) = \sqrt{\log(2mn/\delta)/(2N)}` (probability :math:`\le \delta`,
     then :math:`c \le \bar c \le c + \rho_E + r`), and :math:`\mathcal E_{\text{arv}}`:
     :math:`\|\hat p - p\|_1 \le \sqrt{2m\log(2/\delta)/n}` (``apdx_lem:vec_concen``,
     probability :math:`\le \delta`).
-Online, ``thm-llm-online`` (Algorithm ``alg:CUCB-LLM_stream``)
+Online, the regret bound (Algorithm ``alg:CUCB-LLM_stream``)
     ``apdx_lem:stream_oracle``: in every round the streaming cache maximises
     :math:`\sum_{\mathcal M}\hat p_t\underline c_t` over :math:`|\mathcal M| \le k`, the
     step (b) "oracle gap :math:`\le 0`" of the regret proof.  A deterministic claim
@@ -35,11 +35,19 @@ uniform noise) for Hoeffding's inequality.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.reference.cucb_llm_stream import cucb_llm_stream
+from offcmab.reference.problems.llm_cache import sample_costs, sample_log, sample_queries
+from offcmab.validation.events import subject as substitute
 from offcmab.validation.events.core import EventCase
+from offcmab.validation.scenarios import llm_instances
+from offcmab.validation.scenarios.llm_instances import small_ood, zipf_random
+from offcmab.validation.scenarios.llm_online import printed_stream
 
 #: A cache algorithm under test: (log, k, delta, variant) -> its result (fields of
 #: :class:`offcmab.reference.clcb_llm.CLCBLLMResult`: counts, cost_counts, p_hat, c_hat, c_ucb,
@@ -52,8 +60,6 @@ ROUNDING = 1e-12
 
 def reference_cache(log: Any, k: int, delta: float, variant: str) -> Any:
     """CLCB-LLM-C of :mod:`offcmab.reference.clcb_llm`."""
-    from offcmab.reference.clcb_llm import clcb_llm
-
     return clcb_llm(log, k, delta, variant)  # type: ignore[arg-type]
 
 
@@ -96,13 +102,10 @@ def frequency_event_fails(result: Any, p: np.ndarray, n: int, delta: float,
         * (1.0 + ROUNDING)
 
 
-def cache_case(event_id: str, bound_id: str, variant: str, which: str, instance: str,
+def cache_case(event_id: str, variant: str, which: str, instance: str,
                params: dict[str, Any], n: int, delta: float,
                run: CacheAlgorithm | None = None) -> EventCase:
     """One offline cache event row (``which`` is ``cost`` or ``frequency``)."""
-    from offcmab.reference.problems.llm_cache import sample_log
-    from offcmab.validation.scenarios import llm_instances
-
     setup = llm_instances.build(params)
     problem, method = setup.problem, run or reference_cache
     p, c = np.asarray(problem.p, dtype=float), np.asarray(problem.c, dtype=float)
@@ -128,7 +131,7 @@ def cache_case(event_id: str, bound_id: str, variant: str, which: str, instance:
     # Standard: one E_arm over 2m arms (probability <= delta), split here into its
     # cost and frequency halves, each failing with probability <= delta/2.
     failure = delta / 2.0 if variant == "standard" else delta
-    return EventCase(event_id, (bound_id,), "offcmab.reference.clcb_llm", lemma,
+    return EventCase(event_id, (), "offcmab.reference.clcb_llm", lemma,
                      statements[(which, variant)], instance, n, delta, failure, draw)
 
 
@@ -153,9 +156,6 @@ def stream_case(event_id: str, variant: str, horizon: int, delta: float, trials:
     Each trial runs ``variant`` for ``horizon`` rounds on a fresh stream (Bernoulli costs)
     and fails when some round ends with a cache that is not a maximiser of the score sum.
     """
-    from offcmab.reference.cucb_llm_stream import cucb_llm_stream
-    from offcmab.validation.scenarios import llm_instances
-
     problem = llm_instances.build(STREAM_INSTANCE).problem
 
     def draw(rng: np.random.Generator) -> bool:
@@ -163,7 +163,7 @@ def stream_case(event_id: str, variant: str, horizon: int, delta: float, trials:
         return bool(not np.all(run.equals_reference))
 
     radius = "sqrt(6 log t/N_c) (printed)" if variant == "printed" else "sqrt(6 log T/N_c)"
-    return EventCase(event_id, ("thm-llm-online",), "offcmab.reference.cucb_llm_stream",
+    return EventCase(event_id, (), "offcmab.reference.cucb_llm_stream",
                      "apdx_lem:stream_oracle",
                      f"every round's cache maximises sum p_hat_t lcb_t over |M| <= k; "
                      f"radius {radius}", "stream-erratum", horizon, delta, 0.0, draw,
@@ -256,9 +256,6 @@ def online_lcb_fails(queries: np.ndarray, hits: np.ndarray, lcbs: np.ndarray, c:
 
 def printed_radius_case(horizon: int, delta: float, trials: int) -> EventCase:
     """Steps (c) and (f) of the online proof for the printed radius: a known failure."""
-    from offcmab.reference.cucb_llm_stream import cucb_llm_stream
-    from offcmab.validation.scenarios import llm_instances
-
     problem = llm_instances.build(STREAM_INSTANCE).problem
     c = np.asarray(problem.c, dtype=float)
 
@@ -266,7 +263,7 @@ def printed_radius_case(horizon: int, delta: float, trials: int) -> EventCase:
         trace = cucb_llm_stream(problem, horizon, rng, "printed")
         return printed_lcb_sandwich_fails(trace.queries, trace.costs, trace.hits, c, delta)
 
-    return EventCase("event-online-lcb-printed", ("thm-llm-online",),
+    return EventCase("event-online-lcb-printed", (),
                      "offcmab.reference.cucb_llm_stream",
                      "apdx_sec:app_LLM_cache_online steps (c), (f)",
                      "c(q) - 2 r_E <= lcb_t(q) <= c(q) for all q, t with the printed radius "
@@ -286,9 +283,6 @@ def _stream(params: dict[str, Any], horizon: int,
             rng: np.random.Generator) -> tuple[Any, np.ndarray, np.ndarray]:
     """The problem of ``params`` and a fresh stream of ``horizon`` queries and their costs
     (drawn in the order :func:`offcmab.reference.cucb_llm_stream.cucb_llm_stream` draws them)."""
-    from offcmab.reference.problems.llm_cache import sample_costs, sample_queries
-    from offcmab.validation.scenarios import llm_instances
-
     problem = llm_instances.build(params).problem
     queries = sample_queries(problem.p, horizon, rng)
     return problem, queries, sample_costs(problem.c[queries], rng, params["noise"])
@@ -300,9 +294,6 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
 
     ``run`` replaces it: it gets the stream and returns which rounds hit its cache.
     """
-    from offcmab.reference.cucb_llm_stream import cucb_llm_stream
-    from offcmab.validation.scenarios import llm_instances
-
     problem = llm_instances.build(params).problem
     c = np.asarray(problem.c, dtype=float)
 
@@ -314,7 +305,7 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
         hits = run(queries, costs, problem.m, problem.k, delta)
         return online_cost_event_fails(queries, costs, hits, c, delta)
 
-    return EventCase("event-online-cost", ("thm-llm-online",), "offcmab.reference.cucb_llm_stream",
+    return EventCase("event-online-cost", (), "offcmab.reference.cucb_llm_stream",
                      "apdx_sec:app_LLM_cache_online (E_arm)",
                      "|c_hat_t(q) - c(q)| <= sqrt(log(3mT/delta)/(2 N_c,t(q))) for all q, t",
                      instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
@@ -326,7 +317,7 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
 
     Implied by the cost event :math:`\mathcal E_{\text{arm}}` (probability
     :math:`\ge 1 - 2\delta/3`) for the printed radius, so the row's promised failure is
-    :math:`2\delta/3`; the printed algorithm (validate's subject of ``thm-llm-online``)
+    :math:`2\delta/3`; the printed algorithm (the subject validate checks against the online bound)
     is the reference.
     """
     def draw(rng: np.random.Generator) -> bool:
@@ -334,8 +325,8 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
         hits, lcbs = run(queries, costs, problem.m, problem.k, delta)
         return online_lcb_fails(queries, hits, lcbs, np.asarray(problem.c, dtype=float), delta)
 
-    return EventCase("event-online-lcb", ("thm-llm-online",),
-                     "offcmab.validation.subjects.printed_stream",
+    return EventCase("event-online-lcb", (),
+                     "offcmab.validation.scenarios.llm_online.printed_stream",
                      "apdx_sec:app_LLM_cache_online steps (c), (f), corrected for the printed "
                      "radius", "after each miss in round t, for every observed q: lcb_t(q) <= "
                      "c(q) once 12 log t >= log(3mT/delta), and c(q) - lcb_t(q) <= r_E + "
@@ -343,64 +334,60 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
                      instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
 
 
-#: The offline bound ids and the CLCB-LLM-C variant each covers.
-OFFLINE = (("lem-llm-std", "standard"), ("thm3-llm", "improved"))
+def offline_cases(profile: str, variant: str, function: Callable[..., Any] | None = None,
+                  spec: str = "") -> list[EventCase]:
+    """The cost and frequency rows of CLCB-LLM-C's ``variant`` (``standard`` or ``improved``).
 
-
-def cases(profile: str, run: CacheAlgorithm | None = None, subject: str = "reference",
-          bound_id: str | None = None) -> list[EventCase]:
-    """Offline cost/frequency rows for both variants, the stream lemma, the online events.
-
-    With a ``subject`` other than the reference, the offline rows check its result, the
-    online cost row its caches, the online LCB row its ``lcbs``, and the rows that check
-    the reference's own statistics are n/a.  With ``bound_id``, only that id's rows (a
-    subject substituted for one variant is called for that variant only).
+    ``function`` replaces the reference algorithm (its result must expose the reference's
+    statistics, or the rows are n/a); ``spec`` names it in messages.
     """
-    from dataclasses import replace
-
-    from offcmab.validation.events import subject as substitute
-    from offcmab.validation.scenarios.llm_instances import small_ood, zipf_random
-
-    n = 2000
-    rows: list[EventCase] = []
+    method = None if function is None else substitute.cache_algorithm(function, spec)
     instances = [("ood-small", small_ood())]
     if profile != "quick":
         instances.append(("zipf-random", zipf_random()))
-    offline = [(bound, variant) for bound, variant in OFFLINE
-               if bound_id in (None, bound)]
-    for name, params in instances:
-        for bound, variant in offline:
-            for which in ("cost", "frequency"):
-                method = run if subject == "reference" \
-                    else substitute.cache_algorithm(subject, bound)
-                rows.append(cache_case(f"event-llm-{which}-{variant}", bound, variant,
-                                       which, name, params, n, 0.05, method))
-    if bound_id not in (None, "thm-llm-online"):
-        return rows
+    return [cache_case(f"event-llm-{which}-{variant}", variant, which, name, params, 2000,
+                       0.05, method)
+            for name, params in instances for which in ("cost", "frequency")]
+
+
+#: Why the rows that inspect the reference's own statistics say nothing about a subject.
+REFERENCE_ONLY = {
+    "event-stream-oracle": "checks the corrected algorithm (radius with log T), which a "
+                           "subject of the online cache bound does not replace",
+    "event-stream-oracle-printed": "checks the reference's own scores against a brute-force "
+                                   "top-k (a known failure)",
+    "event-online-lcb-printed": "checks the printed statement on the reference (a known "
+                                "failure); event-online-lcb checks the subject's LCBs "
+                                "against the corrected one"}
+
+
+def online_cases(profile: str, function: Callable[..., Any] | None = None,
+                 spec: str = "") -> list[EventCase]:
+    """The streaming lemma (corrected and printed), the online cost and LCB events.
+
+    With ``function`` in place of the printed CUCB-LLM-S, the cost row checks its caches,
+    the LCB row its ``lcbs``, and the rows that check the reference's own statistics are
+    n/a (:data:`REFERENCE_ONLY`).
+    """
     stream_trials = {"quick": 10, "default": 20, "full": 60}[profile]  # ~80 ms per run
-    rows.append(stream_case("event-stream-oracle", "fixed-log", 600, 0.05, stream_trials))
-    rows.append(stream_case("event-stream-oracle-printed", "printed", 600, 0.05, stream_trials,
-                            erratum="apdx_lem:stream_oracle"))
-    online = None if subject == "reference" else substitute.stream_hits(subject)
+    rows = [stream_case("event-stream-oracle", "fixed-log", 600, 0.05, stream_trials),
+            stream_case("event-stream-oracle-printed", "printed", 600, 0.05, stream_trials,
+                        erratum="apdx_lem:stream_oracle")]
+    online = None if function is None else substitute.stream_hits(function)
+    statistics = substitute.stream_statistics(function or printed_stream, spec or "reference")
     rows.append(online_cost_case(STREAM_INSTANCE, "stream-erratum", 300, 0.05, stream_trials,
                                  online))
     rows.append(online_lcb_case(STREAM_LCB_INSTANCE, "stream-lcb", 500, 0.05, stream_trials,
-                                substitute.stream_statistics(subject)))
+                                statistics))
     rows.append(printed_radius_case(300, 0.05, stream_trials))
-    if subject == "reference":
+    if function is None:
         return rows
-    reasons = {"event-stream-oracle": "checks the corrected algorithm (radius with log T), "
-                                      "which a subject of thm-llm-online does not replace",
-               "event-stream-oracle-printed": "checks the reference's own scores against a "
-                                              "brute-force top-k (a known failure)",
-               "event-online-lcb-printed": "checks the printed statement on the reference "
-                                           "(a known failure); event-online-lcb checks the "
-                                           "subject's LCBs against the corrected one"}
 
     def hidden(event_id: str) -> Any:
         def draw(rng: np.random.Generator) -> bool:
-            raise substitute.NotExposedError(f"subject {subject}: n/a, the row "
-                                             f"{reasons[event_id]}")
+            raise substitute.NotExposedError(f"subject {spec}: n/a, the row "
+                                             f"{REFERENCE_ONLY[event_id]}")
         return draw
 
-    return [replace(row, draw=hidden(row.id)) if row.id in reasons else row for row in rows]
+    return [replace(row, draw=hidden(row.id)) if row.id in REFERENCE_ONLY else row
+            for row in rows]

@@ -19,15 +19,17 @@ import math
 
 import numpy as np
 
+from offcmab.reference.im.exact import brute_force_im, exact_spread
+from offcmab.reference.im.oracles import imm
+from offcmab.reference.oracles import TopK
 from offcmab.validation.events.core import EventCase
+from offcmab.validation.scenarios.im import build, star_and_chain
 
 ROUNDING = 1e-12
 
 
 def topk_case(m: int, k: int) -> EventCase:
     """Top-k exactness on random grid-valued weights."""
-    from offcmab.reference.oracles import TopK
-
     oracle = TopK(k)
 
     def draw(rng: np.random.Generator) -> bool:
@@ -37,18 +39,14 @@ def topk_case(m: int, k: int) -> EventCase:
         valid = chosen.size == k and np.unique(chosen).size == k
         return not (valid and float(weights[chosen].sum()) >= best - ROUNDING)
 
-    return EventCase("event-oracle-topk", ("cor1-cascade", "thm3-llm", "lem-llm-std"),
+    return EventCase("event-oracle-topk", (),
                      "offcmab.reference.oracles.TopK", "alg:CLCB_cascade (Top-k exact)",
                      "sum of the chosen k weights = sum of the k largest", f"m{m}-k{k}", m,
                      0.0, 0.0, draw)
 
 
 def imm_case(eps: float, delta_prime: float) -> EventCase:
-    """IMM's approximation promise on the six-node graph of the thm4-im scenario."""
-    from offcmab.reference.im.exact import brute_force_im, exact_spread
-    from offcmab.reference.im.oracles import imm
-    from offcmab.validation.scenarios.im import build, star_and_chain
-
+    """IMM's approximation promise on the six-node graph of the node-level IM scenario."""
     problem = build(star_and_chain())
     graph, k = problem.graph, problem.k
     _, optimum = brute_force_im(graph, k)
@@ -58,12 +56,17 @@ def imm_case(eps: float, delta_prime: float) -> EventCase:
         seeds = imm(graph, k, eps, delta_prime, rng).seeds
         return exact_spread(graph, seeds) < target - ROUNDING
 
-    return EventCase("event-oracle-imm", ("thm4-im",), "offcmab.reference.im.oracles.imm",
+    return EventCase("event-oracle-imm", (), "offcmab.reference.im.oracles.imm",
                      "thm:IM (IM oracle, alpha = 1 - 1/e - eps w.p. 1 - delta')",
                      f"sigma(S_IMM) >= (1 - 1/e - {eps:g}) sigma(S*), exact spreads",
                      "star-and-chain", graph.nodes, delta_prime, delta_prime, draw)
 
 
-def cases(profile: str) -> list[EventCase]:
-    """Top-k on two shapes, IMM at eps = 0.1, delta' = 0.01 (the IMMOracle defaults)."""
-    return [topk_case(10, 3), topk_case(100, 40), imm_case(0.1, 0.01)]
+def topk_cases() -> list[EventCase]:
+    """Top-k exactness on two shapes."""
+    return [topk_case(10, 3), topk_case(100, 40)]
+
+
+def imm_cases() -> list[EventCase]:
+    """IMM at eps = 0.1, delta' = 0.01 (the IMMOracle defaults)."""
+    return [imm_case(0.1, 0.01)]

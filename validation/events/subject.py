@@ -1,4 +1,4 @@
-r"""Event rows for a substituted algorithm (``validate --subject SPEC``).
+r"""Event rows for a substituted algorithm (``validate --algorithm``, a control).
 
 A subject (see :mod:`offcmab.validation.subjects`) is called exactly as the scenarios call it;
 the event rows then read the statistics from what it returned.  Only a subject whose
@@ -30,26 +30,15 @@ def require(result: Any, fields: Sequence[str], who: str) -> Any:
     return result
 
 
-def _resolve(spec: str, bound_id: str) -> Callable[..., Any]:
-    """The subject for ``bound_id``, loaded (and its signature checked) when first called.
+def arm_algorithm(function: Callable[..., Any], spec: str, cascade: bool = False
+                  ) -> Callable[[Any, Any, float], tuple[Any, Any]]:
+    """The subject as an LCB algorithm ``(dataset, oracle, delta) -> (counts, lcb)``.
 
-    Event cases of every bound id are built before the run's ids filter them, so a subject
-    written for one id must not be checked against another id's signature here.
+    ``cascade``: the subject is called as CLCB-Cascade, with the list length ``k`` in place
+    of the oracle.
     """
-    def call(*args: Any) -> Any:
-        from offcmab.validation.subjects import resolve
-
-        return resolve(spec, bound_id)(*args)
-
-    return call
-
-
-def arm_algorithm(spec: str, bound_id: str) -> Callable[[Any, Any, float], tuple[Any, Any]]:
-    """The subject as an LCB algorithm ``(dataset, oracle, delta) -> (counts, lcb)``."""
-    function = _resolve(spec, bound_id)
-
     def run(dataset: Any, oracle: Any, delta: float) -> tuple[Any, Any]:
-        second = int(oracle.k) if bound_id == "cor1-cascade" else oracle
+        second = int(oracle.k) if cascade else oracle
         result = require(function(dataset, second, delta), ("counts", "lcb"), spec)
         return result.counts, result.lcb
 
@@ -59,10 +48,9 @@ def arm_algorithm(spec: str, bound_id: str) -> Callable[[Any, Any, float], tuple
 CACHE_FIELDS = ("cost_counts", "c_hat", "c_ucb", "p_hat", "p_ucb")
 
 
-def cache_algorithm(spec: str, bound_id: str) -> Callable[[Any, int, float, str], Any]:
+def cache_algorithm(function: Callable[..., Any], spec: str
+                    ) -> Callable[[Any, int, float, str], Any]:
     """The subject as a cache algorithm ``(log, k, delta, variant) -> result``."""
-    function = _resolve(spec, bound_id)
-
     def run(log: Any, k: int, delta: float, variant: str) -> Any:
         return require(function(log, k, delta), CACHE_FIELDS, spec)
 
@@ -72,34 +60,26 @@ def cache_algorithm(spec: str, bound_id: str) -> Callable[[Any, int, float, str]
 NODE_FIELDS = ("q_ucb", "p_not_ucb", "p_cond_lcb", "lcb", "counters", "log_term")
 
 
-def node_algorithm(spec: str, k: int) -> Callable[[Any, Any, float], Any]:
+def node_algorithm(function: Callable[..., Any], spec: str,
+                   oracle: Callable[[Any], Any]) -> Callable[[Any, Any, float], Any]:
     """The subject as CLCB-IM-N's statistics ``(graph, cascades, delta) -> result``
-    (called with the exact oracle for ``k`` seeds; its seeds are not inspected)."""
-    function = _resolve(spec, "thm4-im")
-
+    (called with the oracle ``oracle(graph)`` builds; its seeds are not inspected)."""
     def run(graph: Any, cascades: Any, delta: float) -> Any:
-        from offcmab.validation.scenarios.im import exact_oracle
-
-        return require(function(graph, cascades, exact_oracle(graph, k), delta), NODE_FIELDS,
-                       spec)
+        return require(function(graph, cascades, oracle(graph), delta), NODE_FIELDS, spec)
 
     return run
 
 
-def node_choice(spec: str) -> Callable[[Any, Any, Any, float], Any]:
-    """The IM-N subject as called by thm4-im, returning a result with ``seeds`` and ``lcb``."""
-    function = _resolve(spec, "thm4-im")
-
+def node_choice(function: Callable[..., Any], spec: str) -> Callable[[Any, Any, Any, float], Any]:
+    """The IM-N subject as its theorem calls it, returning a result with ``seeds`` and ``lcb``."""
     def run(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
         return require(function(graph, cascades, oracle, delta), ("seeds", "lcb"), spec)
 
     return run
 
 
-def stream_hits(spec: str) -> Callable[[Any, Any, int, int, float], np.ndarray]:
+def stream_hits(function: Callable[..., Any]) -> Callable[[Any, Any, int, int, float], np.ndarray]:
     """The online subject as ``(queries, costs, m, k, delta) -> hits`` (from its caches)."""
-    function = _resolve(spec, "thm-llm-online")
-
     def run(queries: Any, costs: Any, m: int, k: int, delta: float) -> np.ndarray:
         result = function(queries, costs, m, k, delta)
         caches = np.asarray(getattr(result, "caches", result), dtype=bool)
@@ -111,13 +91,11 @@ def stream_hits(spec: str) -> Callable[[Any, Any, int, int, float], np.ndarray]:
 STREAM_FIELDS = ("lcbs",)
 
 
-def stream_statistics(spec: str) -> Callable[[Any, Any, int, int, float],
-                                             tuple[np.ndarray, np.ndarray]]:
+def stream_statistics(function: Callable[..., Any], spec: str
+                      ) -> Callable[[Any, Any, int, int, float], tuple[np.ndarray, np.ndarray]]:
     """The online subject as ``(queries, costs, m, k, delta) -> (hits, lcbs)``: which rounds
     hit its cache (from ``caches``, or the result itself) and the LCBs in force after each
     round (field ``lcbs``)."""
-    function = _resolve(spec, "thm-llm-online")
-
     def run(queries: Any, costs: Any, m: int, k: int, delta: float
             ) -> tuple[np.ndarray, np.ndarray]:
         result = require(function(queries, costs, m, k, delta), STREAM_FIELDS, spec)

@@ -1,6 +1,7 @@
 r"""Where trials run: in this process, in a process pool, or on a dask.distributed cluster.
 
-Every backend runs the same pure function :func:`run_task` on the same tasks and
+Every backend runs the same pure function :func:`run_task` on the same tasks (worker
+processes find a task's theorem in :data:`offcmab.validation.theorems.THEOREMS` by its id) and
 hands each finished :class:`~offcmab.validation.runner.store.TrialRecord` to a callback in
 the main process as soon as it completes (the callback writes it to the durable
 log).  Results depend only on the task, never on the backend or the order of
@@ -13,18 +14,23 @@ installed), otherwise a ``LocalCluster`` of ``jobs`` worker processes is started
 
 from __future__ import annotations
 
-import importlib
+import functools
 import multiprocessing
+import pickle
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from offcmab.validation.runner.scenario import Scenario
+from offcmab.reference.errors import InputError
+from offcmab.validation.runner.scenario import Subject
 from offcmab.validation.runner.seeding import trial_generator
 from offcmab.validation.runner.spec import Instance, TrialKey
 from offcmab.validation.runner.store import TrialRecord
+from offcmab.validation.subjects import resolve
+from offcmab.validation.theorem import Theorem, find
+from offcmab.validation.theorems import THEOREMS
 
 Backend = Literal["serial", "processes", "dask"]
 BACKENDS: tuple[str, ...] = ("serial", "processes", "dask")
@@ -34,41 +40,79 @@ BACKENDS: tuple[str, ...] = ("serial", "processes", "dask")
 class Task:
     """Everything a worker needs to run one trial: pure data, cheap to pickle."""
 
-    module: str
     instance: Instance
     key: TrialKey
     seed: int
 
 
-def load_scenario(module: str, bound_id: str) -> Scenario:
-    """The scenario ``bound_id`` of the scenario module ``module`` (imported on demand)."""
-    scenario: Scenario = importlib.import_module(module).SCENARIOS[bound_id]
-    return scenario
-
-
-def run_task(task: Task) -> TrialRecord:
-    """Run one trial: seed its generator from its key, draw data, measure the gap."""
-    scenario = load_scenario(task.module, task.key.bound_id)
+def run_task(task: Task, theorem: Theorem) -> TrialRecord:
+    """Run one trial of ``theorem``: seed its generator from its key, draw data, measure the gap.
+    """
     rng = trial_generator(task.seed, task.key)
+    subject = Subject(task.key.subject, resolve(task.key.subject, theorem))
     start = time.perf_counter()
-    subject = task.key.subject
-    outcome = (scenario.trial(task.instance, task.key.n, rng) if subject == "reference"
-               else scenario.trial(task.instance, task.key.n, rng, subject))
+    outcome = theorem.scenario.trial(task.instance, task.key.n, rng, subject)
     seconds = time.perf_counter() - start
     return TrialRecord(task.key.text(), float(outcome.gap), float(outcome.gap_error),
                        {k: float(v) for k, v in outcome.extra.items()}, seconds)
 
 
+#: Records a worker process was handed at start (theorems outside the index).
+_HANDED: dict[str, Theorem] = {}
+
+
+def receive(records: Sequence[Theorem]) -> None:
+    """Worker start: keep the records the run handed over (see :func:`unregistered`)."""
+    _HANDED.update({record.id: record for record in records})
+
+
+def lookup(bound_id: str) -> Theorem:
+    """A worker's record of ``bound_id``: one handed over at start, else the index's."""
+    return _HANDED[bound_id] if bound_id in _HANDED else find(THEOREMS, bound_id)
+
+
+def run_registered(task: Task) -> TrialRecord:
+    """A worker's trial: its theorem looked up by the task's bound id."""
+    return run_task(task, lookup(task.key.bound_id))
+
+
+def run_handed(records: Sequence[Theorem], task: Task) -> TrialRecord:
+    """A dask worker's trial, with the run's unregistered records passed along."""
+    receive(records)
+    return run_registered(task)
+
+
+def unregistered(theorems: Sequence[Theorem]) -> tuple[Theorem, ...]:
+    """The records that are not the index's record of their id: workers must be handed them.
+
+    They travel pickled, so they must be picklable (module-level classes and functions);
+    ``ValueError`` naming the theorem otherwise.
+    """
+    found = tuple(theorem for theorem in theorems
+                  if next((known for known in THEOREMS if known.id == theorem.id), None)
+                  is not theorem)
+    for theorem in found:
+        try:
+            pickle.dumps(theorem)
+        except (pickle.PicklingError, AttributeError, TypeError) as error:
+            raise ValueError(f"backend: theorem {theorem.id!r} is not in "
+                             "offcmab.validation.theorems and cannot be sent to worker "
+                             f"processes ({error}); run it with the serial backend") from None
+    return found
+
+
 Callback = Callable[[TrialRecord], None]
 
 
-def run_serial(tasks: Iterable[Task], done: Callback) -> None:
+def run_serial(tasks: Iterable[Task], done: Callback, theorems: Sequence[Theorem]) -> None:
     """Run the tasks one after the other in this process."""
+    by_id = {theorem.id: theorem for theorem in theorems}
     for task in tasks:
-        done(run_task(task))
+        done(run_task(task, by_id[task.key.bound_id]))
 
 
-def run_processes(tasks: Sequence[Task], done: Callback, jobs: int) -> None:
+def run_processes(tasks: Sequence[Task], done: Callback, jobs: int,
+                  handed: Sequence[Theorem] = ()) -> None:
     """Run the tasks on ``jobs`` worker processes (started with ``spawn``).
 
     At most ``4 * jobs`` tasks are in flight, so an interrupted run loses little.
@@ -76,10 +120,11 @@ def run_processes(tasks: Sequence[Task], done: Callback, jobs: int) -> None:
     context = multiprocessing.get_context("spawn")
     pending: set[Future[TrialRecord]] = set()
     queue = iter(tasks)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=receive,
+                             initargs=(tuple(handed),)) as pool:
         try:
             for task in queue:
-                pending.add(pool.submit(run_task, task))
+                pending.add(pool.submit(run_registered, task))
                 if len(pending) >= 4 * jobs:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for future in finished:
@@ -104,8 +149,6 @@ CONNECT_SECONDS = 5.0
 
 def connect(client_type: Any, scheduler: str) -> Any:
     """A client of the scheduler at ``scheduler``, or an ``InputError`` after a short wait."""
-    from offcmab.reference.errors import InputError
-
     try:
         return client_type(scheduler, timeout=CONNECT_SECONDS)
     except (OSError, TimeoutError, ValueError, TypeError) as error:
@@ -114,7 +157,8 @@ def connect(client_type: Any, scheduler: str) -> Any:
                          f"{CONNECT_SECONDS:g} s ({reason})") from None
 
 
-def run_dask(tasks: Sequence[Task], done: Callback, jobs: int, scheduler: str | None) -> None:
+def run_dask(tasks: Sequence[Task], done: Callback, jobs: int, scheduler: str | None,
+             handed: Sequence[Theorem] = ()) -> None:
     """Run the tasks on a dask.distributed cluster (``scheduler`` address or a local one)."""
     from dask.distributed import Client, LocalCluster, as_completed
 
@@ -126,7 +170,8 @@ def run_dask(tasks: Sequence[Task], done: Callback, jobs: int, scheduler: str | 
     else:
         client = connect(Client, scheduler)
     try:
-        futures = client.map(run_task, list(tasks), pure=False)
+        futures = client.map(functools.partial(run_handed, tuple(handed)), list(tasks),
+                             pure=False)
         for future in as_completed(futures):
             done(future.result())
     finally:
@@ -136,15 +181,17 @@ def run_dask(tasks: Sequence[Task], done: Callback, jobs: int, scheduler: str | 
 
 
 def execute(tasks: Sequence[Task], done: Callback, backend: str, jobs: int,
-            scheduler: str | None = None) -> None:
-    """Run ``tasks`` on ``backend``; ``done`` receives each record in the main process."""
+            scheduler: str | None = None, theorems: Sequence[Theorem] = THEOREMS) -> None:
+    """Run ``tasks`` (trials of ``theorems``) on ``backend``; ``done`` receives each record in
+    the main process."""
     if not tasks:
         return
     if backend == "serial" or (backend == "processes" and jobs == 1):
-        run_serial(tasks, done)
-    elif backend == "processes":
-        run_processes(tasks, done, jobs)
+        run_serial(tasks, done, theorems)
+        return
+    if backend == "processes":
+        run_processes(tasks, done, jobs, unregistered(theorems))
     elif backend == "dask":
-        run_dask(tasks, done, jobs, scheduler)
+        run_dask(tasks, done, jobs, scheduler, unregistered(theorems))
     else:
         raise ValueError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")

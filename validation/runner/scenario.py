@@ -3,22 +3,35 @@ r"""The interface every validation scenario implements.
 A scenario checks one bound id.  It lists its instances for a profile, runs one
 trial (draw a dataset, run the algorithm the theorem covers or a substituted
 subject of :mod:`offcmab.validation.subjects`, measure the exact suboptimality gap) and
-evaluates the bound for an instance and ``n`` from exact coefficients.  Scenario
-modules live in :mod:`offcmab.validation.scenarios` and expose
-``SCENARIOS: dict[str, Scenario]``; trials name their scenario by module path and
-bound id, so worker processes rebuild it by import (nothing is pickled but data).
+evaluates the bound for an instance and ``n`` from exact coefficients.  The scenario
+classes live in :mod:`offcmab.validation.scenarios`; each theorem record of
+:mod:`offcmab.validation.theorems` holds one, and trials name it by the bound id, so a
+worker process finds it in the theorem index (nothing is pickled but data).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
 from offcmab.validation.runner.spec import Instance, Profile
 
 Kind = Literal["upper", "lower"]
+
+
+@dataclass(frozen=True)
+class Subject:
+    r"""The algorithm a trial runs: its spec (:mod:`offcmab.validation.subjects`) and callable.
+
+    ``spec`` is ``reference`` for the reference algorithm; messages about an infeasible
+    action name it.
+    """
+
+    spec: str
+    function: Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -110,7 +123,7 @@ class Scenario(Protocol):
 
     @property
     def algorithm(self) -> str:
-        """Module path of the algorithm checked (its ``THEORY`` names this bound id)."""
+        """Module path of the reference algorithm checked (its ``THEORY`` names this bound)."""
         ...
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
@@ -118,11 +131,11 @@ class Scenario(Protocol):
         ...
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
-              subject: str = "reference") -> TrialOutcome:
-        """Draw one dataset of ``n`` samples, run the algorithm, measure its gap.
+              subject: Subject) -> TrialOutcome:
+        """Draw one dataset of ``n`` samples, run ``subject``, measure its gap.
 
-        ``subject`` names the algorithm run (see :mod:`offcmab.validation.subjects`); the
-        dataset must not depend on it (only on ``rng``).
+        The dataset must not depend on the subject (only on ``rng``): every subject sees
+        the same data on the same trial.
         """
         ...
 

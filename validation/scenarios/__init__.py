@@ -1,18 +1,7 @@
-r"""Validation scenarios: one module per family of bound ids.
+r"""Scenarios: the instances, trials and bound evaluations behind the theorem records.
 
-Each module exposes ``SCENARIOS: dict[str, Scenario]`` (see
-:mod:`offcmab.validation.runner.scenario`).  ``REGISTRY`` maps every bound id checked by
-``offcmab validate`` to the module holding its scenario, in report order.
+One module per family of problems (CMAB-T instances, cascades, LLM caches offline and
+online, influence maximization, the lower bound's pair), each with the scenario class its
+theorems instantiate (:mod:`offcmab.validation.theorems`), and the trap instances shared
+by several theorems (:mod:`~offcmab.validation.scenarios.traps`).
 """
-
-#: Bound id -> scenario module.
-REGISTRY: dict[str, str] = {
-    "thm1-inf": "offcmab.validation.scenarios.thm1",
-    "thm1-one": "offcmab.validation.scenarios.thm1",
-    "thm2-lower": "offcmab.validation.scenarios.thm2_lower",
-    "cor1-cascade": "offcmab.validation.scenarios.cascade",
-    "lem-llm-std": "offcmab.validation.scenarios.llm",
-    "thm3-llm": "offcmab.validation.scenarios.llm",
-    "thm-llm-online": "offcmab.validation.scenarios.llm_online",
-    "thm4-im": "offcmab.validation.scenarios.im",
-}

@@ -1,8 +1,8 @@
-r"""Corollary 1 (``cor1-cascade``): CLCB-Cascade on cascading bandits.
+r"""Corollary 1: CLCB-Cascade on cascading bandits.
 
 Each trial draws ranked lists from the instance's law with cascade feedback, runs
 :func:`offcmab.reference.clcb_cascade.clcb_cascade` (radius :math:`\log(2mn/\delta)`, its
-``THEORY`` names this id) and measures the exact gap
+``THEORY`` names this bound) and measures the exact gap
 :math:`r(S^*;\mu) - r(\hat S;\mu)`, :math:`r(S;\mu) = 1-\prod_{i\in S}(1-\mu_i)`.  The
 bound takes the exact :math:`C_1^*` and :math:`p^*` of :mod:`offcmab.bounds.coefficients`
 (the corollary's printed sum formula is an upper bound on this :math:`C_1^*`).
@@ -18,52 +18,55 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.bounds.bound import Bound
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
-from offcmab.validation.scenarios import cmabt, traps
-from offcmab.validation.scenarios.common import bound_value, generated_instances
+from offcmab.validation.scenarios import cmabt
+from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances
 from offcmab.validation.scenarios.thm1 import DELTAS, GRIDS, named
-from offcmab.validation.subjects import REFERENCE, resolve
 
 
 def strategy() -> Any:
     """Generated cascade instances and delta."""
-    from hypothesis import strategies as st
-
     return st.tuples(cmabt.cascade_params(), st.sampled_from(DELTAS))
 
 
 @dataclass(frozen=True)
 class CascadeScenario:
-    """Corollary 1 for CLCB-Cascade."""
+    """Corollary 1 for CLCB-Cascade (``formula`` the bound, ``traps`` its trap instances)."""
 
-    bound_id: str = "cor1-cascade"
+    formula: Bound
+    traps: Traps
     kind: Kind = "upper"
     algorithm: str = "offcmab.reference.clcb_cascade"
 
+    @property
+    def bound_id(self) -> str:
+        return str(self.formula.id)
+
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         cascades = [i for i in named(profile) if i.params["family"] == "cascade"]
-        return (cascades + traps.instances(self.bound_id, profile)
+        return (cascades + self.traps(profile)
                 + generated_instances(strategy(), profile, seed, self.bound_id,
                                       GRIDS[profile.name]))
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
-              subject: str = REFERENCE) -> TrialOutcome:
+              subject: Subject) -> TrialOutcome:
         setup = cmabt.build(instance.params)
         data = setup.law.sample(n, rng)
-        result = resolve(subject, self.bound_id)(data, instance.params["k"], instance.delta)
-        return TrialOutcome(cmabt.gap(setup, cmabt.checked_action(setup.problem, result, subject)))
+        result = subject.function(data, instance.params["k"], instance.delta)
+        return TrialOutcome(cmabt.gap(setup, cmabt.checked_action(setup.problem, result,
+                                                                  subject.spec)))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         coefficients = cmabt.coverage(instance.params)
         params = {"k": instance.params["k"], "C_one": coefficients["C_one"],
                   "p_star": coefficients["p_star"], "m": len(instance.params["mu"]),
                   "n": n, "delta": instance.delta}
-        return bound_value(self.bound_id, variant, params)
+        return bound_value(self.formula, variant, params)
 
     def max_gap(self, instance: Instance, n: int) -> MaxGap:
         return cmabt.max_gap(instance.params)
 
-
-SCENARIOS = {"cor1-cascade": CascadeScenario()}

@@ -32,10 +32,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 
+from offcmab.bounds.coefficients import problem_coverage
+from offcmab.reference.im.problem import EdgeLevelIM, ProductSeedLaw
 from offcmab.reference.problems.base import CMABTProblem
 from offcmab.reference.problems.cascade import (
     CascadeProblem,
@@ -43,8 +47,10 @@ from offcmab.reference.problems.cascade import (
     UniformListsLaw,
 )
 from offcmab.reference.problems.kpath import KPathProblem, PathLaw
+from offcmab.validation.actions import as_action
 from offcmab.validation.runner.scenario import MaxGap
 from offcmab.validation.scenarios.common import rounded
+from offcmab.validation.scenarios.im import exact_oracle, ic_graph
 
 
 @dataclass(frozen=True)
@@ -83,9 +89,6 @@ def build(params: Mapping[str, Any]) -> Setup:
 def _build(params: Mapping[str, Any]) -> Setup:
     law = params["law"]
     if params["family"] == "im-edge":
-        from offcmab.reference.im.problem import EdgeLevelIM, ProductSeedLaw
-        from offcmab.validation.scenarios.im import exact_oracle, ic_graph
-
         graph = ic_graph(params["graph"])
         return Setup(EdgeLevelIM(graph, params["k"]), exact_oracle(graph, params["k"]),
                      ProductSeedLaw(graph, np.asarray(law["q"], dtype=float)))
@@ -109,7 +112,6 @@ def _build(params: Mapping[str, Any]) -> Setup:
 def coverage(params: Mapping[str, Any]) -> dict[str, Any]:
     """Exact coefficients (``C_inf``, ``C_one``, ``Kbar``, ``K2bar``, ``p_star``, ``B1``,
     ``alpha``) of an instance, from :func:`offcmab.bounds.coefficients.problem_coverage`."""
-    from offcmab.bounds.coefficients import problem_coverage
 
     key = json.dumps(params, sort_keys=True)
     if key not in _COVERAGE:
@@ -125,7 +127,6 @@ def checked_action(problem: CMABTProblem, result: Any, name: str) -> np.ndarray:
     Ids index items (cascade), arms (k-path) or nodes (``im-edge``, a seed set); a
     k-path action must be the arms of one path.
     """
-    from offcmab.validation.subjects import as_action
 
     if isinstance(problem, KPathProblem):
         action = as_action(result, problem.m, problem.k, name)
@@ -157,8 +158,6 @@ def max_gap(params: Mapping[str, Any]) -> MaxGap:
         worst = problem.path_arms(int(np.argmin(problem.path_means)))
         how = "the worst path"
     else:
-        from itertools import combinations
-
         seed_sets = [np.array(c) for c in combinations(range(problem.graph.nodes),  # type: ignore[attr-defined]
                                                         problem.k)]  # type: ignore[attr-defined]
         worst = min(seed_sets, key=problem.reward)
@@ -177,7 +176,6 @@ def gap(setup: Setup, action: np.ndarray) -> float:
 
 def cascade_params() -> Any:
     """Cascade instances: 3-12 items, lists of 1-4, means on a 1/1000 grid, any law kind."""
-    from hypothesis import strategies as st
 
     probability = st.integers(0, 1000).map(lambda x: x / 1000)
 
@@ -201,7 +199,6 @@ def cascade_params() -> Any:
 
 def kpath_params() -> Any:
     """k-path instances: 2-6 paths of 1-4 arms, path weights from integers (zeros allowed)."""
-    from hypothesis import strategies as st
 
     probability = st.integers(0, 1000).map(lambda x: x / 1000)
 

@@ -1,6 +1,6 @@
 r"""Pieces every scenario shares: evaluating a registered bound, grids, generated instances.
 
-:func:`bound_value` is the only place where a scenario meets :mod:`offcmab.bounds`: it checks
+:func:`bound_value` is where a scenario evaluates its theorem's bound: it checks
 the variant's precondition with ``precondition_holds`` and evaluates the bound with
 ``evaluate`` at exact coefficients, or says why the row is ``n/a`` (a failed
 precondition, a coverage coefficient that is infinite because the data never
@@ -13,19 +13,23 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+import sympy as sp
+
+from offcmab.bounds.bound import Bound
+from offcmab.bounds.symbols import SYMBOLS
 from offcmab.validation.runner.generate import draw
 from offcmab.validation.runner.scenario import BoundValue
 from offcmab.validation.runner.spec import Instance, Profile
 
+#: The trap instances of a theorem in a profile (:mod:`offcmab.validation.scenarios.traps`).
+Traps = Callable[[Profile], list[Instance]]
 
-def bound_value(bound_id: str, variant: str, params: Mapping[str, float]) -> BoundValue:
-    """Evaluate a registered bound at ``params``, or explain why it does not apply."""
-    from offcmab.bounds.registry import BOUNDS
 
-    bound = BOUNDS[bound_id]
+def bound_value(bound: Bound, variant: str, params: Mapping[str, float]) -> BoundValue:
+    """Evaluate ``bound`` at ``params``, or explain why it does not apply."""
     values = {name: float(value) for name, value in params.items()}
     infinite = sorted(name for name, value in values.items() if not math.isfinite(value))
     if infinite:
@@ -48,15 +52,11 @@ def bound_value(bound_id: str, variant: str, params: Mapping[str, float]) -> Bou
     return BoundValue(value, parameters=values, failure=failure)
 
 
-def _needed(bound: Any, variant: str, values: Mapping[str, float]) -> str:
+def _needed(bound: Bound, variant: str, values: Mapping[str, float]) -> str:
     """`` (right-hand side = X here)`` for a precondition ``lhs >= rhs``, else ``""``."""
-    import sympy as sp
-
     condition = bound.precondition(variant)
     if not isinstance(condition, sp.GreaterThan):
         return ""
-    from offcmab.bounds.symbols import SYMBOLS
-
     known = {SYMBOLS[name]: value for name, value in values.items() if name in SYMBOLS}
     rhs = condition.rhs.subs(known)
     return f" (right-hand side {float(rhs):.4g} here)" if rhs.is_number else ""

@@ -1,8 +1,8 @@
-r"""Influence maximization with node-level feedback (``thm4-im``): CLCB-IM-N.
+r"""Influence maximization with node-level feedback (Theorem 4): CLCB-IM-N.
 
 Each trial draws ``n`` node-level cascades (seeds from the product law ``q``, then
 independent-cascade diffusion) with :func:`offcmab.reference.im.data.sample_node_cascades`,
-runs :func:`offcmab.reference.im.clcb_im_node.clcb_im_node` (its ``THEORY`` names this id) and
+runs :func:`offcmab.reference.im.clcb_im_node.clcb_im_node` (its ``THEORY`` names Theorem 4) and
 measures :math:`\alpha\sigma(S^*;G) - \sigma(\hat S;G)`.
 
 The instance is an :class:`offcmab.reference.im.problem.NodeLevelIM`; its graphs are small
@@ -28,13 +28,19 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 
+from offcmab.bounds.bound import Bound
 from offcmab.reference.dataset import FloatArray, IntArray
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.reference.im.exact import exact_spread
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.oracles import IMMOracle
+from offcmab.reference.im.problem import NodeLevelIM
+from offcmab.reference.oracles import BruteForceOracle
+from offcmab.validation.actions import as_action
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
-from offcmab.validation.scenarios import traps
-from offcmab.validation.scenarios.common import bound_value, generated_instances
-from offcmab.validation.subjects import REFERENCE, as_action, resolve
+from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances
 
 GRIDS: dict[str, tuple[int, ...]] = {
     "quick": (45000,),
@@ -50,8 +56,6 @@ def build(params: Mapping[str, Any]) -> Any:
     """The :class:`offcmab.reference.im.problem.NodeLevelIM` of an instance (cached)."""
     key = json.dumps(params, sort_keys=True)
     if key not in _CACHE:
-        from offcmab.reference.im.problem import NodeLevelIM
-
         _CACHE[key] = NodeLevelIM(ic_graph(params), np.asarray(params["q"], dtype=float),
                                   params["k"])
     return _CACHE[key]
@@ -63,9 +67,6 @@ def exact_oracle(graph: Any, k: int) -> Any:
     :class:`offcmab.reference.oracles.BruteForceOracle` over every seed set of size ``k``,
     scoring each by the exact spread on the graph reweighted by the (clipped) weights.
     """
-    from offcmab.reference.im.exact import exact_spread
-    from offcmab.reference.oracles import BruteForceOracle
-
     def spread(action: IntArray, weights: FloatArray) -> float:
         return exact_spread(graph.with_probabilities(np.clip(weights, 0.0, 1.0)), action)
 
@@ -80,8 +81,6 @@ def instance_oracle(params: Mapping[str, Any], problem: Any) -> Any:
     graph's structure with the weights it is given.
     """
     if params.get("oracle", "exact") == "imm":
-        from offcmab.reference.im.oracles import IMMOracle
-
         return IMMOracle(problem.graph, problem.k)
     return exact_oracle(problem.graph, problem.k)
 
@@ -104,8 +103,6 @@ def structure(params: Mapping[str, Any]) -> Any:
 
 def ic_graph(params: Mapping[str, Any]) -> Any:
     """The :class:`offcmab.reference.im.graph.ICGraph` of an instance's parameters."""
-    from offcmab.reference.im.graph import ICGraph
-
     return ICGraph.from_edges(params["nodes"], params["sources"], params["targets"],
                               params["p"])
 
@@ -120,8 +117,6 @@ def star_and_chain() -> dict[str, Any]:
 
 def strategy() -> Any:
     """Generated graphs: 4-6 nodes, 3-8 distinct edges, edge and seed probabilities, delta."""
-    from hypothesis import strategies as st
-
     @st.composite
     def draw_graph(draw: Any) -> dict[str, Any]:
         nodes = draw(st.integers(4, 6))
@@ -140,28 +135,32 @@ def strategy() -> Any:
 
 @dataclass(frozen=True)
 class IMScenario:
-    """Theorem 4 for CLCB-IM-N on small graphs with exact spreads."""
+    """Theorem 4 (``formula``) for CLCB-IM-N on small graphs with exact spreads."""
 
-    bound_id: str = "thm4-im"
+    formula: Bound
+    traps: Traps
     kind: Kind = "upper"
     algorithm: str = "offcmab.reference.im.clcb_im_node"
+
+    @property
+    def bound_id(self) -> str:
+        return str(self.formula.id)
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]
         named = [Instance("star-and-chain", star_and_chain(), 0.05, grid)]
         if profile.name == "quick":  # cascades are costly: the named graph only
             return named
-        return (named + traps.instances(self.bound_id, profile)
+        return (named + self.traps(profile)
                 + generated_instances(strategy(), profile, seed, self.bound_id, grid))
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
-              subject: str = REFERENCE) -> TrialOutcome:
+              subject: Subject) -> TrialOutcome:
         problem = build(instance.params)
         oracle = instance_oracle(instance.params, problem)
         cascades = problem.sample(n, rng)
-        result = resolve(subject, self.bound_id)(structure(instance.params), cascades, oracle,
-                                                 instance.delta)
-        seeds = as_action(result, problem.graph.nodes, problem.k, subject)
+        result = subject.function(structure(instance.params), cascades, oracle, instance.delta)
+        seeds = as_action(result, problem.graph.nodes, problem.k, subject.spec)
         spread = problem.spread(seeds)  # exact here: stderr 0
         return TrialOutcome(oracle.alpha * problem.sigma_star - spread.spread, spread.stderr)
 
@@ -171,7 +170,7 @@ class IMScenario:
         if not assumption.holds:
             return BoundValue.not_applicable("the seed/activation assumption fails "
                                              f"(gamma={assumption.gamma}, eta={assumption.eta})")
-        return bound_value(self.bound_id, variant,
+        return bound_value(self.formula, variant,
                            problem.theorem_parameters(n, instance.delta))
 
     def max_gap(self, instance: Instance, n: int) -> MaxGap:
@@ -182,5 +181,3 @@ class IMScenario:
         return MaxGap(problem.sigma_star - problem.spread(np.array(worst)).spread, True,
                       "the seed set of least exact spread (all seed sets enumerated)")
 
-
-SCENARIOS = {"thm4-im": IMScenario()}

@@ -1,4 +1,4 @@
-r"""LLM cache, offline (``lem-llm-std``, ``thm3-llm``): CLCB-LLM-C in its two variants.
+r"""LLM cache, offline: CLCB-LLM-C in its two variants, against the lemma and Theorem 3.
 
 Each trial draws a log :math:`(\mathcal M_t, q_t, C_t)_{t\le n}` with
 :func:`offcmab.reference.problems.llm_cache.sample_log`, runs
@@ -18,16 +18,16 @@ the optimal cache, and generated ones.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.bounds.bound import Bound
+from offcmab.reference.problems.llm_cache import sample_log
+from offcmab.validation.actions import as_action
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
 from offcmab.validation.scenarios import llm_instances as cases
-from offcmab.validation.scenarios import traps
-from offcmab.validation.scenarios.common import bound_value, generated_instances
-from offcmab.validation.subjects import REFERENCE, as_action, resolve
+from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances
 
 PAPER_GRID = tuple(2**i for i in range(1, 12))
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -35,43 +35,42 @@ GRIDS: dict[str, tuple[int, ...]] = {
     "default": (500, 2000, 8000, 32000),
     "full": (500, 2000, 8000, 32000, 128000),
 }
-VARIANT: dict[str, Literal["standard", "improved"]] = {
-    "lem-llm-std": "standard", "thm3-llm": "improved"}
 
 
 @dataclass(frozen=True)
 class CacheScenario:
-    """One of the two offline LLM cache bounds and the CLCB-LLM-C variant it covers."""
+    """One of the two offline LLM cache bounds (``formula``), ``traps`` its trap instances."""
 
-    bound_id: str
+    formula: Bound
+    traps: Traps
     kind: Kind = "upper"
     algorithm: str = "offcmab.reference.clcb_llm"
+
+    @property
+    def bound_id(self) -> str:
+        return str(self.formula.id)
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]
         paper = {"quick": None, "default": (2048, 8192),
                  "full": (*PAPER_GRID, 8192, 32768)}[profile.name]
         instances = cases.named(grid, paper)
-        return instances + traps.instances(self.bound_id, profile) + generated_instances(
+        return instances + self.traps(profile) + generated_instances(
             cases.strategy(), profile, seed, self.bound_id, grid)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
-              subject: str = REFERENCE) -> TrialOutcome:
-        from offcmab.reference.problems.llm_cache import sample_log
-
+              subject: Subject) -> TrialOutcome:
         setup = cases.build(instance.params)
         problem = setup.problem
         log = sample_log(problem, setup.law, n, rng, instance.params["noise"])
-        result = resolve(subject, self.bound_id)(log, problem.k, instance.delta)
-        return TrialOutcome(problem.gap(as_action(result, problem.m, problem.k, subject)))
+        result = subject.function(log, problem.k, instance.delta)
+        return TrialOutcome(problem.gap(as_action(result, problem.m, problem.k, subject.spec)))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         params = cases.coefficients(instance.params) | {
             "m": len(instance.params["p"]), "n": n, "delta": instance.delta}
-        return bound_value(self.bound_id, variant, params)
+        return bound_value(self.formula, variant, params)
 
     def max_gap(self, instance: Instance, n: int) -> MaxGap:
         return cases.max_gap(instance.params)
 
-
-SCENARIOS = {bound_id: CacheScenario(bound_id) for bound_id in VARIANT}

@@ -24,13 +24,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 
+from offcmab.bounds.coefficients import llm_coefficients
 from offcmab.reference.problems.llm_cache import (
     CacheLaw,
     EmptyCaches,
     ExplicitCacheLaw,
     LLMCacheProblem,
     UniformRandomCaches,
+    power_probabilities,
+    relabel,
+    zipf_probabilities,
 )
 from offcmab.validation.runner.scenario import MaxGap
 from offcmab.validation.runner.spec import Instance
@@ -85,8 +90,6 @@ def coefficients(params: Mapping[str, Any]) -> dict[str, float]:
     """
     law = params["law"]
     if law["kind"] in ("empty", "random"):
-        from offcmab.bounds.coefficients import llm_coefficients
-
         named = "empty" if law["kind"] == "empty" else "random"
         found = llm_coefficients(params["p"], params["c"], params["k"], named, law.get("size"))
         return {"nu_inv_sum": found["nu_inv_sum"], "p_star": found["p_star"]}
@@ -105,7 +108,6 @@ def max_gap(params: Mapping[str, Any]) -> MaxGap:
 
 def paper_fig3a() -> dict[str, Any]:
     """Figure 3(a): 100 queries, cache 40, power-law arrivals (0.9), Bernoulli(0.5) costs."""
-    from offcmab.reference.problems.llm_cache import power_probabilities, relabel
 
     labels = np.random.default_rng(13).permutation(100)  # ids not ordered by popularity
     p = power_probabilities(100, 0.9, labels)
@@ -116,7 +118,6 @@ def paper_fig3a() -> dict[str, Any]:
 
 def zipf_random() -> dict[str, Any]:
     """Twenty queries with Zipf(1) arrivals, graded costs, uniform random caches of 5."""
-    from offcmab.reference.problems.llm_cache import relabel, zipf_probabilities
 
     labels = np.random.default_rng(13).permutation(20)  # ids not ordered by p or c
     return {"p": zipf_probabilities(20, 1.0, labels).tolist(),
@@ -142,7 +143,6 @@ def named(grid: tuple[int, ...], paper_grid: tuple[int, ...] | None = None) -> l
 
 def strategy() -> Any:
     """Generated instances: 3-15 queries, random arrivals and costs, any law, delta."""
-    from hypothesis import strategies as st
 
     @st.composite
     def draw_instance(draw: Any) -> dict[str, Any]:

@@ -1,11 +1,11 @@
-r"""Theorem 1 (``thm1-inf``, ``thm1-one``): CLCB (Algorithm 1) on cascade and k-path instances.
+r"""Theorem 1 in both norms: CLCB (Algorithm 1) on cascade and k-path instances.
 
 Each trial draws an offline dataset from the instance's data law, runs
-:func:`offcmab.reference.clcb.clcb` (whose ``THEORY`` names both ids) with an exact oracle
-and Algorithm 1's radius, and measures the exact gap
+:func:`offcmab.reference.clcb.clcb` (whose ``THEORY`` names both bounds) with an exact
+oracle and Algorithm 1's radius, and measures the exact gap
 :math:`r(S^*;\mu) - r(\hat S;\mu)`.  The bound uses the exact coefficients of
-:mod:`offcmab.bounds.coefficients` (:math:`C_\infty^*, \bar K_2^*` for ``thm1-inf``,
-:math:`C_1^*, \bar K^*` for ``thm1-one``, and :math:`p^*` for the precondition).
+:mod:`offcmab.bounds.coefficients` (:math:`C_\infty^*, \bar K_2^*` in the infinity norm,
+:math:`C_1^*, \bar K^*` in the 1-norm, and :math:`p^*` for the precondition).
 
 Named instances:
 
@@ -38,13 +38,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.bounds.bound import Bound
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
-from offcmab.validation.scenarios import cmabt, traps
-from offcmab.validation.scenarios.common import bound_value, generated_instances, rounded
+from offcmab.validation.scenarios import cmabt
+from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances, rounded
 from offcmab.validation.scenarios.im import star_and_chain
-from offcmab.validation.subjects import REFERENCE, resolve
 
 PAPER_GRID = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -53,10 +54,6 @@ GRIDS: dict[str, tuple[int, ...]] = {
     "full": (100, 300, 1000, 3000, 10000, 30000),
 }
 DELTAS = (0.01, 0.05, 0.1, 0.2)
-
-#: Coefficient names each bound id takes from the coverage.
-COEFFICIENTS = {"thm1-inf": ("alpha", "B1", "K2bar", "C_inf", "p_star"),
-                "thm1-one": ("alpha", "B1", "Kbar", "C_one", "p_star")}
 
 
 def paper_fig1a() -> dict[str, Any]:
@@ -95,41 +92,47 @@ def named(profile: Profile) -> list[Instance]:
 
 def strategy() -> Any:
     """Hypothesis strategy of generated instances: cascade or k-path, and delta."""
-    from hypothesis import strategies as st
-
     return st.tuples(st.one_of(cmabt.cascade_params(), cmabt.kpath_params()),
                      st.sampled_from(DELTAS))
 
 
 @dataclass(frozen=True)
 class CLCBScenario:
-    r"""Theorem 1 for CLCB: ``bound_id`` is ``thm1-inf`` or ``thm1-one``."""
+    r"""Theorem 1 for CLCB, with the coverage coefficients ``coefficients`` of one norm.
 
-    bound_id: str
+    ``formula`` is the bound, ``coefficients`` the names it takes from the exact coverage
+    (:func:`offcmab.validation.scenarios.cmabt.coverage`), ``traps`` its trap instances.
+    """
+
+    formula: Bound
+    coefficients: tuple[str, ...]
+    traps: Traps
     kind: Kind = "upper"
     algorithm: str = "offcmab.reference.clcb"
 
+    @property
+    def bound_id(self) -> str:
+        return str(self.formula.id)
+
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
-        return (named(profile) + traps.instances(self.bound_id, profile)
+        return (named(profile) + self.traps(profile)
                 + generated_instances(strategy(), profile, seed, self.bound_id,
                                       GRIDS[profile.name]))
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
-              subject: str = REFERENCE) -> TrialOutcome:
+              subject: Subject) -> TrialOutcome:
         setup = cmabt.build(instance.params)
         data = setup.law.sample(n, rng)
-        result = resolve(subject, self.bound_id)(data, setup.oracle, instance.delta)
-        return TrialOutcome(cmabt.gap(setup, cmabt.checked_action(setup.problem, result, subject)))
+        result = subject.function(data, setup.oracle, instance.delta)
+        return TrialOutcome(cmabt.gap(setup, cmabt.checked_action(setup.problem, result,
+                                                                  subject.spec)))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         coefficients = cmabt.coverage(instance.params)
-        params = {name: coefficients[name] for name in COEFFICIENTS[self.bound_id]}
+        params = {name: coefficients[name] for name in self.coefficients}
         params |= {"m": cmabt.build(instance.params).problem.m, "n": n,
                    "delta": instance.delta}
-        return bound_value(self.bound_id, variant, params)
+        return bound_value(self.formula, variant, params)
 
     def max_gap(self, instance: Instance, n: int) -> MaxGap:
         return cmabt.max_gap(instance.params)
-
-
-SCENARIOS = {bound_id: CLCBScenario(bound_id) for bound_id in COEFFICIENTS}

@@ -1,4 +1,4 @@
-r"""Theorem 2 (``thm2-lower``): the minimax lower bound, checked on the proof's hard pair.
+r"""Theorem 2: the minimax lower bound, checked on the proof's hard pair.
 
 For each ``n`` the proof (``apdx_sec:lower_bound``) builds two k-path instances
 :math:`\mathcal P_1, \mathcal P_2` with gap parameter
@@ -39,12 +39,14 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, TrialOutcome
+from offcmab.bounds.bound import Bound
+from offcmab.bounds.coefficients import problem_coverage
+from offcmab.reference.baselines import cucb_offline, emp
+from offcmab.reference.problems.kpath import lower_bound_family, lower_bound_gap_parameter
+from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
-from offcmab.validation.scenarios import traps
 from offcmab.validation.scenarios.cmabt import checked_action
-from offcmab.validation.scenarios.common import bound_value
-from offcmab.validation.subjects import REFERENCE, resolve
+from offcmab.validation.scenarios.common import Traps, bound_value
 
 ALGORITHMS = ("clcb", "cucb", "emp")
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -56,8 +58,6 @@ GRIDS: dict[str, tuple[int, ...]] = {
 
 def family(instance: Instance, n: int) -> Any:
     """The proof's pair of k-path instances at ``n``."""
-    from offcmab.reference.problems.kpath import lower_bound_family, lower_bound_gap_parameter
-
     p = instance.params
     delta_gap = lower_bound_gap_parameter(p["C_inf"], n)
     return lower_bound_family(p["m"], p["k"], p["C_inf"], delta_gap, p["variant"])
@@ -65,12 +65,22 @@ def family(instance: Instance, n: int) -> Any:
 
 @dataclass(frozen=True)
 class LowerBoundScenario:
-    """The lower bound on its hard pair, CLCB and the baselines."""
+    """The lower bound (``formula``) on its hard pair, CLCB and the baselines.
 
-    bound_id: str = "thm2-lower"
+    ``upper`` is Theorem 1's bound in the infinity norm, against which CLCB's risk on the
+    pair is checked (:meth:`clcb_upper`); ``traps`` are the trap instances.
+    """
+
+    formula: Bound
+    upper: Bound
+    traps: Traps
     kind: Kind = "lower"
     algorithm: str = "offcmab.reference.clcb + reference.baselines"
     algorithms: tuple[str, ...] = ALGORITHMS
+
+    @property
+    def bound_id(self) -> str:
+        return str(self.formula.id)
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]
@@ -80,43 +90,40 @@ class LowerBoundScenario:
             cases = cases[:1]
         return [Instance(name, {"m": m, "k": k, "C_inf": c, "variant": variant}, 0.05,
                          tuple(n for n in grid if n >= c), "paper")
-                for name, m, k, c, variant in cases] + traps.instances(self.bound_id, profile)
+                for name, m, k, c, variant in cases] + self.traps(profile)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
-              subject: str = REFERENCE) -> TrialOutcome:
-        from offcmab.reference.baselines import cucb_offline, emp
-
+              subject: Subject) -> TrialOutcome:
         pair = family(instance, n)
-        runs = {"clcb": resolve(subject, self.bound_id), "cucb": cucb_offline, "emp": emp}
+        runs = {"clcb": subject.function, "cucb": cucb_offline, "emp": emp}
         risks = dict.fromkeys(ALGORITHMS, 0.0)
         for law in (pair.first, pair.second):
             data = law.sample(n, rng)
             oracle = law.problem.oracle()
             for name in ALGORITHMS:
                 result = runs[name](data, oracle, instance.delta)
-                action = checked_action(law.problem, result, subject if name == "clcb" else name)
+                action = checked_action(law.problem, result,
+                                        subject.spec if name == "clcb" else name)
                 risks[name] += law.problem.gap(action) / 2.0
         return TrialOutcome(risks["clcb"], extra=risks)
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         p = instance.params
-        return bound_value(self.bound_id, variant, {"k": p["k"], "C_inf": p["C_inf"], "n": n})
+        return bound_value(self.formula, variant, {"k": p["k"], "C_inf": p["C_inf"], "n": n})
 
     def risk_span(self, instance: Instance, n: int) -> float:
         r"""Largest pair-averaged gap: :math:`k(1/2+\Delta)` (a mean-0 path on both)."""
         return float(instance.params["k"] * (0.5 + family(instance, n).gap_parameter))
 
     def clcb_upper(self, instance: Instance, n: int) -> BoundValue:
-        r"""Theorem 1 (``thm1-inf``, proved) in expectation, averaged over the pair."""
-        from offcmab.bounds.coefficients import problem_coverage
-
+        r"""Theorem 1 (infinity norm, proved) in expectation, averaged over the pair."""
         pair = family(instance, n)
         span = self.risk_span(instance, n)
         values = []
         for law in (pair.first, pair.second):
             c = problem_coverage(law.problem, law)
             params = {name: c[name] for name in ("alpha", "B1", "K2bar", "C_inf", "p_star")}
-            value = bound_value("thm1-inf", "proved",
+            value = bound_value(self.upper, "proved",
                                 params | {"m": law.problem.m, "n": n, "delta": instance.delta})
             if value.value is None:
                 return value
@@ -131,5 +138,3 @@ class LowerBoundScenario:
         """The stated variant is informational on the pair (see the module docstring)."""
         return variant == "stated"
 
-
-SCENARIOS = {"thm2-lower": LowerBoundScenario()}

@@ -4,32 +4,33 @@ A correct algorithm passes a trap; the negative controls of :mod:`offcmab.valida
 should not.  Each trap pairs an arm that matters and is rarely observed with arms that
 are observed often, so an algorithm that trusts few samples (no pessimism, optimism, a
 radius too small) or ignores the data picks a bad action with a gap above the bound.
-Traps have origin ``trap``; ``offcmab validate`` runs the reference *and* every control
-of the bound id on them, with paired datasets (the power table of :mod:`offcmab.validation.power`).
+Traps have origin ``trap``; each theorem record names its traps, and ``offcmab validate``
+runs the reference *and* every control of the theorem on them, with paired datasets (the
+power table of :mod:`offcmab.validation.power`).
 
-``lucky-poor`` (``thm1-inf``, ``thm1-one``)
+``lucky-poor`` (Theorem 1, both norms)
     k-path, paths of two arms: one good path (mean 0.6) drawn half the time, in the
     middle of 2000 poor paths (mean 0.3) sharing the other half.  Each poor path is seen
     once or twice, so among them some look perfect; the bound at ``n = 5000`` (0.51
     stated, 0.37 proved) is below the gap 0.6 of any poor path.  The good path is neither
     first nor last, so a fixed choice (first or last ids) is a poor path too.
-``rare-items`` (``cor1-cascade``)
+``rare-items`` (Corollary 1)
     Cascade with lists of one item: a good item (0.7) shown half the time among 2000 poor
     items (0.3) shown about once each; bound 0.25 at ``n = 5000``, gap 0.4.
-``rare-optimal`` (``thm3-llm``, ``lem-llm-std``)
+``rare-optimal`` (Theorem 3 and the standard-view lemma)
     Three queries, cache of one.  The optimal query (arrival 0.8, cost 0.9) sits in the
     logged cache in all but a fraction ``1e-6`` of rounds, so its cost is almost never
     observed; the bounds do not depend on that (they need coverage outside the optimal
     cache only).  An algorithm that does not over-estimate unknown costs leaves it out:
     gap at least 0.71 at ``n = 8000`` against bounds 0.28 (Theorem 3) and 0.54 (the
     standard lemma; 0.58 proved).
-``wide-pair`` (``thm2-lower``)
+``wide-pair`` (Theorem 2)
     The proof's pair for ``m = 12, k = 3, C = 10`` at ``n = 30000``: a lower bound holds
     for every algorithm, so a control can only break the check of CLCB's risk against
     Theorem 1 (row ``clcb-risk``, Hoeffding on the mean risk); a control that picks a path
     the data barely cover does (risk 1.51 against 0.38).  Hoeffding needs about 20 trials
     here, so the quick profile (10) leaves this trap out.
-``lock-in`` (``thm-llm-online``)
+``lock-in`` (the online regret bound)
     Two equally frequent queries with costs 0.9 and 0.1, ``T = 200``.  Without a radius a
     cached query is never observed again, so one unlucky cost can keep the wrong query
     cached; the printed radius lets the expensive query's LCB turn positive within the
@@ -37,7 +38,7 @@ of the bound id on them, with paired datasets (the power table of :mod:`offcmab.
     affordable ``T`` makes the regret bound smaller than ``T`` times the largest
     per-round regret (at ``m = 2``, ``T = 20000``: bound 18574), so only event rows can flag
     the online controls here.
-``imm-oracle`` (``thm4-im``)
+``imm-oracle`` (Theorem 4)
     The six-node graph of :func:`offcmab.validation.scenarios.im.star_and_chain` with the IMM
     oracle (:math:`\alpha = 1 - 1/e - 0.1`, failure ``0.01``) instead of brute force, so
     that validate exercises the oracle the paper uses.
@@ -48,6 +49,7 @@ from __future__ import annotations
 from typing import Any
 
 from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.scenarios.im import star_and_chain
 
 TRAP = "trap"
 POOR = 1000  # poor paths (or items) on each side of the good one
@@ -92,29 +94,46 @@ def wide_pair() -> dict[str, Any]:
 
 def imm_oracle() -> dict[str, Any]:
     """Node-level IM on the six-node graph, solved by IMM."""
-    from offcmab.validation.scenarios.im import star_and_chain
-
     return star_and_chain() | {"oracle": "imm"}
 
 
-def instances(bound_id: str, profile: Profile) -> list[Instance]:
-    """The trap instances of ``bound_id`` in ``profile`` (quick leaves the costly ones out)."""
-    if bound_id in ("thm1-inf", "thm1-one"):
-        return [Instance("trap-lucky-poor", lucky_poor(), 0.05, (5000,), TRAP,
-                         "one good path among 2000 rarely drawn poor ones")]
-    if bound_id == "cor1-cascade":
-        return [Instance("trap-rare-items", rare_items(), 0.05, (5000,), TRAP,
-                         "one good item among 2000 rarely shown poor ones")]
-    if bound_id in ("thm3-llm", "lem-llm-std"):
-        return [Instance("trap-rare-optimal", rare_optimal(), 0.05, (8000,), TRAP,
-                         "the optimal query's cost is almost never observed")]
-    if bound_id == "thm2-lower" and profile.name != "quick":
-        return [Instance("trap-wide-pair", wide_pair(), 0.05, (30000,), TRAP,
-                         "the proof's pair, m = 12, k = 3, C = 10")]
-    if bound_id == "thm-llm-online" and profile.name != "quick":
-        return [Instance("trap-lock-in", lock_in(), 0.05, (200,), TRAP,
-                         "a cheap query that looks expensive once can lock the cache")]
-    if bound_id == "thm4-im" and profile.name != "quick":
-        return [Instance("trap-imm-oracle", imm_oracle(), 0.05, (45000,), TRAP,
-                         "the six-node graph solved by IMM")]
-    return []
+def lucky_poor_traps(profile: Profile) -> list[Instance]:
+    """The k-path trap of Theorem 1, in every profile."""
+    return [Instance("trap-lucky-poor", lucky_poor(), 0.05, (5000,), TRAP,
+                     "one good path among 2000 rarely drawn poor ones")]
+
+
+def rare_items_traps(profile: Profile) -> list[Instance]:
+    """The cascade trap of Corollary 1, in every profile."""
+    return [Instance("trap-rare-items", rare_items(), 0.05, (5000,), TRAP,
+                     "one good item among 2000 rarely shown poor ones")]
+
+
+def rare_optimal_traps(profile: Profile) -> list[Instance]:
+    """The offline LLM cache trap, in every profile."""
+    return [Instance("trap-rare-optimal", rare_optimal(), 0.05, (8000,), TRAP,
+                     "the optimal query's cost is almost never observed")]
+
+
+def wide_pair_traps(profile: Profile) -> list[Instance]:
+    """The lower bound's trap, beyond the quick profile (Hoeffding needs about 20 trials)."""
+    if profile.name == "quick":
+        return []
+    return [Instance("trap-wide-pair", wide_pair(), 0.05, (30000,), TRAP,
+                     "the proof's pair, m = 12, k = 3, C = 10")]
+
+
+def lock_in_traps(profile: Profile) -> list[Instance]:
+    """The online cache trap, beyond the quick profile."""
+    if profile.name == "quick":
+        return []
+    return [Instance("trap-lock-in", lock_in(), 0.05, (200,), TRAP,
+                     "a cheap query that looks expensive once can lock the cache")]
+
+
+def imm_oracle_traps(profile: Profile) -> list[Instance]:
+    """The node-level IM trap solved by IMM, beyond the quick profile (costly cascades)."""
+    if profile.name == "quick":
+        return []
+    return [Instance("trap-imm-oracle", imm_oracle(), 0.05, (45000,), TRAP,
+                     "the six-node graph solved by IMM")]

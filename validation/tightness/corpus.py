@@ -10,9 +10,11 @@ run seed they were searched with (2025, the default) their rows are the search's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from offcmab.validation.runner.spec import Instance
+from offcmab.validation.theorem import Theorem
 from offcmab.validation.tightness.files import read_instances
 
 #: Where the corpus lives.
@@ -26,8 +28,10 @@ def corpus_files(folder: Path = CORPUS) -> list[Path]:
     return sorted(folder.glob("*.json"))
 
 
-def corpus_instances(profile: str, folder: Path = CORPUS) -> tuple[tuple[str, Instance], ...]:
-    """``(bound id, instance)`` of every corpus file that runs in ``profile``."""
-    found = read_instances(corpus_files(folder), "corpus")
+def corpus_instances(profile: str, theorems: Sequence[Theorem],
+                     folder: Path = CORPUS) -> tuple[tuple[str, Instance], ...]:
+    """``(bound id, instance)`` of every corpus file of ``theorems`` that runs in ``profile``.
+    """
+    found = read_instances(corpus_files(folder), "corpus", theorems)
     return tuple((bound_id, instance) for bound_id, instance, document in found
                  if profile in document.get("profiles", DEFAULT_PROFILES))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from offcmab.validation.runner.spec import Instance
-from offcmab.validation.tightness.spaces import SPACES
+from offcmab.validation.theorem import Theorem
 
 Checker = Callable[[Any, str], None]
 #: A read file: its bound id, its instance and the whole document.
@@ -133,11 +133,11 @@ def _cmabt(value: Any, field: str) -> None:
     (KPATH if family == "kpath" else CASCADE)(value, field)
 
 
-#: Bound id -> checker of its instance parameters.
-PARAMS: dict[str, Checker] = {
-    "thm1-inf": _cmabt, "thm1-one": _cmabt, "cor1-cascade": CASCADE,
-    "lem-llm-std": CACHE, "thm3-llm": CACHE, "thm-llm-online": CACHE, "thm4-im": IM,
-}
+#: Checkers of the instance parameters of each scenario family (theorem records name theirs).
+CMABT_PARAMS: Checker = _cmabt
+CASCADE_PARAMS: Checker = CASCADE
+CACHE_PARAMS: Checker = CACHE
+IM_PARAMS: Checker = IM
 
 #: What the search measured: optional when reading (a hand-written instance has none).
 MEASURED: dict[str, Checker] = {
@@ -152,19 +152,24 @@ MEASURED: dict[str, Checker] = {
 }
 
 
-def check_document(document: Any) -> None:
-    """Raise ``ValueError`` naming the first field of ``document`` that is not valid."""
+def check_document(document: Any, theorems: Sequence[Theorem]) -> Theorem:
+    """The theorem ``document`` is an instance of; ``ValueError`` naming the first field of
+    ``document`` that is not valid."""
     if not isinstance(document, dict):
         raise ValueError("file: must be a JSON object")
     bound_id = document.get("bound_id")
-    if bound_id not in PARAMS:
-        raise ValueError(f"bound_id: must be one of {', '.join(SPACES)}, got {bound_id!r}")
-    top = {"bound_id": _text, "instance": PARAMS[bound_id], "delta": _open_probability,
+    readable = {theorem.id: (theorem, theorem.check_params) for theorem in theorems
+                if theorem.check_params is not None}
+    if bound_id not in readable:
+        raise ValueError(f"bound_id: must be one of {', '.join(readable)}, got {bound_id!r}")
+    theorem, check_params = readable[bound_id]
+    top = {"bound_id": _text, "instance": check_params, "delta": _open_probability,
            "n": _integer(1)}
     _object(top, {"name": _text, **MEASURED})(document, "")
+    return theorem
 
 
-def read_instance(path: Path, origin: str) -> Saved:
+def read_instance(path: Path, origin: str, theorems: Sequence[Theorem]) -> Saved:
     """``(bound id, instance, document)`` of a saved instance file, checked strictly."""
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -172,30 +177,28 @@ def read_instance(path: Path, origin: str) -> Saved:
         raise ValueError(f"instances: {path} is not JSON ({error.msg}, line {error.lineno})"
                          ) from None
     try:
-        check_document(document)
+        theorem = check_document(document, theorems)
     except ValueError as error:
         raise ValueError(f"instances: {path}: {error}") from None
     instance = Instance(document.get("name", "tightest"), document["instance"],
                         float(document["delta"]), (document["n"],), origin,
                         f"from {Path(path).name}")
-    _check_builds(document["bound_id"], instance, path)
+    _check_builds(theorem, instance, path)
     return document["bound_id"], instance, document
 
 
-def _check_builds(bound_id: str, instance: Instance, path: Path) -> None:
+def _check_builds(theorem: Theorem, instance: Instance, path: Path) -> None:
     """Build the instance's problem and bound once, so inconsistent sizes fail here."""
-    from offcmab.validation.runner.backends import load_scenario
-    from offcmab.validation.scenarios import REGISTRY
-
     try:
-        load_scenario(REGISTRY[bound_id], bound_id).bound(instance, instance.n_grid[0], "stated")
+        theorem.scenario.bound(instance, instance.n_grid[0], "stated")
     except (ValueError, IndexError, KeyError) as error:
         raise ValueError(f"instances: {path}: instance: {error}") from None
 
 
-def read_instances(paths: Sequence[Path], origin: str) -> list[Saved]:
+def read_instances(paths: Sequence[Path], origin: str,
+                   theorems: Sequence[Theorem]) -> list[Saved]:
     """Every file's instance; two instances of one bound id may not share a name."""
-    found = [read_instance(path, origin) for path in paths]
+    found = [read_instance(path, origin, theorems) for path in paths]
     seen: set[tuple[str, str]] = set()
     for (bound_id, instance, _), path in zip(found, paths, strict=True):
         if (bound_id, instance.name) in seen:
@@ -205,7 +208,8 @@ def read_instances(paths: Sequence[Path], origin: str) -> list[Saved]:
     return found
 
 
-def write_instance(document: Mapping[str, Any], path: Path) -> None:
+def write_instance(document: Mapping[str, Any], path: Path,
+                   theorems: Sequence[Theorem]) -> None:
     """Write a saved instance (checked first: what is written can be read back)."""
-    check_document(json.loads(json.dumps(document)))
+    check_document(json.loads(json.dumps(document)), theorems)
     Path(path).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")

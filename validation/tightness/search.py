@@ -29,16 +29,18 @@ stopped after its current generation.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy.optimize import differential_evolution
 
 from offcmab.validation.runner import analysis
-from offcmab.validation.runner.backends import Task, load_scenario, run_task
+from offcmab.validation.runner.backends import Task, run_task
 from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES, Instance, TrialKey
-from offcmab.validation.scenarios import REGISTRY
-from offcmab.validation.tightness.spaces import SPACES, Space
+from offcmab.validation.theorem import Theorem
+from offcmab.validation.tightness.spaces import Space
 
 #: Name of every evaluated instance: part of its trial seeds, kept by the saved instance.
 INSTANCE_NAME = "tightest"
@@ -51,13 +53,12 @@ TIE_BREAK = 1e-3
 NOT_APPLICABLE_SCORE = 10.0
 
 
-def searchable(bound_id: str) -> str:
-    """Empty when ``bound_id`` can be searched, else why not (for the CLI's message)."""
-    if bound_id not in REGISTRY:
-        return f"unknown bound id {bound_id!r}; searchable: {', '.join(SPACES)}"
-    if bound_id not in SPACES:
-        return (f"{bound_id} is a lower bound (a minimax risk over a family): there is no "
-                "gap/bound ratio of one instance to maximise; searchable: " + ", ".join(SPACES))
+def searchable(theorem: Theorem, theorems: Sequence[Theorem]) -> str:
+    """Empty when ``theorem`` can be searched, else why not (for the CLI's message)."""
+    if theorem.space is None:
+        names = ", ".join(known.id for known in theorems if known.space is not None)
+        return (f"{theorem.id} is a lower bound (a minimax risk over a family): there is no "
+                "gap/bound ratio of one instance to maximise; searchable: " + names)
     return ""
 
 
@@ -80,11 +81,10 @@ class Evaluation:
         return float(self.row["tightness"]) if self.status == "candidate" else math.nan
 
 
-def evaluate(bound_id: str, params: dict[str, Any], delta: float, n: int, seed: int,
+def evaluate(theorem: Theorem, params: dict[str, Any], delta: float, n: int, seed: int,
              trials: int = TRIALS) -> Evaluation:
-    """Score one instance of ``bound_id``: the validate row of its ``trials`` trials at ``n``."""
-    module = REGISTRY[bound_id]
-    scenario = load_scenario(module, bound_id)
+    """Score one instance of ``theorem``: the validate row of its ``trials`` trials at ``n``."""
+    scenario, bound_id = theorem.scenario, theorem.id
     instance = Instance(INSTANCE_NAME, params, delta, (n,), "tightness")
     value = scenario.bound(instance, n, "stated")
     if value.value is None:
@@ -95,7 +95,7 @@ def evaluate(bound_id: str, params: dict[str, Any], delta: float, n: int, seed: 
         return Evaluation(instance, n, "vacuous", min(1.0 + excess, NOT_APPLICABLE_SCORE),
                           largest_gap=largest, excess=excess,
                           reason=f"bound {value.value:.4g} >= largest gap {largest:.4g}")
-    records = [run_task(Task(module, instance, TrialKey(bound_id, INSTANCE_NAME, n, t), seed))
+    records = [run_task(Task(instance, TrialKey(bound_id, INSTANCE_NAME, n, t), seed), theorem)
                for t in range(trials)]
     cell = analysis.Cell.from_records(bound_id, instance, n, records)
     plan = analysis.RowPlan("stated", value, None)
@@ -124,8 +124,8 @@ class SearchResult:
 class _Objective:
     """Decode, evaluate, remember the best candidate; stop running trials past the budget."""
 
-    def __init__(self, bound_id: str, space: Space, seed: int, budget: int, trials: int):
-        self.bound_id, self.space, self.seed = bound_id, space, seed
+    def __init__(self, theorem: Theorem, space: Space, seed: int, budget: int, trials: int):
+        self.theorem, self.space, self.seed = theorem, space, seed
         self.budget, self.trials = budget, trials
         self.evaluations = 0
         self.counts = {"candidate": 0, "vacuous": 0, "n/a": 0}
@@ -137,7 +137,7 @@ class _Objective:
         if self.evaluations >= self.budget:
             return NOT_APPLICABLE_SCORE
         params, delta, n = self.space.decode(x)
-        found = evaluate(self.bound_id, params, delta, n, self.seed, self.trials)
+        found = evaluate(self.theorem, params, delta, n, self.seed, self.trials)
         self.evaluations += 1
         self.counts[found.status] += 1
         if self.first is None:
@@ -168,17 +168,15 @@ def population_size(budget: int, dimension: int) -> int:
     return max(5, min(budget // 5, dimension + 5))
 
 
-def search(bound_id: str, budget: int, seed: int, trials: int = TRIALS) -> SearchResult:
-    """Differential evolution over the space of ``bound_id`` for at most ``budget`` evaluations."""
-    from scipy.optimize import differential_evolution
-
-    reason = searchable(bound_id)
-    if reason:
-        raise ValueError(f"id: {reason}")
+def search(theorem: Theorem, budget: int, seed: int, trials: int = TRIALS) -> SearchResult:
+    """Differential evolution over the space of ``theorem`` for at most ``budget`` evaluations.
+    """
+    if theorem.space is None:
+        raise ValueError(f"id: {theorem.id} has no instance space to search")
     if budget < 1:
         raise ValueError(f"budget: must be at least 1, got {budget}")
-    space = SPACES[bound_id]()
-    objective = _Objective(bound_id, space, seed, budget, trials)
+    space = theorem.space()
+    objective = _Objective(theorem, space, seed, budget, trials)
     size = population_size(budget, len(space.names))
     generations = max(1, math.ceil(budget / size))
     differential_evolution(
@@ -187,5 +185,5 @@ def search(bound_id: str, budget: int, seed: int, trials: int = TRIALS) -> Searc
         maxiter=generations, rng=np.random.default_rng(seed), polish=False, workers=1,
         updating="immediate", tol=0.0, atol=-1.0, callback=objective.spent)
     assert objective.first is not None  # the start point is evaluated first
-    return SearchResult(bound_id, space, objective.best, objective.first, objective.counts,
+    return SearchResult(theorem.id, space, objective.best, objective.first, objective.counts,
                         objective.evaluations, objective.closest_vacuous, seed, budget, trials)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from offcmab.validation.scenarios.common import rounded
+from offcmab.validation.scenarios.im import star_and_chain
 
 #: Largest number of items (cascade items, queries, paths) a space lets vary.
 MAX_ITEMS = 10
@@ -268,8 +269,6 @@ IM_DELTAS = (0.05, 0.1)
 
 def im_space() -> Space:
     r"""The six-node star-and-chain graph: edge probabilities, seed law ``q``, ``k``."""
-    from offcmab.validation.scenarios.im import star_and_chain
-
     graph = star_and_chain()
     edges, nodes = len(graph["p"]), graph["nodes"]
     box = _Box()
@@ -286,18 +285,6 @@ def im_space() -> Space:
         n, delta = IM_GRID[reader.integer()], IM_DELTAS[reader.integer()]
         return graph | {"p": p, "q": q, "k": k}, delta, n
 
-    start = [*graph["p"], *graph["q"], graph["k"], 0, 0]  # star-and-chain of thm4-im
+    start = [*graph["p"], *graph["q"], graph["k"], 0, 0]  # the node-level IM scenario's graph
     return box.space(decode, start, "influence maximization on the star-and-chain graph "
                                     "(edge probabilities, seed law, k)")
-
-
-#: Upper-bound id -> its search space.
-SPACES: dict[str, Callable[[], Space]] = {
-    "thm1-inf": kpath_space,
-    "thm1-one": kpath_space,
-    "cor1-cascade": cascade_space,
-    "lem-llm-std": cache_space,
-    "thm3-llm": cache_space,
-    "thm-llm-online": online_space,
-    "thm4-im": im_space,
-}

@@ -1,0 +1,124 @@
+r"""The plan of a validation run: its theorems, instances, rows and trials, decided up front.
+
+A plan is made before any trial runs (:func:`offcmab.validation.runner.sweep.plan_run`):
+every row's bound, vacuity and power (so the false-alarm budget can be split over the rows
+that can fail), and the trials each (instance, n) needs.  After the trials, the same plan
+turns the trial records into rows (:func:`build_cells`, :func:`make_rows`), for the
+reference and, on the trap instances, for each negative control.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from offcmab.validation.runner import analysis, verdict
+from offcmab.validation.runner.backends import Task
+from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
+from offcmab.validation.runner.store import TrialRecord
+from offcmab.validation.theorem import Theorem
+
+CellKey = tuple[str, str, int]  # (bound id, instance name, n)
+
+
+@dataclass
+class Plan:
+    """The theorems, instances, row plans and tasks of a run.
+
+    ``power_rows`` counts the rows that can fail; the false-alarm budget is split
+    equally over them (``level``).  A module that adds rows with power to a run must
+    count them here before :func:`size_trials` runs.
+    """
+
+    theorems: dict[str, Theorem] = field(default_factory=dict)
+    instances: dict[str, list[Instance]] = field(default_factory=dict)
+    rows: dict[CellKey, list[analysis.RowPlan]] = field(default_factory=dict)
+    trials: dict[CellKey, int] = field(default_factory=dict)
+    tasks: list[Task] = field(default_factory=list)
+    power_rows: int = 0
+
+    @property
+    def level(self) -> float:
+        """Each row's share of the budget (Bonferroni over the rows with power)."""
+        return FALSE_ALARM_BUDGET / max(self.power_rows, 1)
+
+
+def plan_rows(plan: Plan, scale: float) -> None:
+    """Decide every row before any trial runs: its bound, vacuity and power."""
+    for bound_id, instances in plan.instances.items():
+        scenario = plan.theorems[bound_id].scenario
+        for instance in instances:
+            for n in instance.n_grid:
+                if scenario.kind == "lower":
+                    lower = cast(analysis.LowerScenario, scenario)
+                    rows = analysis.plan_lower(lower, instance, n, scale)
+                else:
+                    rows = analysis.plan_upper(scenario, instance, n, scale)
+                plan.rows[(bound_id, instance.name, n)] = rows
+                plan.power_rows += sum(row.power for row in rows)
+            plan.power_rows += scenario.kind == "lower"  # the slope row
+
+
+def size_trials(plan: Plan, profile: Profile) -> None:
+    r"""Trials per (instance, n): enough for every upper row with power to detect its target.
+
+    The target is ``profile.detect`` times the row's failure probability, flagged with
+    probability 0.9 at the row's share of the budget; at most ``profile.max_trials``.
+    """
+    level = plan.level
+    for key, rows in plan.rows.items():
+        trials = profile.trials
+        if plan.theorems[key[0]].scenario.kind == "upper":
+            delta = next(i for i in plan.instances[key[0]] if i.name == key[1]).delta
+            for row in rows:
+                if not row.power:
+                    continue
+                failure = analysis.upper_failure(row, delta)
+                needed = verdict.trials_to_detect(failure, level,
+                                                  min(profile.detect * failure, 1.0),
+                                                  profile.trials, profile.max_trials)
+                trials = max(trials, profile.max_trials if needed is None else needed)
+        plan.trials[key] = trials
+
+
+def build_cells(plan: Plan, records: Mapping[str, TrialRecord],
+                subject: str = "reference") -> dict[str, list[list[analysis.Cell]]]:
+    """Cells per bound id, grouped per instance, in plan order."""
+    cells: dict[str, list[list[analysis.Cell]]] = {}
+    for bound_id, instances in plan.instances.items():
+        cells[bound_id] = [
+            [analysis.Cell.from_records(
+                bound_id, instance, n,
+                [records[TrialKey(bound_id, instance.name, n, t, subject).text()]
+                 for t in range(plan.trials[(bound_id, instance.name, n)])])
+             for n in instance.n_grid]
+            for instance in instances
+        ]
+    return cells
+
+
+def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], detect: float,
+              subject: str = "reference") -> list[dict[str, Any]]:
+    """Every row of the report at the plan's row level, in plan order.
+
+    ``algorithm`` names the reference module, or the subject when one was substituted.
+    """
+    rows: list[dict[str, Any]] = []
+    level = plan.level
+    for bound_id, groups in cells.items():
+        scenario = plan.theorems[bound_id].scenario
+        mine: list[dict[str, Any]] = []
+        for group in groups:
+            for cell in group:
+                planned = plan.rows[(bound_id, cell.instance.name, cell.n)]
+                if scenario.kind == "lower":
+                    lower = cast(analysis.LowerScenario, scenario)
+                    mine.extend(analysis.lower_rows(cell, lower, planned, level))
+                else:
+                    mine.extend(analysis.upper_row(cell, row, level, detect) for row in planned)
+            if scenario.kind == "lower":
+                mine.append(analysis.slope_row(group, level))
+        algorithm = scenario.algorithm if subject == "reference" else subject
+        rows.extend(row | {"algorithm": algorithm} for row in mine)
+    return rows

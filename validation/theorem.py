@@ -1,0 +1,133 @@
+r"""The record of one theorem: everything validation checks for it, in one value.
+
+A :class:`Theorem` is built by one module of :mod:`offcmab.validation.theorems` and read
+by the engine (the runner, the power table, the tightness search, the commands), which
+takes records as arguments and never names a theorem.  Adding a theorem is one module
+in :mod:`offcmab.bounds.theorems` (the formula), one module in
+:mod:`offcmab.validation.theorems` (this record) and a line in each index.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from offcmab.bounds.bound import Bound
+from offcmab.validation.events.core import EventCase
+from offcmab.validation.runner.scenario import Scenario
+from offcmab.validation.tightness.spaces import Space
+
+#: The default of :attr:`Signature.returns`: what an offline algorithm hands back.
+ACTION = ("the action: a flat integer array of distinct ids, or a result object with an "
+          "`action`, `cache` or `seeds` attribute")
+
+
+@dataclass(frozen=True)
+class Signature:
+    r"""How a substituted algorithm is called, and the reference algorithm it replaces.
+
+    Attributes
+    ----------
+    call
+        The call, e.g. ``f(dataset, oracle, delta)``.
+    reference
+        The reference algorithm (a function of :mod:`offcmab.reference`, or a thin adapter
+        with the same call).
+    keywords
+        Keyword arguments the reference is called with beside ``call`` (its variant).
+    returns
+        What the function must return.
+    """
+
+    call: str
+    reference: Callable[..., Any]
+    keywords: Mapping[str, Any] = field(default_factory=dict)
+    returns: str = ACTION
+
+    @property
+    def reference_name(self) -> str:
+        """``module:function`` of the reference algorithm, as reports and docs show it."""
+        return f"{self.reference.__module__}:{self.reference.__qualname__}"
+
+
+#: The event cases of a theorem for one profile: ``events(profile, subject)`` with the
+#: subject's callable (``None`` for the reference algorithm) and its spec for messages.
+EventCases = Callable[[str, Callable[..., Any] | None, str], Sequence[EventCase]]
+
+#: Checks the parameters of a saved instance (``validate --instances``); ``ValueError``
+#: naming the field when they are not valid.
+ParamsChecker = Callable[[Any, str], None]
+
+
+@dataclass(frozen=True)
+class Theorem:
+    r"""Everything validation knows about one bound of the paper.
+
+    Attributes
+    ----------
+    id
+        The bound id, e.g. ``thm1-inf`` (the id of ``bound`` when there is one).
+    bound
+        The bound (:mod:`offcmab.bounds.registry`), or ``None`` for a theorem that is not
+        part of :mod:`offcmab.bounds` (a record written for a test or an extension).
+    title
+        How messages name the bound, e.g. "Theorem 3's bound".
+    scenario
+        Instances per profile, one trial, the bound and the largest gap of an instance.
+    signature
+        The call a substituted algorithm must have, and the reference it replaces.
+    events
+        The event rows: the high-probability events the proof rests on.
+    controls
+        Negative controls: named broken variants with the reference's signature, each
+        standing for a class of mistakes (its docstring's first line says which).
+    no_power
+        Control name -> why no row of this theorem can flag it.
+    controls_check_events
+        Whether the controls also run through the event rows (beside the trap rows).
+    traps_vacuous
+        Whether the trap rows cannot fail (every runnable size is vacuous): the controls'
+        trap trials then run in the full profile only.
+    space
+        The instance space of ``offcmab tightness`` (``None``: not searchable).
+    check_params
+        Checks the parameters of a saved instance of this theorem.
+    """
+
+    id: str
+    bound: Bound | None
+    title: str
+    scenario: Scenario
+    signature: Signature
+    events: EventCases
+    controls: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    no_power: Mapping[str, str] = field(default_factory=dict)
+    controls_check_events: bool = False
+    traps_vacuous: bool = False
+    space: Callable[[], Space] | None = None
+    check_params: ParamsChecker | None = None
+
+    def __post_init__(self) -> None:
+        if self.bound is not None and self.bound.id != self.id:
+            raise ValueError(f"id: {self.id!r} is not the id of its bound {self.bound.id!r}")
+
+    def reference_algorithm(self) -> Callable[..., Any]:
+        """The reference algorithm with its variant keywords bound."""
+        reference, keywords = self.signature.reference, dict(self.signature.keywords)
+        return functools.partial(reference, **keywords) if keywords else reference
+
+
+def find(theorems: Sequence[Theorem], bound_id: str) -> Theorem:
+    """The record with this id, or a ``ValueError`` naming the known ids."""
+    for theorem in theorems:
+        if theorem.id == bound_id:
+            return theorem
+    raise ValueError(f"bound id: no theorem {bound_id!r} is checked; known: "
+                     f"{', '.join(theorem.id for theorem in theorems)}")
+
+
+def no_events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
+    """The event rows of a theorem that has none."""
+    return []

@@ -1,0 +1,54 @@
+r"""The standard-view LLM cache lemma (``apdx_lem:LLM_cache_std``): CLCB-LLM-C, standard.
+
+Everything validation checks for this bound:
+
+* **bound**: the expected-cost gap of the cache CLCB-LLM-C (``variant="standard"``)
+  returns, from Theorem 1 applied to the :math:`2m` arms of the standard CMAB-T view
+  (:data:`offcmab.bounds.theorems.llm.LEM_LLM_STD`), at the exact
+  :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*`;
+* **instances**: Figure 3(a)'s setting, a Zipf instance with random logged caches, an
+  out-of-distribution log, generated instances and the trap below (:class:`CacheScenario`);
+* **signature**: ``f(log, k, delta)``, in place of
+  :func:`offcmab.reference.clcb_llm.clcb_llm` with ``variant="standard"``;
+* **events**: the cost and frequency confidence events of the standard variant, and
+  exactness of the top-k oracle;
+* **controls**: CLCB-LLM-C (standard) with one expression broken, each also run through
+  the event rows;
+* **tightness**: the cache instance space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from offcmab.bounds.theorems.llm import LEM_LLM_STD
+from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.validation.controls.llm import STANDARD_CONTROLS
+from offcmab.validation.events import llm, oracles
+from offcmab.validation.events.core import EventCase
+from offcmab.validation.scenarios.llm import CacheScenario
+from offcmab.validation.scenarios.traps import rare_optimal_traps
+from offcmab.validation.theorem import Signature, Theorem
+from offcmab.validation.tightness.files import CACHE_PARAMS
+from offcmab.validation.tightness.spaces import cache_space
+
+
+def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
+    """The standard variant's cost and frequency events; top-k exactness for the reference."""
+    cases = llm.offline_cases(profile, "standard", subject, spec)
+    return cases + oracles.topk_cases() if subject is None else cases
+
+
+THEOREM = Theorem(
+    id=LEM_LLM_STD.id,
+    bound=LEM_LLM_STD,
+    title="The standard-view LLM cache bound",
+    scenario=CacheScenario(LEM_LLM_STD, rare_optimal_traps),
+    signature=Signature("f(log, k, delta)", clcb_llm, {"variant": "standard"}),
+    events=events,
+    controls=STANDARD_CONTROLS,
+    controls_check_events=True,
+    space=cache_space,
+    check_params=CACHE_PARAMS,
+)

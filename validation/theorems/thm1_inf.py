@@ -1,0 +1,55 @@
+r"""Theorem 1 in the infinity norm (``thm:upper_bound``): CLCB on any CMAB-T problem.
+
+Everything validation checks for this bound:
+
+* **bound**: :math:`\alpha r(S^*) - r(\hat S) \le 2\alpha B_1\sqrt{2\bar K_2^* C_\infty^*
+  \log(\cdot)/n}` with probability :math:`1-\delta`, at the exact coverage
+  coefficients of each instance (:data:`offcmab.bounds.theorems.upper.THM1_INF`);
+* **instances**: Figure 1(a)'s cascade setting, an out-of-distribution cascade, three
+  nearly tied k-paths, edge-level influence maximization, a pessimism detector, generated
+  cascade and k-path instances, and the trap below (:class:`CLCBScenario`);
+* **signature**: ``f(dataset, oracle, delta)``, in place of
+  :func:`offcmab.reference.clcb.clcb`;
+* **events**: CLCB's arm event :math:`\mathcal E_{\text{arm}}` on k-path, cascade and
+  edge-level IM data;
+* **controls**: CLCB with one expression broken (no pessimism, optimism, a tenth of the
+  radius, data ignored, an oracle that ignores its weights);
+* **tightness**: the k-path instance space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from offcmab.bounds.theorems.upper import THM1_INF
+from offcmab.reference.clcb import clcb
+from offcmab.validation.controls.cmab import CLCB_CONTROLS
+from offcmab.validation.events import arms
+from offcmab.validation.events.core import EventCase
+from offcmab.validation.events.subject import arm_algorithm
+from offcmab.validation.scenarios.thm1 import CLCBScenario
+from offcmab.validation.scenarios.traps import lucky_poor_traps
+from offcmab.validation.theorem import Signature, Theorem
+from offcmab.validation.tightness.files import CMABT_PARAMS
+from offcmab.validation.tightness.spaces import kpath_space
+
+
+def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
+    """CLCB's arm event, on the reference or on ``subject`` (its ``counts`` and ``lcb``)."""
+    run = None if subject is None else arm_algorithm(subject, spec)
+    return arms.clcb_cases(profile, run)
+
+
+THEOREM = Theorem(
+    id=THM1_INF.id,
+    bound=THM1_INF,
+    title="Theorem 1's bound (infinity-norm coverage)",
+    scenario=CLCBScenario(THM1_INF, ("alpha", "B1", "K2bar", "C_inf", "p_star"),
+                          lucky_poor_traps),
+    signature=Signature("f(dataset, oracle, delta)", clcb),
+    events=events,
+    controls=CLCB_CONTROLS,
+    space=kpath_space,
+    check_params=CMABT_PARAMS,
+)

@@ -1,0 +1,53 @@
+r"""Theorem 3 (``thm:LLM_cache_main``): CLCB-LLM-C, improved, for LLM caching.
+
+Everything validation checks for this bound:
+
+* **bound**: the expected-cost gap of the cache CLCB-LLM-C (``variant="improved"``)
+  returns (:data:`offcmab.bounds.theorems.llm.THM3_LLM`), at the exact
+  :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*`;
+* **instances**: those of the standard-view lemma (:class:`CacheScenario`), and the trap
+  below;
+* **signature**: ``f(log, k, delta)``, in place of
+  :func:`offcmab.reference.clcb_llm.clcb_llm` with ``variant="improved"``;
+* **events**: the cost event and the :math:`\ell_1` arrival event of the improved
+  analysis, and exactness of the top-k oracle;
+* **controls**: CLCB-LLM-C (improved) with one expression broken, each also run through
+  the event rows;
+* **tightness**: the cache instance space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from offcmab.bounds.theorems.llm import THM3_LLM
+from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.validation.controls.llm import IMPROVED_CONTROLS
+from offcmab.validation.events import llm, oracles
+from offcmab.validation.events.core import EventCase
+from offcmab.validation.scenarios.llm import CacheScenario
+from offcmab.validation.scenarios.traps import rare_optimal_traps
+from offcmab.validation.theorem import Signature, Theorem
+from offcmab.validation.tightness.files import CACHE_PARAMS
+from offcmab.validation.tightness.spaces import cache_space
+
+
+def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
+    """The improved variant's cost and arrival events; top-k exactness for the reference."""
+    cases = llm.offline_cases(profile, "improved", subject, spec)
+    return cases + oracles.topk_cases() if subject is None else cases
+
+
+THEOREM = Theorem(
+    id=THM3_LLM.id,
+    bound=THM3_LLM,
+    title="Theorem 3's bound",
+    scenario=CacheScenario(THM3_LLM, rare_optimal_traps),
+    signature=Signature("f(log, k, delta)", clcb_llm, {"variant": "improved"}),
+    events=events,
+    controls=IMPROVED_CONTROLS,
+    controls_check_events=True,
+    space=cache_space,
+    check_params=CACHE_PARAMS,
+)

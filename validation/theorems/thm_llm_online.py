@@ -1,0 +1,60 @@
+r"""The online LLM cache regret bound (``thm:LLM_cache_online``): CUCB-LLM-S, as printed.
+
+Everything validation checks for this bound:
+
+* **bound**: the pseudo-regret of the printed CUCB-LLM-S over ``T`` rounds
+  (:data:`offcmab.bounds.theorems.llm.THM_LLM_ONLINE`); no runnable ``T`` makes it smaller
+  than the largest possible regret, so its rows are vacuous and the events below carry
+  the check (:class:`StreamScenario`);
+* **instances**: the offline cache instances without their logged caches, and the trap
+  below;
+* **signature**: ``f(queries, costs, m, k, delta)`` returning the cache held in every
+  round, in place of :func:`offcmab.validation.scenarios.llm_online.printed_stream`;
+* **events**: the streaming oracle lemma (corrected, and as printed: a known failure), the
+  online cost event and the corrected LCB steps of the regret proof (and, as printed, a
+  known failure);
+* **controls**: the printed algorithm with its radius broken, each also run through the
+  event rows (their trap rows are vacuous, so they run on traps in the full profile only);
+* **tightness**: the online instance space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from offcmab.bounds.theorems.llm import THM_LLM_ONLINE
+from offcmab.validation.controls.stream import STREAM_CONTROLS
+from offcmab.validation.events import llm
+from offcmab.validation.events.core import EventCase
+from offcmab.validation.scenarios.llm_online import StreamScenario, printed_stream
+from offcmab.validation.scenarios.traps import lock_in_traps
+from offcmab.validation.theorem import Signature, Theorem
+from offcmab.validation.tightness.files import CACHE_PARAMS
+from offcmab.validation.tightness.spaces import online_space
+
+
+def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
+    """The streaming lemma, the online cost event and the online LCB steps."""
+    return llm.online_cases(profile, subject, spec)
+
+
+THEOREM = Theorem(
+    id=THM_LLM_ONLINE.id,
+    bound=THM_LLM_ONLINE,
+    title="The online LLM cache regret bound",
+    scenario=StreamScenario(THM_LLM_ONLINE, lock_in_traps),
+    signature=Signature(
+        "f(queries, costs, m, k, delta)", printed_stream,
+        returns="the cache held at the start of every round: a boolean array of shape "
+                "(T, m) with at most k entries per row (row t may depend on queries[:t] and "
+                "on costs[s] for s < t only where queries[s] missed the cache), or an object "
+                "with that array as `caches` (and, for the event rows, the per-round cost "
+                "LCBs as `lcbs`, shape (T, m), as the reference's StreamRun has)"),
+    events=events,
+    controls=STREAM_CONTROLS,
+    controls_check_events=True,
+    traps_vacuous=True,
+    space=online_space,
+    check_params=CACHE_PARAMS,
+)
