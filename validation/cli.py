@@ -19,7 +19,8 @@ from typing import NoReturn
 from offcmab import __version__
 from offcmab.reference.errors import InputError
 
-#: Subcommand name -> implementing module, in the order ``--help`` lists them.
+#: Subcommand name -> implementing module, in the order ``--help`` lists them.  Module paths,
+#: not modules: a command imports only its own module (start-up time of ``offcmab solve``).
 COMMANDS: dict[str, str] = {
     "validate": "offcmab.validation.commands.validate",
     "tightness": "offcmab.validation.commands.tightness",
@@ -51,6 +52,7 @@ class Parser(argparse.ArgumentParser):
 def load_command(module_path: str) -> ModuleType | None:
     """Import a subcommand module, or return None if that module does not exist (yet)."""
     try:
+        # the one lazy table of the CLI (with solve's problems): start-up time of each command
         return importlib.import_module(module_path)
     except ModuleNotFoundError as error:
         if error.name == module_path:

@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from offcmab.validation.benchmarks import figure
+from offcmab.validation.benchmarks.figures import figure
 
 if TYPE_CHECKING:
     import numpy as np

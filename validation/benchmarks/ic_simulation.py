@@ -45,7 +45,7 @@ def grid(quick: bool, full: bool) -> tuple[tuple[int, ...], int, int]:
 
 
 def run(quick: bool, full: bool = False) -> dict[str, Any]:
-    from offcmab.validation.benchmarks.clcb_statistics import figure
+    from offcmab.validation.benchmarks.figures import figure
 
     sizes, cascades, repeats = grid(quick, full)
     cases: dict[str, Any] = {}

@@ -76,7 +76,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from offcmab.validation.benchmarks import figure
+from offcmab.validation.benchmarks.figures import figure
 
 TITLE = "IM oracle (IMM): k=50, eps=0.1 vs pynetim's C++ IMM on a 15k-node weighted-cascade graph"
 
