@@ -21,10 +21,17 @@ Both simulators run once untimed first (imports, caches), then the timed repetit
 
 from __future__ import annotations
 
+import array
 import math
 import statistics
 import time
 from typing import Any
+
+import numpy as np
+
+from offcmab.reference.im.diffusion import cascade_sizes
+from offcmab.reference.im.graph import ICGraph
+from offcmab.validation.benchmarks.figures import figure
 
 TITLE = "IC simulation: throughput vs cynetdiff over seeds x p x size, worst case"
 
@@ -45,8 +52,6 @@ def grid(quick: bool, full: bool) -> tuple[tuple[int, ...], int, int]:
 
 
 def run(quick: bool, full: bool = False) -> dict[str, Any]:
-    from offcmab.validation.benchmarks.figures import figure
-
     sizes, cascades, repeats = grid(quick, full)
     cases: dict[str, Any] = {}
     for n in sizes:
@@ -76,12 +81,9 @@ def run(quick: bool, full: bool = False) -> dict[str, Any]:
     }
 
 
-def ba_graph(n: int, p: float | str) -> Any:
+def ba_graph(n: int, p: float | str) -> ICGraph:
     """A Barabási-Albert graph with both directions of every edge, weighted by ``p``."""
-    import networkx as nx
-    import numpy as np
-
-    from offcmab.reference.im.graph import ICGraph
+    import networkx as nx  # slow to import: only when the benchmark runs
 
     pairs = np.asarray(nx.barabasi_albert_graph(n, 2, seed=1).edges(), dtype=np.int64)
     graph = ICGraph.from_edges(n, np.concatenate([pairs[:, 0], pairs[:, 1]]),
@@ -93,12 +95,7 @@ def ba_graph(n: int, p: float | str) -> Any:
 
 def compare(n: int, seeds: int, p: float | str, cascades: int, repeats: int) -> dict[str, Any]:
     """Interleaved timings of both simulators on one case, with the spread agreement."""
-    import array
-
-    import numpy as np
     from cynetdiff.models import IndependentCascadeModel
-
-    from offcmab.reference.im.diffusion import cascade_sizes
 
     graph = ba_graph(n, p)
     seed_set = np.argsort(-graph.out_degree(), kind="stable")[:seeds]

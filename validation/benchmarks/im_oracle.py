@@ -76,6 +76,11 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
+from offcmab.reference.im.diffusion import estimate_spread
+from offcmab.reference.im.generators import power_law_graph
+from offcmab.reference.im.oracles import imm
 from offcmab.validation.benchmarks.figures import figure
 
 TITLE = "IM oracle (IMM): k=50, eps=0.1 vs pynetim's C++ IMM on a 15k-node weighted-cascade graph"
@@ -92,12 +97,6 @@ def run(quick: bool) -> dict[str, Any]:
 
 def compare(nodes: int, edges: int, repeats: int, samples: int) -> dict[str, Any]:
     """Interleaved timings of both IMMs on one graph, their RR-set counts and spreads."""
-    import numpy as np
-
-    from offcmab.reference.im.diffusion import estimate_spread
-    from offcmab.reference.im.generators import power_law_graph
-    from offcmab.reference.im.oracles import imm
-
     graph = power_law_graph(nodes, edges, np.random.default_rng(1))
     delta_prime = 1.0 / graph.nodes
     out: dict[str, Any] = {
@@ -155,8 +154,6 @@ def pynetim_imm(graph: Any) -> tuple[Callable[[], tuple[Any, str]], str] | None:
 
     ``None`` when pynetim is not installed.  Their graph is built here, outside the timings.
     """
-    import numpy as np
-
     try:
         with warnings.catch_warnings():  # its import warns (torch-based algorithms missing)
             warnings.simplefilter("ignore")

@@ -24,6 +24,14 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.problems.llm_cache import (
+    EmptyCaches,
+    LLMCacheProblem,
+    power_probabilities,
+    sample_power_queries,
+)
+from offcmab.validation.reproduce.llm_common import Scenario, summarize, sweep, write_outputs
+
 TITLE = "LLM cache, real text (pydoc topics, cl100k_base token costs)"
 PAPER = "CLCB-LLM-C: 36.01% and 20.70% less cost than LFU and LEC (SciQ, GPT-4o)"
 
@@ -52,14 +60,6 @@ def token_costs() -> np.ndarray:
 
 
 def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
-    from offcmab.reference.problems.llm_cache import (
-        EmptyCaches,
-        LLMCacheProblem,
-        power_probabilities,
-        sample_power_queries,
-    )
-    from offcmab.validation.reproduce.llm_common import Scenario, summarize, sweep, write_outputs
-
     costs = token_costs()
     m = costs.size
     grid = GRID[::3] if quick else GRID
