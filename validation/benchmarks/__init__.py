@@ -4,8 +4,12 @@ Each module exposes ``TITLE`` (one line) and ``run(quick: bool) -> dict`` return
 plain numbers (seconds, rates, ratios) and the sizes it ran at, and under ``figures`` its
 headline ratios (rows made by :func:`~offcmab.validation.benchmarks.figures.figure`), which
 ``offcmab bench`` gathers into its summary.  Benchmarks check speed goals; tests never time
-anything.  No module imports sympy or a reference package (cynetdiff, pynetim) before its
-``run`` is called, so that listing the benchmarks stays cheap.
+anything.  A benchmark against an optional package (cynetdiff, pynetim: the ``bench`` extra)
+also exposes ``reference()``, which imports it or raises
+:class:`~offcmab.validation.extras.MissingExtra`; ``offcmab bench`` calls it for every
+benchmark it is asked for before timing any, so a missing package stops the command at once.
+No module imports sympy or such a package at its top, so that listing the benchmarks stays
+cheap.
 """
 
 from types import ModuleType

@@ -32,6 +32,7 @@ import numpy as np
 from offcmab.reference.im.diffusion import cascade_sizes
 from offcmab.reference.im.graph import ICGraph
 from offcmab.validation.benchmarks.figures import figure
+from offcmab.validation.extras import MissingExtra
 
 TITLE = "IC simulation: throughput vs cynetdiff over seeds x p x size, worst case"
 
@@ -81,6 +82,15 @@ def run(quick: bool, full: bool = False) -> dict[str, Any]:
     }
 
 
+def reference() -> Any:
+    """cynetdiff's IC model class; :class:`~offcmab.validation.extras.MissingExtra` without it."""
+    try:
+        from cynetdiff.models import IndependentCascadeModel  # optional: the bench extra
+    except ImportError as error:
+        raise MissingExtra("cynetdiff", "bench", "ic-simulation") from error
+    return IndependentCascadeModel
+
+
 def ba_graph(n: int, p: float | str) -> ICGraph:
     """A Barabási-Albert graph with both directions of every edge, weighted by ``p``."""
     import networkx as nx  # slow to import: only when the benchmark runs
@@ -95,12 +105,10 @@ def ba_graph(n: int, p: float | str) -> ICGraph:
 
 def compare(n: int, seeds: int, p: float | str, cascades: int, repeats: int) -> dict[str, Any]:
     """Interleaved timings of both simulators on one case, with the spread agreement."""
-    from cynetdiff.models import IndependentCascadeModel
-
     graph = ba_graph(n, p)
     seed_set = np.argsort(-graph.out_degree(), kind="stable")[:seeds]
     graph.live_edges  # noqa: B018  (build our tables outside the timings, as theirs are)
-    model = IndependentCascadeModel(
+    model = reference()(
         array.array("I", graph.out_offsets[:-1].tolist()), array.array("I", graph.targets.tolist()),
         activation_probs=array.array("f", graph.p.tolist()), rng=np.random.default_rng(3))
     model.set_seeds(seed_set.tolist())
