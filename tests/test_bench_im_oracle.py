@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from offcmab.validation.benchmarks import im_oracle
+from offcmab.validation.cli import main
 from offcmab.validation.commands.bench import summary
 
 #: Two-sided normal quantile of 1e-6, the Monte-Carlo false-alarm probability of the check below.
@@ -38,17 +39,26 @@ def test_quick_benchmark_against_pynetim() -> None:
     assert ours + slack >= alpha * theirs and theirs + slack >= alpha * ours
 
 
-def test_without_pynetim_the_benchmark_still_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "pynetim", None)  # import pynetim -> ImportError
-    monkeypatch.setitem(sys.modules, "pynetim.algorithms", None)
-    result = im_oracle.compare(300, 600, repeats=1, samples=50)
-    assert result["reference"] == "pynetim not installed"
-    assert result["ratio"] is None and result["figures"] == []
-    assert result["ours_spread"] >= result["k"]  # the seeds themselves are always active
-    assert "pynetim_s" not in result
-    overall = summary({"im-oracle": result})
+@pytest.mark.parametrize(("only", "package"), [("im-oracle", "pynetim"),
+                                               ("ic-simulation", "cynetdiff")])
+def test_a_missing_reference_names_the_bench_extra(
+        only: str, package: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Without its reference package a benchmark times nothing: ``offcmab bench`` exits 2
+    at once (before the other benchmarks asked for), naming the package and the extra."""
+    for name in (package, f"{package}.algorithms", f"{package}.models"):
+        monkeypatch.setitem(sys.modules, name, None)  # import -> ImportError
+    assert main(["bench", "--quick", "--only", "bounds-eval", only]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # bounds-eval, asked for first, did not run either
+    assert captured.err == (f"offcmab bench: error: {only} needs {package}, which is not "
+                            "installed (pip install 'offcmab[bench]')\n")
+
+
+def test_summary_without_figures_meets_no_goal() -> None:
+    overall = summary({"bounds-eval": {"title": "t", "points": 10}})
     assert overall["figures"] == [] and overall["all_met"] is None  # nothing compared, no goal met
-    assert overall["not_compared"] == ["im-oracle"]
+    assert overall["not_compared"] == ["bounds-eval"]
 
 
 def test_rr_counts_read_from_a_log_and_absent_from_another() -> None:

@@ -99,8 +99,9 @@ def test_reproduce_all_writes_comparison_csv(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     from offcmab.validation import cli
     from offcmab.validation.commands import reproduce
+    from offcmab.validation.reproduce import fig3a
 
-    monkeypatch.setattr(reproduce, "FIGURES", {"fig3a": "offcmab.validation.reproduce.fig3a"})
+    monkeypatch.setattr(reproduce, "FIGURES", {"fig3a": fig3a})
     assert cli.main(["reproduce", "all", "--out", str(tmp_path), "--quick", "--seed", "3"]) == 0
     with (tmp_path / "comparison.csv").open(newline="", encoding="utf-8") as handle:
         rows = {row["claim"]: row for row in csv.DictReader(handle)}

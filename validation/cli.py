@@ -3,7 +3,8 @@ r"""The ``offcmab`` command line.
 Each subcommand lives in its own module under :mod:`offcmab.validation.commands`
 exposing ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``.
 Exit codes: 0 success, 1 a bound was violated or a strict claim failed, 2 bad
-input or usage (one line on stderr naming the field; never a traceback).
+input or usage (one line on stderr naming the field; never a traceback), or an optional
+package that the command needs is not installed (the line names it and its pip extra).
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from typing import NoReturn
 
 from offcmab import __version__
 from offcmab.reference.errors import InputError
+from offcmab.validation.extras import MissingExtra
 
-#: Subcommand name -> implementing module, in the order ``--help`` lists them.
+#: Subcommand name -> implementing module, in the order ``--help`` lists them.  Module paths,
+#: not modules: a command imports only its own module (start-up time of ``offcmab solve``).
 COMMANDS: dict[str, str] = {
     "validate": "offcmab.validation.commands.validate",
     "tightness": "offcmab.validation.commands.tightness",
@@ -51,6 +54,7 @@ class Parser(argparse.ArgumentParser):
 def load_command(module_path: str) -> ModuleType | None:
     """Import a subcommand module, or return None if that module does not exist (yet)."""
     try:
+        # the one lazy table of the CLI (with solve's problems): start-up time of each command
         return importlib.import_module(module_path)
     except ModuleNotFoundError as error:
         if error.name == module_path:
@@ -105,9 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         sys.stderr.write(f"offcmab {args.command}: error: the input needs more memory than "
                          "this machine has\n")
-    except InputError as error:
-        sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
-    except ValueError as error:
+    except (InputError, ValueError, MissingExtra) as error:
         sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
     except OSError as error:
         name = f" {error.filename}" if error.filename else ""

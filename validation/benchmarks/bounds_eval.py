@@ -24,7 +24,7 @@ DEFAULTS: dict[str, float] = {
 
 
 def run(quick: bool) -> dict[str, Any]:
-    from offcmab.bounds.registry import BOUNDS
+    from offcmab.bounds.registry import BOUNDS  # sympy: not on 'offcmab --help'
 
     points = 10**5 if quick else 10**6
     repeats = 3

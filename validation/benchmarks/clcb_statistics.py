@@ -47,12 +47,23 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from offcmab.validation.benchmarks import figure
+import numpy as np
 
-if TYPE_CHECKING:
-    import numpy as np
+from offcmab.reference.dataset_io import write_npz
+from offcmab.reference.im.data import sample_node_cascades
+from offcmab.reference.im.generators import power_law_graph
+from offcmab.reference.im.graph_io import write_graph_csv, write_node_cascades
+from offcmab.reference.problems.cascade import (
+    CascadeProblem,
+    UniformListsLaw,
+    uniform_ranked_lists,
+)
+from offcmab.reference.problems.kpath import KPathProblem, PathLaw
+from offcmab.reference.problems.llm_cache import CacheLog, cache_hits, sample_power_queries
+from offcmab.reference.problems.llm_cache_io import write_cache_npz
+from offcmab.validation.benchmarks.figures import figure
 
 TITLE = "offcmab solve (whole process) vs a bare numpy floor script, per problem"
 
@@ -149,23 +160,12 @@ FLOOR_KEYS: dict[str, tuple[str, ...]] = {
 
 def write_log(problem: str, quick: bool, path: Path) -> None:
     """Draw the benchmark log of ``problem`` (fixed seed) and save it as ``.npz``."""
-    import numpy as np
-
-    from offcmab.reference.dataset_io import write_npz
-    from offcmab.reference.problems.cascade import (
-        CascadeProblem,
-        UniformListsLaw,
-        uniform_ranked_lists,
-    )
-
     rng = np.random.default_rng(2025)
     m, k = (1_000, 5) if quick else (100_000, 5)
     if problem == "cascade":
         n = 20_000 if quick else 2_000_000
         write_npz(UniformListsLaw(CascadeProblem(rng.random(m), k)).sample(n, rng), path)
     elif problem == "kpath":
-        from offcmab.reference.problems.kpath import KPathProblem, PathLaw
-
         n = 8_000 if quick else 800_000
         paths = m // k
         law = PathLaw(KPathProblem(rng.random(paths), k), np.full(paths, 1.0 / paths))
@@ -173,9 +173,6 @@ def write_log(problem: str, quick: bool, path: Path) -> None:
     elif problem == "im-node":
         write_im_node_log(quick, path, rng)
     else:
-        from offcmab.reference.problems.llm_cache import CacheLog, cache_hits, sample_power_queries
-        from offcmab.reference.problems.llm_cache_io import write_cache_npz
-
         n = 20_000 if quick else 5_000_000  # queries and costs: 80 MB, as the cascade arrays
         caches = uniform_ranked_lists(n, m, k, rng).reshape(-1)
         offsets = np.arange(0, k * n + 1, k, dtype=np.int64)
@@ -192,12 +189,6 @@ def write_im_node_log(quick: bool, path: Path, rng: np.random.Generator) -> None
     seed with probability ``3/V``; ``n = 1.5 x 10^6`` cascades of 3.5 active nodes on average,
     so that ``active`` and ``steps`` (84 MB) match the cascade's arrays.
     """
-    import numpy as np
-
-    from offcmab.reference.im.data import sample_node_cascades
-    from offcmab.reference.im.generators import power_law_graph
-    from offcmab.reference.im.graph_io import write_graph_csv, write_node_cascades
-
     V, n = (1_000, 20_000) if quick else (10_000, 1_500_000)
     graph = power_law_graph(V, 4 * V, rng, name="uniform", p=0.02)
     write_graph_csv(graph, path.with_suffix(".csv"), with_p=False)
@@ -239,8 +230,6 @@ def timed_child(argv: list[str], peak_file: Path) -> tuple[float, int]:
 
 def compare(problem: str, quick: bool, folder: Path) -> dict[str, Any]:
     """Interleaved whole-process runs of ``solve`` and the floor; medians and ratios."""
-    import numpy as np
-
     path = folder / f"{problem}.npz"
     write_log(problem, quick, path)
     with np.load(path, allow_pickle=False) as archive:

@@ -21,10 +21,18 @@ Both simulators run once untimed first (imports, caches), then the timed repetit
 
 from __future__ import annotations
 
+import array
 import math
 import statistics
 import time
 from typing import Any
+
+import numpy as np
+
+from offcmab.reference.im.diffusion import cascade_sizes
+from offcmab.reference.im.graph import ICGraph
+from offcmab.validation.benchmarks.figures import figure
+from offcmab.validation.extras import MissingExtra
 
 TITLE = "IC simulation: throughput vs cynetdiff over seeds x p x size, worst case"
 
@@ -45,8 +53,6 @@ def grid(quick: bool, full: bool) -> tuple[tuple[int, ...], int, int]:
 
 
 def run(quick: bool, full: bool = False) -> dict[str, Any]:
-    from offcmab.validation.benchmarks.clcb_statistics import figure
-
     sizes, cascades, repeats = grid(quick, full)
     cases: dict[str, Any] = {}
     for n in sizes:
@@ -76,12 +82,18 @@ def run(quick: bool, full: bool = False) -> dict[str, Any]:
     }
 
 
-def ba_graph(n: int, p: float | str) -> Any:
-    """A Barabási-Albert graph with both directions of every edge, weighted by ``p``."""
-    import networkx as nx
-    import numpy as np
+def reference() -> Any:
+    """cynetdiff's IC model class; :class:`~offcmab.validation.extras.MissingExtra` without it."""
+    try:
+        from cynetdiff.models import IndependentCascadeModel  # optional: the bench extra
+    except ImportError as error:
+        raise MissingExtra("cynetdiff", "bench", "ic-simulation") from error
+    return IndependentCascadeModel
 
-    from offcmab.reference.im.graph import ICGraph
+
+def ba_graph(n: int, p: float | str) -> ICGraph:
+    """A Barabási-Albert graph with both directions of every edge, weighted by ``p``."""
+    import networkx as nx  # slow to import: only when the benchmark runs
 
     pairs = np.asarray(nx.barabasi_albert_graph(n, 2, seed=1).edges(), dtype=np.int64)
     graph = ICGraph.from_edges(n, np.concatenate([pairs[:, 0], pairs[:, 1]]),
@@ -93,17 +105,10 @@ def ba_graph(n: int, p: float | str) -> Any:
 
 def compare(n: int, seeds: int, p: float | str, cascades: int, repeats: int) -> dict[str, Any]:
     """Interleaved timings of both simulators on one case, with the spread agreement."""
-    import array
-
-    import numpy as np
-    from cynetdiff.models import IndependentCascadeModel
-
-    from offcmab.reference.im.diffusion import cascade_sizes
-
     graph = ba_graph(n, p)
     seed_set = np.argsort(-graph.out_degree(), kind="stable")[:seeds]
     graph.live_edges  # noqa: B018  (build our tables outside the timings, as theirs are)
-    model = IndependentCascadeModel(
+    model = reference()(
         array.array("I", graph.out_offsets[:-1].tolist()), array.array("I", graph.targets.tolist()),
         activation_probs=array.array("f", graph.p.tolist()), rng=np.random.default_rng(3))
     model.set_seeds(seed_set.tolist())

@@ -60,8 +60,9 @@ must lie in :math:`[1-1/e-\varepsilon,\ 1/(1-1/e-\varepsilon)]` when both guaran
 GOAL (issue 14): ratio >= 0.5, i.e. our IMM within 2x of pynetim's C++ IMM on the NetHEPT-sized
 graph (the default run).  ``--quick`` is a smoke test; its figure is judged against the same goal
 although per-round costs weigh more on its small graph.
-Without pynetim installed the benchmark still times ours, reports ``reference`` as not
-installed, ``ratio`` null, and gives no figure.
+Without pynetim installed the benchmark stops before timing anything, with
+:class:`~offcmab.validation.extras.MissingExtra` naming the ``bench`` extra (``offcmab bench``
+exits with code 2): a timing with no reference beside it meets no goal and says nothing.
 """
 
 from __future__ import annotations
@@ -76,7 +77,13 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from offcmab.validation.benchmarks import figure
+import numpy as np
+
+from offcmab.reference.im.diffusion import estimate_spread
+from offcmab.reference.im.generators import power_law_graph
+from offcmab.reference.im.oracles import imm
+from offcmab.validation.benchmarks.figures import figure
+from offcmab.validation.extras import MissingExtra
 
 TITLE = "IM oracle (IMM): k=50, eps=0.1 vs pynetim's C++ IMM on a 15k-node weighted-cascade graph"
 
@@ -92,26 +99,17 @@ def run(quick: bool) -> dict[str, Any]:
 
 def compare(nodes: int, edges: int, repeats: int, samples: int) -> dict[str, Any]:
     """Interleaved timings of both IMMs on one graph, their RR-set counts and spreads."""
-    import numpy as np
-
-    from offcmab.reference.im.diffusion import estimate_spread
-    from offcmab.reference.im.generators import power_law_graph
-    from offcmab.reference.im.oracles import imm
-
     graph = power_law_graph(nodes, edges, np.random.default_rng(1))
     delta_prime = 1.0 / graph.nodes
+    theirs, version = pynetim_imm(graph)
     out: dict[str, Any] = {
         "nodes": graph.nodes, "edges": graph.edges, "k": K, "eps": EPS,
         "delta_prime": delta_prime, "pynetim_l": 1, "repeats": repeats, "samples": samples,
+        "reference": f"pynetim {version}",
     }
     contenders: dict[str, Callable[[], Any]] = {
-        "ours": lambda: imm(graph, K, EPS, delta_prime, np.random.default_rng(0))}
-    theirs = pynetim_imm(graph)
-    if theirs is None:
-        out["reference"] = "pynetim not installed"
-    else:
-        out["reference"] = "pynetim " + theirs[1]
-        contenders["pynetim"] = theirs[0]
+        "ours": lambda: imm(graph, K, EPS, delta_prime, np.random.default_rng(0)),
+        "pynetim": theirs}
     timings: dict[str, list[float]] = {key: [] for who in contenders for key in (who, who + "_cpu")}
     results: dict[str, Any] = {}
     for _ in range(repeats):
@@ -123,20 +121,15 @@ def compare(nodes: int, edges: int, repeats: int, samples: int) -> dict[str, Any
     median = {key: statistics.median(values) for key, values in timings.items()}
     ours = results["ours"]
     mine = estimate_spread(graph, ours.seeds, samples, np.random.default_rng(4))
-    out.update({"ours_s": median["ours"], "ours_cpu_s": median["ours_cpu"],
-                "ours_selection_rr_sets": ours.rr_sets, "ours_lower_bound": ours.lower_bound,
-                "ours_ris_spread": ours.spread, "ours_spread": mine.spread,
-                "ours_stderr": mine.stderr})
-    if theirs is None:
-        out.update({"ratio": None, "cpu_ratio": None, "goal_ratio": GOAL_RATIO,
-                    "goal_met": None, "figures": []})
-        return out
     seeds, log = results["pynetim"]
     other = estimate_spread(graph, seeds, samples, np.random.default_rng(5))
     se = math.hypot(mine.stderr, other.stderr)
     z = (mine.spread - other.spread) / se if se > 0 else 0.0
     ratio = median["pynetim"] / median["ours"]
     out.update({
+        "ours_s": median["ours"], "ours_cpu_s": median["ours_cpu"],
+        "ours_selection_rr_sets": ours.rr_sets, "ours_lower_bound": ours.lower_bound,
+        "ours_ris_spread": ours.spread, "ours_spread": mine.spread, "ours_stderr": mine.stderr,
         "pynetim_s": median["pynetim"], "pynetim_cpu_s": median["pynetim_cpu"],
         **rr_counts(log), "pynetim_spread": other.spread, "pynetim_stderr": other.stderr,
         "spread_difference": mine.spread - other.spread,
@@ -150,25 +143,28 @@ def compare(nodes: int, edges: int, repeats: int, samples: int) -> dict[str, Any
     return out
 
 
-def pynetim_imm(graph: Any) -> tuple[Callable[[], tuple[Any, str]], str] | None:
-    """pynetim's IMM on ``graph`` as a call returning (sorted seeds, its log), and its version.
-
-    ``None`` when pynetim is not installed.  Their graph is built here, outside the timings.
-    """
-    import numpy as np
-
+def reference() -> Any:
+    """The ``pynetim`` package; :class:`~offcmab.validation.extras.MissingExtra` without it."""
     try:
         with warnings.catch_warnings():  # its import warns (torch-based algorithms missing)
             warnings.simplefilter("ignore")
-            import pynetim
-            from pynetim.algorithms import IMMAlgorithm
-    except ImportError:
-        return None
+            import pynetim.algorithms  # optional: the bench extra
+    except ImportError as error:
+        raise MissingExtra("pynetim", "bench", "im-oracle") from error
+    return pynetim
+
+
+def pynetim_imm(graph: Any) -> tuple[Callable[[], tuple[Any, str]], str]:
+    """pynetim's IMM on ``graph`` as a call returning (sorted seeds, its log), and its version.
+
+    Their graph is built here, outside the timings.
+    """
+    pynetim = reference()
     their_graph = pynetim_graph(pynetim, graph)
 
     def solve() -> tuple[Any, str]:
-        algorithm = IMMAlgorithm(their_graph, "IC", epsilon=EPS, l=1, random_seed=0,
-                                 verbose=True)
+        algorithm = pynetim.algorithms.IMMAlgorithm(their_graph, "IC", epsilon=EPS, l=1,
+                                                    random_seed=0, verbose=True)
         seeds, log = stderr_of(lambda: algorithm.run(K))
         return np.asarray(sorted(seeds), dtype=np.int64), log
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from offcmab.validation.output import emit
+
 HELP = "list every encoded claim of the paper with the status its machine check gave"
 
 
@@ -19,8 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # sympy: not on 'offcmab --help'
     from offcmab.bounds.claims import check_all, check_claim, count_statuses, get_claim
-    from offcmab.validation.output import emit
 
     if args.ids:
         results = [check_claim(get_claim(claim_id), args.slow) for claim_id in args.ids]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from offcmab.bounds import coefficients
 from offcmab.reference.errors import InputError
 from offcmab.validation import numbers
 from offcmab.validation.output import emit
@@ -72,8 +73,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from offcmab.bounds import coefficients
-
     values = parse_problem_arguments(args.problem, args.assignments)
     result: dict[str, Any]
     if args.problem == "cascade":

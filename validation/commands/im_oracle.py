@@ -6,6 +6,11 @@ import argparse
 import math
 from pathlib import Path
 
+import numpy as np
+
+from offcmab.reference.errors import check_cardinality
+from offcmab.reference.im.graph_io import read_graph_csv
+from offcmab.reference.im.oracles import imm
 from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int, probability
 from offcmab.validation.output import emit
 
@@ -26,12 +31,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from offcmab.reference.errors import check_cardinality
-    from offcmab.reference.im.graph_io import read_graph_csv
-    from offcmab.reference.im.oracles import imm
-
     graph = read_graph_csv(args.graph, need_p=True)
     k = check_cardinality(args.k, graph.nodes)
     delta_prime = args.delta_prime if args.delta_prime is not None else 1.0 / max(graph.nodes, 2)

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from offcmab.validation.arguments import nonnegative_int
-from offcmab.validation.cli import load_command
 from offcmab.validation.output import emit
 from offcmab.validation.reproduce import FIGURES
 from offcmab.validation.reproduce.comparison import comparison_rows, write_comparison
@@ -30,10 +29,7 @@ def run(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     summaries: dict[str, dict[str, Any] | None] = {}
     for name in names:
-        module = load_command(FIGURES[name])
-        if module is None:
-            raise ValueError(f"figure: {name} is not available in this build")
-        summary = module.run(args.out, args.seed, args.quick)
+        summary = FIGURES[name].run(args.out, args.seed, args.quick)
         summaries[name] = summary
         emit({"figure": name, **summary}, True)
     if args.figure == "all":  # the paper's numbers against ours, one row each

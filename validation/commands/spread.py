@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import numpy as np
+
+from offcmab.reference.errors import InputError
+from offcmab.reference.im.diffusion import estimate_spread
+from offcmab.reference.im.graph import MAX_NODES
+from offcmab.reference.im.graph_io import read_graph_csv
 from offcmab.validation.arguments import nonnegative_int, positive_int
+from offcmab.validation.numbers import parse_int, parse_list
 from offcmab.validation.output import emit
 
 HELP = "influence spread sigma(S; G) of a seed set under the IC model, with a standard error"
@@ -13,10 +20,6 @@ HELP = "influence spread sigma(S; G) of a seed set under the IC model, with a st
 
 def seed_list(text: str) -> list[int]:
     """Comma-separated non-negative node ids (``--seeds 0,4,7``), none of them empty."""
-    from offcmab.reference.errors import InputError
-    from offcmab.reference.im.graph import MAX_NODES
-    from offcmab.validation.numbers import parse_int, parse_list
-
     try:
         return parse_list(text, "seeds", lambda item, field: parse_int(item, field, 0,
                                                                        MAX_NODES - 1))
@@ -35,11 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from offcmab.reference.im.diffusion import estimate_spread
-    from offcmab.reference.im.graph_io import read_graph_csv
-
     graph = read_graph_csv(args.graph, need_p=True)
     estimate = estimate_spread(graph, np.asarray(args.seeds, dtype=np.int64), args.samples,
                                np.random.default_rng(args.seed))

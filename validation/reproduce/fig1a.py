@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 from offcmab.validation.reproduce.cascade_common import ALGORITHMS, Algorithm
 
 TITLE = "Figure 1(a): cascading bandits, synthetic, suboptimality gap vs n"
@@ -39,8 +40,6 @@ def simulate(seed: int, trials: int, grid: tuple[int, ...], m: int = 100,
              k: int = 5, algorithms: dict[str, Algorithm] | None = None
              ) -> dict[str, np.ndarray]:
     """Gaps ``[trial, grid point]`` of every algorithm (default :data:`ALGORITHMS`)."""
-    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
-
     algorithms = algorithms or ALGORITHMS
     gaps = {name: np.zeros((trials, len(grid))) for name in algorithms}
     for trial, child in enumerate(np.random.SeedSequence(seed).spawn(trials)):

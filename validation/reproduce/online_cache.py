@@ -22,6 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.cucb_llm_stream import VARIANTS, cucb_llm_stream
+from offcmab.reference.problems.llm_cache import LLMCacheProblem, zipf_probabilities
+
 TITLE = "Online streaming LLM cache: CUCB-LLM-S regret (printed vs corrected)"
 PAPER = "regret O(sqrt(m T log(mT/delta))) (theorem in apdx_sec:app_LLM_cache_online)"
 
@@ -33,9 +36,6 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from offcmab.reference.cucb_llm_stream import VARIANTS, cucb_llm_stream
-    from offcmab.reference.problems.llm_cache import LLMCacheProblem, zipf_probabilities
 
     horizon = T_QUICK if quick else T_FULL
     trials = 2 if quick else TRIALS

@@ -40,6 +40,13 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.reference.llm_baselines import lec, lfu
+from offcmab.validation.reproduce import fig1a, fig3a
+from offcmab.validation.reproduce.cascade_common import ALGORITHMS, Algorithm, clcb_scaled
+from offcmab.validation.reproduce.cascade_common import DELTA as CASCADE_DELTA
+from offcmab.validation.reproduce.llm_common import Algorithms, improvement, sweep
+
 TITLE = "Confidence-width sweep: improvement over each baseline against the width's scale"
 PAPER = ("the paper prints one width per algorithm; its 1.32x (LLM) and 47.75% / 20.02% "
          "(cascade) are reported at that width")
@@ -83,18 +90,12 @@ def crossings(scales: Sequence[float], values: Sequence[float], target: float) -
 
 
 def _clcb_llm_cache(log: Any, k: int, delta: float, scale: float) -> Any:
-    from offcmab.reference.clcb_llm import clcb_llm
-
     return clcb_llm(log, k, delta, sigma=scale).cache
 
 
 def llm_curves(ids: str, scales: Sequence[float], grid: list[int], trials: int,
                seed: int) -> dict[str, dict[str, list[float]]]:
     """Improvement of CLCB-LLM-C at each scale over LFU and LEC (fig3a, query-bernoulli)."""
-    from offcmab.reference.llm_baselines import lec, lfu
-    from offcmab.validation.reproduce import fig3a
-    from offcmab.validation.reproduce.llm_common import Algorithms, improvement, sweep
-
     algorithms: Algorithms = {"LFU": lambda log, k, d: lfu(log, k),
                               "LEC": lambda log, k, d: lec(log, k)}
     for s in scales:
@@ -113,9 +114,6 @@ def llm_curves(ids: str, scales: Sequence[float], grid: list[int], trials: int,
 def cascade_curves(scales: Sequence[float], grid: tuple[int, ...], trials: int,
                    seed: int) -> dict[str, dict[str, list[float]]]:
     """Reductions of CLCB-Cascade at each scale vs CUCB-Offline and EMP (fig1a)."""
-    from offcmab.validation.reproduce import fig1a
-    from offcmab.validation.reproduce.cascade_common import ALGORITHMS, Algorithm, clcb_scaled
-
     algorithms: dict[str, Algorithm] = {name: ALGORITHMS[name]
                                         for name in ("CUCB-Offline", "EMP")}
     for s in scales:
@@ -144,9 +142,6 @@ def attained(experiment: str, baseline: str, curves: dict[str, list[float]],
 
 
 def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
-    from offcmab.validation.reproduce import fig1a, fig3a
-    from offcmab.validation.reproduce.cascade_common import DELTA as CASCADE_DELTA
-
     scales = QUICK_SCALES if quick else SCALES
     trials = 3 if quick else fig3a.TRIALS
     llm_grid = fig3a.GRID[::3] if quick else fig3a.GRID

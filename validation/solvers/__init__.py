@@ -1,4 +1,5 @@
 """One module per ``offcmab solve PROBLEM``.
 
-Each exposes ``HELP``, ``add_arguments(parser)`` and ``solve(args) -> dict``.
+Each exposes ``HELP``, ``ALGORITHMS``, ``add_arguments(parser)`` and
+``solve(args) -> Solution`` (:class:`~offcmab.validation.solvers.summary.Solution`).
 """

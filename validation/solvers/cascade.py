@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from offcmab.reference.baselines import cucb_offline, emp
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.dataset_io import check_file, read_dataset
+from offcmab.reference.errors import check_cardinality
+from offcmab.reference.oracles import TopK
+from offcmab.reference.problems.cascade_log import check_cascade_log
 from offcmab.validation.arguments import positive_int, probability
 from offcmab.validation.solvers.summary import Solution, hoeffding_rule, smallest_count
 
@@ -45,13 +51,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> Solution:
-    from offcmab.reference.baselines import cucb_offline, emp
-    from offcmab.reference.clcb_cascade import clcb_cascade
-    from offcmab.reference.dataset_io import check_file, read_dataset
-    from offcmab.reference.errors import check_cardinality
-    from offcmab.reference.oracles import TopK
-    from offcmab.reference.problems.cascade_log import check_cascade_log
-
     # The logged lists are not used by the algorithm: a .npz archive's are read on request.
     dataset = check_file(args.data, check_cascade_log,
                          read_dataset(args.data, actions=args.check_logged_actions))

@@ -3,7 +3,14 @@ r"""``offcmab solve im-edge``: CLCB with every edge a base arm, on edge-level fe
 from __future__ import annotations
 
 import argparse
+from functools import partial
 
+import numpy as np
+
+from offcmab.reference.dataset_io import check_file
+from offcmab.reference.im.clcb_im_edge import clcb_im_edge
+from offcmab.reference.im.data import check_feedback_follows_graph
+from offcmab.reference.im.graph_io import read_edge_feedback, read_graph_csv, with_nodes
 from offcmab.validation.solvers.im_node import add_graph_arguments, seed_oracle
 from offcmab.validation.solvers.summary import Solution, hoeffding_rule
 
@@ -22,15 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> Solution:
-    from functools import partial
-
-    import numpy as np
-
-    from offcmab.reference.dataset_io import check_file
-    from offcmab.reference.im.clcb_im_edge import clcb_im_edge
-    from offcmab.reference.im.data import check_feedback_follows_graph
-    from offcmab.reference.im.graph_io import read_edge_feedback, read_graph_csv, with_nodes
-
     structure = read_graph_csv(args.graph)
     feedback = read_edge_feedback(args.data, structure)
     graph = with_nodes(structure, feedback.nodes)

@@ -3,16 +3,19 @@ r"""``offcmab solve im-node``: CLCB-IM-N on node-level cascades over a known gra
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+import numpy as np
+
+from offcmab.reference.dataset_io import check_file
+from offcmab.reference.errors import check_cardinality
+from offcmab.reference.im.clcb_im_node import CLCBIMResult, bernstein_radius, edge_lcbs
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
+from offcmab.reference.im.oracles import IMMOracle
 from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int, probability
 from offcmab.validation.solvers.summary import Solution
-
-if TYPE_CHECKING:  # imported lazily at run time (start-up speed)
-    from offcmab.reference.im.clcb_im_node import CLCBIMResult
-    from offcmab.reference.im.graph import ICGraph
-    from offcmab.reference.im.oracles import IMMOracle
 
 HELP = "CLCB-IM-N: k seeds from node-level cascades (Algorithm CLCB-IM-N) with edge LCBs"
 
@@ -48,12 +51,6 @@ def statistics(args: argparse.Namespace) -> tuple[ICGraph, CLCBIMResult]:
     """Read the graph and the cascades, and compute the LCBs (checking the cascades follow the
     graph in the same pass).  The cascades are not returned: they are freed before the oracle
     runs, so the process never holds the log and the oracle's sets at once."""
-    from functools import partial
-
-    from offcmab.reference.dataset_io import check_file
-    from offcmab.reference.im.clcb_im_node import edge_lcbs
-    from offcmab.reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
-
     structure = read_graph_csv(args.graph)
     cascades = read_node_cascades(args.data, structure.nodes)
     graph = with_nodes(structure, cascades.nodes)
@@ -63,10 +60,6 @@ def statistics(args: argparse.Namespace) -> tuple[ICGraph, CLCBIMResult]:
 
 
 def solve(args: argparse.Namespace) -> Solution:
-    import numpy as np
-
-    from offcmab.reference.im.clcb_im_node import bernstein_radius
-
     graph, result = statistics(args)
     index = result.lcb if args.algorithm == "clcb" else \
         np.nan_to_num(result.estimates.p_hat, nan=0.0)  # plug_in_node's index
@@ -87,8 +80,5 @@ def solve(args: argparse.Namespace) -> Solution:
 
 def seed_oracle(graph: ICGraph, args: argparse.Namespace) -> IMMOracle:
     """The IMM oracle both IM solvers use: ``--k`` seeds (checked against V), ``--eps``, 1/V."""
-    from offcmab.reference.errors import check_cardinality
-    from offcmab.reference.im.oracles import IMMOracle
-
     k = check_cardinality(args.k, graph.nodes)
     return IMMOracle(graph, k, args.eps, 1.0 / max(graph.nodes, 2), args.seed)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from offcmab.reference.baselines import cucb_offline, emp
+from offcmab.reference.clcb import clcb
+from offcmab.reference.dataset_io import read_dataset
+from offcmab.reference.oracles import KPathOracle
 from offcmab.validation.solvers.cascade import add_data_arguments
 from offcmab.validation.solvers.summary import Solution, hoeffding_rule, smallest_count
 
@@ -22,11 +26,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> Solution:
-    from offcmab.reference.baselines import cucb_offline, emp
-    from offcmab.reference.clcb import clcb
-    from offcmab.reference.dataset_io import read_dataset
-    from offcmab.reference.oracles import KPathOracle
-
     dataset = read_dataset(args.data, actions=args.check_logged_actions)  # paths: unused
     oracle = KPathOracle(dataset.m, args.k)
     algorithm = {"clcb": clcb, "emp": emp, "cucb-offline": cucb_offline}[args.algorithm]

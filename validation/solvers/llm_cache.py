@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import numpy as np
+
+from offcmab.reference.clcb_llm import clcb_llm, ucb_radius
+from offcmab.reference.errors import check_cardinality
+from offcmab.reference.llm_baselines import lec, lfu
+from offcmab.reference.problems.llm_cache_io import read_cache_log
 from offcmab.validation.arguments import positive_int, probability
 from offcmab.validation.solvers.cascade import add_check_argument
 from offcmab.validation.solvers.summary import Solution, smallest_count
@@ -35,13 +41,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> Solution:
-    import numpy as np
-
-    from offcmab.reference.clcb_llm import clcb_llm, ucb_radius
-    from offcmab.reference.errors import check_cardinality
-    from offcmab.reference.llm_baselines import lec, lfu
-    from offcmab.reference.problems.llm_cache_io import read_cache_log
-
     log = read_cache_log(args.data, not args.unbounded_costs, args.check_logged_actions)
     k = check_cardinality(args.k, log.m)
     result = clcb_llm(log, k, args.delta, variant=args.variant)

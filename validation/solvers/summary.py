@@ -19,6 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.confidence import LOG_CONSTANT
+from offcmab.reference.npz import write_npz_aligned
+from offcmab.validation.output import emit
+
 #: Summary fields every solver prints (besides its action and ``extra``).
 SUMMARY = frozenset({"algorithm", "n", "m", "delta", "min_count", "radius", "radius_rule"})
 
@@ -108,8 +112,6 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
 def write_statistics(solution: Solution, path: Path) -> None:
     """The per-arm arrays as ``.npz`` (no pickles) or ``.csv`` (header row, one row per arm)."""
     if path.suffix.lower() == ".npz":
-        from offcmab.reference.npz import write_npz_aligned
-
         write_npz_aligned(path, solution.arrays)
         return
     names = list(solution.arrays)
@@ -124,8 +126,6 @@ def write_statistics(solution: Solution, path: Path) -> None:
 
 def report(solution: Solution, as_json: bool, out: Path | None) -> None:
     """Print the summary (or the JSON object) and write ``--out`` if asked."""
-    from offcmab.validation.output import emit
-
     if out is not None:
         write_statistics(solution, out)
     if as_json:
@@ -142,12 +142,9 @@ def _length(solution: Solution) -> int:
     return len(next(iter(solution.arrays.values()))) if solution.arrays else 0
 
 
-
 def hoeffding_rule(count: int | None, n: int, m: int, delta: float, rule: str
                    ) -> tuple[float, str]:
     r"""CLCB's radius :math:`\sqrt{\log(c m n/\delta)/(2N)}` at ``count`` and its formula."""
-    from offcmab.reference.confidence import LOG_CONSTANT
-
     constant = LOG_CONSTANT[rule]
     radius = math.sqrt(math.log(constant * m * n / delta) / (2 * count)) if count else math.inf
     return radius, f"sqrt(log({constant:g} m n / delta) / (2 N))"
