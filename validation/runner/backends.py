@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from offcmab.reference.errors import InputError
+from offcmab.validation.extras import MissingExtra
 from offcmab.validation.runner.scenario import Subject
 from offcmab.validation.runner.seeding import trial_generator
 from offcmab.validation.runner.spec import Instance, TrialKey
@@ -160,7 +161,10 @@ def connect(client_type: Any, scheduler: str) -> Any:
 def run_dask(tasks: Sequence[Task], done: Callback, jobs: int, scheduler: str | None,
              handed: Sequence[Theorem] = ()) -> None:
     """Run the tasks on a dask.distributed cluster (``scheduler`` address or a local one)."""
-    from dask.distributed import Client, LocalCluster, as_completed
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed  # optional: dask extra
+    except ImportError as error:
+        raise MissingExtra("dask[distributed]", "dask", "--backend dask") from error
 
     cluster: Any = None
     if scheduler is None:
