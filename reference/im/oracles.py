@@ -54,8 +54,10 @@ import numpy.typing as npt
 
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import InputError, check_cardinality, check_probability
-from offcmab.reference.im.diffusion import BATCH_ACTIVE, BatchPlan, check_seed_set, diffuse
-from offcmab.reference.im.graph import ICGraph, expand_ranges
+from offcmab.reference.im.diffusion import BATCH_ACTIVE, BatchPlan, diffuse
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.ranges import expand_ranges
+from offcmab.reference.im.seeds import check_seed_set
 
 #: Most RR sets IMM may sample (each holds at least one 8-byte node id and one offset).
 MAX_RR_SETS = 10**8
