@@ -14,6 +14,13 @@ from scipy import stats
 from offcmab.bounds.claims._tools import decide, is_zero, refuted, verified
 from offcmab.bounds.claims.record import Claim, Outcome
 from offcmab.bounds.claims.theorems import IM
+from offcmab.reference.im.exact import activation_probabilities, exact_spread
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.one_step import (
+    edge_probability_identity,
+    one_step_probabilities,
+    printed_estimand,
+)
 
 L, n, q, p, eta, gamma = sp.symbols("L n q p eta gamma", positive=True)
 S3, S6 = sp.sqrt(3), sp.sqrt(6)
@@ -39,9 +46,6 @@ def _star_probabilities(degree: int) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr
 
 
 def check_puv_identity() -> Outcome:
-    from offcmab.reference.im.graph import ICGraph
-    from offcmab.reference.im.one_step import edge_probability_identity, one_step_probabilities
-
     ok = True
     for degree in (1, 2, 3):
         p_not, p_cond, q_u, p_uv = _star_probabilities(degree)
@@ -77,9 +81,6 @@ def _estimator_violated() -> bool:
 
 
 def check_estimator() -> Outcome:
-    from offcmab.reference.im.graph import ICGraph
-    from offcmab.reference.im.one_step import printed_estimand
-
     graph = ICGraph.from_edges(2, [0], [1], [0.5])
     code = float(printed_estimand(graph, [0.5, 0.0])[0])
     return refuted("line:IM_empirical_mean prints p_hat(v_bar|u_bar) = n_{1,u_bar,v_bar}/"
@@ -248,9 +249,6 @@ def check_chernoff_events() -> Outcome:
 
 
 def _spread_pairs(seed: int) -> tuple[float, float]:
-    from offcmab.reference.im.exact import activation_probabilities, exact_spread
-    from offcmab.reference.im.graph import ICGraph
-
     rng = np.random.default_rng(seed)
     worst_tpm, worst_degree = -np.inf, -np.inf
     for _ in range(40):

@@ -16,6 +16,15 @@ import numpy as np
 
 from offcmab.bounds.claims._tools import FALSE_ALARM, binomial_rejects, refuted, unchecked
 from offcmab.bounds.claims.record import Claim, Outcome
+from offcmab.reference.clcb import clcb
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.reference.im.exact import brute_force_im
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.one_step import assumption_parameters
+from offcmab.reference.oracles import TopK
+from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
+from offcmab.reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
 
 TRIALS, DELTA = 300, 0.1
 
@@ -38,9 +47,7 @@ def _statistical(name: str, seed: int, trial: Callable[[np.random.Generator], tu
                    f"{FALSE_ALARM}).", evidence)
 
 
-def _cascade_setup() -> tuple[object, object, float, float, float]:
-    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
-
+def _cascade_setup() -> tuple[CascadeProblem, UniformListsLaw, float, float, float]:
     problem = CascadeProblem(np.array([0.5, 0.45, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1]), 3)
     law = UniformListsLaw(problem)
     p_star = problem.trigger_probabilities(problem.optimal_action())
@@ -51,9 +58,6 @@ def _cascade_setup() -> tuple[object, object, float, float, float]:
 
 
 def check_theorem1() -> Outcome:
-    from offcmab.reference.clcb import clcb
-    from offcmab.reference.oracles import TopK
-
     problem, law, kbar, c_one, p_min = _cascade_setup()
     n, m = 2000, 8
     if n < 8 * np.log(m / DELTA) / p_min:
@@ -61,23 +65,21 @@ def check_theorem1() -> Outcome:
     bound = 2 * np.sqrt(2 * kbar * c_one * np.log(2 * m * n / DELTA) / n)
 
     def trial(rng: np.random.Generator) -> tuple[float, float]:
-        result = clcb(law.sample(n, rng), TopK(3), DELTA, "alg1")  # type: ignore[attr-defined]
-        return problem.gap(result.action), bound  # type: ignore[attr-defined]
+        result = clcb(law.sample(n, rng), TopK(3), DELTA, "alg1")
+        return problem.gap(result.action), bound
 
     return _statistical("CLCB (alg1 radius) on a cascade instance (m=8, k=3, n=2000, uniform "
                         "lists), eq. gap_c_1 as stated", 41, trial)
 
 
 def check_corollary1() -> Outcome:
-    from offcmab.reference.clcb_cascade import clcb_cascade
-
     problem, law, _, c_one, _ = _cascade_setup()
     n, m, k = 2000, 8, 3
     bound = 2 * np.sqrt(2 * k * np.log(2 * m * n / DELTA) / n * c_one)
 
     def trial(rng: np.random.Generator) -> tuple[float, float]:
-        result = clcb_cascade(law.sample(n, rng), k, DELTA)  # type: ignore[attr-defined]
-        return problem.gap(result.action), bound  # type: ignore[attr-defined]
+        result = clcb_cascade(law.sample(n, rng), k, DELTA)
+        return problem.gap(result.action), bound
 
     return _statistical("CLCB-Cascade as printed (m=8, k=3, n=2000, uniform lists), "
                         "eq:app_ranking_eq1 with the exact C_1* (below the corollary's "
@@ -85,9 +87,6 @@ def check_corollary1() -> Outcome:
 
 
 def check_theorem3() -> Outcome:
-    from offcmab.reference.clcb_llm import clcb_llm
-    from offcmab.reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
-
     rng0 = np.random.default_rng(43)
     m, k, n = 10, 3, 3000
     p = rng0.dirichlet(np.ones(m))
@@ -106,10 +105,6 @@ def check_theorem3() -> Outcome:
 
 
 def check_theorem_im() -> Outcome:
-    from offcmab.reference.im.exact import brute_force_im
-    from offcmab.reference.im.graph import ICGraph
-    from offcmab.reference.im.one_step import assumption_parameters
-
     graph = ICGraph.from_edges(4, [0, 0, 1, 2], [1, 2, 3, 3], [0.3, 0.3, 0.3, 0.3])
     q = np.full(4, 0.5)
     seeds, best = brute_force_im(graph, 1)
