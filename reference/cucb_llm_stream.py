@@ -46,6 +46,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from offcmab.reference.confidence import clip_bound
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import InputError
 from offcmab.reference.oracles import top_k
@@ -128,7 +129,7 @@ def _lcb(c_hat: FloatArray, cost_counts: IntArray, log_term: float,
     lcb = np.zeros(c_hat.size)
     seen = cost_counts > 0
     radius = np.sqrt(6.0 * log_term / cost_counts[seen])
-    lcb[seen] = np.maximum(c_hat[seen] - scale * radius, 0.0)
+    lcb[seen] = clip_bound(c_hat[seen] - scale * radius, low=0.0)
     return lcb
 
 

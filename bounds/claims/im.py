@@ -14,6 +14,7 @@ from scipy import stats
 from offcmab.bounds.claims._tools import decide, is_zero, refuted, verified
 from offcmab.bounds.claims.record import Claim, Outcome
 from offcmab.bounds.claims.theorems import IM
+from offcmab.reference.confidence import clip_bound
 from offcmab.reference.im.exact import activation_probabilities, exact_spread
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.one_step import (
@@ -223,7 +224,7 @@ def check_bernstein_events() -> Outcome:
             log_term = np.log(1 / level)
             mean = x / trials
             rho = np.sqrt(6 * (1 - mean) * mean * log_term / trials) + 9 * log_term / trials
-            ucb = np.minimum(mean + rho, 1.0)
+            ucb = clip_bound(mean + rho, high=1.0)
             for prob in np.linspace(0.005, 0.995, 100):
                 upper = min(prob + 4 * np.sqrt(3) * np.sqrt(prob * (1 - prob) * log_term
                                                                 / trials)

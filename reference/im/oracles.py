@@ -52,6 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from offcmab.reference.confidence import clip_bound
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import InputError, check_cardinality, check_probability
 from offcmab.reference.im.diffusion import BATCH_ACTIVE, BatchPlan, diffuse
@@ -236,7 +237,7 @@ class IMMOracle:
         return 1.0 - 1.0 / math.e - self.eps
 
     def __call__(self, weights: npt.NDArray[np.float64]) -> IntArray:
-        w = np.clip(np.nan_to_num(np.asarray(weights, dtype=np.float64), nan=0.0), 0.0, 1.0)
+        w = clip_bound(weights, 0.0, 1.0, undefined=0.0)  # edge probabilities for IMM
         graph = self.structure.with_probabilities(w)
         rng = np.random.default_rng(self.seed)
         return imm(graph, self.k, self.eps, self.delta_prime, rng).seeds
