@@ -158,7 +158,7 @@ def clcb_llm(
     c_ucb = np.where(stats.cost_counts > 0, c_hat, np.inf) \
         + ucb_radius(stats.cost_counts, n, m, delta, sigma)  # line:LLM_UCB (line:LLM_std_UCB)
     if variant == "standard":
-        p_ucb = p_hat + np.sqrt(2.0 * np.log(4.0 * m * n / delta) / n)  # line:LLM_std_UCB
+        p_ucb = p_hat + np.sqrt(2.0 * log_over_delta((4.0, m, n), delta) / n)  # line:LLM_std_UCB
     else:
         p_ucb = p_hat
     c_score = clip_bound(c_ucb, high=1.0) if clip else c_ucb

@@ -19,6 +19,7 @@ from offcmab.bounds.claims.record import Claim, Outcome
 from offcmab.reference.clcb import clcb
 from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.reference.confidence import log_over_delta
 from offcmab.reference.im.exact import brute_force_im
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.one_step import assumption_parameters
@@ -60,9 +61,9 @@ def _cascade_setup() -> tuple[CascadeProblem, UniformListsLaw, float, float, flo
 def check_theorem1() -> Outcome:
     problem, law, kbar, c_one, p_min = _cascade_setup()
     n, m = 2000, 8
-    if n < 8 * np.log(m / DELTA) / p_min:
+    if n < 8 * log_over_delta((m,), DELTA) / p_min:
         return unchecked("instance violates the stated precondition")
-    bound = 2 * np.sqrt(2 * kbar * c_one * np.log(2 * m * n / DELTA) / n)
+    bound = 2 * np.sqrt(2 * kbar * c_one * log_over_delta((2, m, n), DELTA) / n)
 
     def trial(rng: np.random.Generator) -> tuple[float, float]:
         result = clcb(law.sample(n, rng), TopK(3), DELTA, "alg1")
@@ -75,7 +76,7 @@ def check_theorem1() -> Outcome:
 def check_corollary1() -> Outcome:
     problem, law, _, c_one, _ = _cascade_setup()
     n, m, k = 2000, 8, 3
-    bound = 2 * np.sqrt(2 * k * np.log(2 * m * n / DELTA) / n * c_one)
+    bound = 2 * np.sqrt(2 * k * log_over_delta((2, m, n), DELTA) / n * c_one)
 
     def trial(rng: np.random.Generator) -> tuple[float, float]:
         result = clcb_cascade(law.sample(n, rng), k, DELTA)
@@ -93,8 +94,8 @@ def check_theorem3() -> Outcome:
     problem = LLMCacheProblem(p, rng0.uniform(0.2, 1.0, m), k)
     law = EmptyCaches(m)
     nu_inv_sum = problem.nu_inv_sum(law)
-    bound = 2 * np.sqrt(2 * nu_inv_sum * np.log(6 * m * n / DELTA) / n) \
-        + 2 * np.sqrt(2 * m * np.log(3 / DELTA) / n)
+    bound = 2 * np.sqrt(2 * nu_inv_sum * log_over_delta((6, m, n), DELTA) / n) \
+        + 2 * np.sqrt(2 * m * log_over_delta((3,), DELTA) / n)
 
     def trial(rng: np.random.Generator) -> tuple[float, float]:
         log = sample_log(problem, law, n, rng)
@@ -112,9 +113,10 @@ def check_theorem_im() -> Outcome:
     edges, d_max = graph.edges, int(np.max(np.diff(graph.out_offsets)))
     n = 1000
     for _ in range(50):  # smallest n with n >= 392 log(12 n E/delta)/(eta gamma)
-        n = int(np.ceil(392 * np.log(12 * n * edges / DELTA) / (params.eta * params.gamma)))
+        n = int(np.ceil(392 * log_over_delta((12, n, edges), DELTA)
+                        / (params.eta * params.gamma)))
     bound = 48 * np.sqrt(6) * np.sqrt(graph.nodes**2 * d_max**2 * best**2
-                                      * np.log(12 * n * edges / DELTA)
+                                      * log_over_delta((12, n, edges), DELTA)
                                       / (params.eta * params.gamma**3 * n))
     return unchecked(f"Not decidable by simulation: on a 4-node graph (p = 0.3, q = 0.5, "
                      f"gamma = {params.gamma:.2f}, eta = {params.eta:.3f}) the smallest n meeting "
