@@ -302,8 +302,3 @@ def _same_set(scores: FloatArray, in_cache: npt.NDArray[np.bool_], k: int) -> bo
     must = scores > kth
     must_not = (scores < kth) & (scores > 0)
     return bool(np.all(in_cache[must]) and not np.any(in_cache[must_not]))
-
-
-def stream_oracle_holds(run: StreamRun) -> npt.NDArray[np.bool_]:
-    r"""Per round, whether ``apdx_lem:stream_oracle`` holds (the cache is a score maximiser)."""
-    return run.equals_reference

@@ -38,7 +38,6 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
@@ -52,7 +51,6 @@ from offcmab.reference.oracles import Oracle
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
 THEORY = ("thm4-im",)
 
-Estimator = Literal["correct", "printed"]
 ESTIMATORS: tuple[str, ...] = ("correct", "printed")
 
 

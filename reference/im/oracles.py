@@ -58,7 +58,6 @@ from offcmab.reference.errors import InputError, check_cardinality, check_probab
 from offcmab.reference.im.diffusion import BATCH_ACTIVE, BatchPlan, diffuse
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.ranges import expand_ranges
-from offcmab.reference.im.seeds import check_seed_set
 
 #: Most RR sets IMM may sample (each holds at least one 8-byte node id and one offset).
 MAX_RR_SETS = 10**8
@@ -277,15 +276,5 @@ def greedy_monte_carlo(
     return np.asarray(chosen, dtype=np.int64), values
 
 
-def seed_set_spread_ris(graph: ICGraph, seeds: npt.ArrayLike, rr: RRSets) -> float:
-    r"""RR-set estimate :math:`\frac{V}{\theta}\sum_j \mathbb 1\{S\cap R_j \ne\emptyset\}`."""
-    seed_set = check_seed_set(seeds, graph.nodes)
-    hit = np.isin(rr.nodes, seed_set)
-    set_of_entry = np.repeat(np.arange(rr.count), np.diff(rr.offsets))
-    covered = np.zeros(rr.count, dtype=bool)
-    covered[set_of_entry[hit]] = True
-    return float(graph.nodes * covered.mean())
-
-
 __all__ = ["IMMOracle", "IMMResult", "RRSets", "greedy_monte_carlo", "imm",
-           "max_coverage", "sample_rr_sets", "seed_set_spread_ris"]
+           "max_coverage", "sample_rr_sets"]
