@@ -36,6 +36,9 @@ import numpy as np
 import numpy.typing as npt
 
 from offcmab.reference.errors import InputError
+from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
+from offcmab.reference.problems.kpath import KPathProblem, PathLaw
+from offcmab.reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, UniformRandomCaches
 
 
 @dataclass(frozen=True)
@@ -181,8 +184,6 @@ def cascade_coefficients(mu: npt.ArrayLike, k: int, data: str = "uniform") -> di
     ``C_one_upper`` :math:`= m\mu_1/\mu_k`, ``p_star_lower`` (the corollary's printed
     denominator) and ``Kbar_upper`` :math:`= k`.
     """
-    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
-
     if data != "uniform":
         raise InputError("data", f"must be 'uniform', got {data!r}")
     problem = CascadeProblem(np.asarray(mu, dtype=np.float64), int(k))
@@ -201,8 +202,6 @@ def kpath_coefficients(path_means: npt.ArrayLike, k: int,
     Semi-bandit feedback: :math:`\bar K^* = \bar K_2^* = K^* = k` and
     :math:`C_\infty^* = 1/w_{j^*}` for the optimal path :math:`j^*`.
     """
-    from offcmab.reference.problems.kpath import KPathProblem, PathLaw
-
     problem = KPathProblem(np.asarray(path_means, dtype=np.float64), int(k))
     law = PathLaw(problem, np.asarray(path_probabilities, dtype=np.float64))
     result = problem_coverage(problem, law)
@@ -223,12 +222,6 @@ def llm_coefficients(p: npt.ArrayLike, c: npt.ArrayLike, k: int,
     ``Kbar_upper`` :math:`=m+1`) and ``improved`` (coverage of the :math:`m` cost arms,
     the paper's :math:`C_1^* = \nu_{\text{inv}}` and :math:`\bar K^*\le1`), ``B1 = 1``.
     """
-    from offcmab.reference.problems.llm_cache import (
-        EmptyCaches,
-        LLMCacheProblem,
-        UniformRandomCaches,
-    )
-
     problem = LLMCacheProblem(np.asarray(p, dtype=np.float64),
                               np.asarray(c, dtype=np.float64), int(k))
     law: Any

@@ -24,9 +24,10 @@ Choices the pseudo-code leaves open, and why they keep the theorems valid:
   ``sigma=s``.
 * Queries with :math:`N_c(q) = 0` have :math:`\bar c(q) = +\infty` (reported so).  For
   scoring, with ``clip=True`` (default) every cost UCB is clipped to 1 and every arrival
-  UCB to 1: the model has :math:`c(q), p(q) \in [0, 1]`, so the clipped value is still an
-  upper bound and never further from the truth, which is all the proofs use
-  (monotonicity and :math:`|\bar c - c| \le 2\rho`).  It also avoids :math:`0 \cdot \infty`.
+  UCB to 1 (:func:`~offcmab.reference.confidence.clip_bound`): the model has
+  :math:`c(q), p(q) \in [0, 1]`, so the clipped value is still an upper bound and never
+  further from the truth, which is all the proofs use (monotonicity and
+  :math:`|\bar c - c| \le 2\rho`).  It also avoids :math:`0 \cdot \infty`.
   With ``clip=False`` the printed values are used and a score :math:`0 \cdot \infty`
   (never-arrived, never-observed query) is taken as 0.
 * Ties in the top-k are broken toward smaller query ids (:func:`offcmab.reference.oracles.top_k`).
@@ -45,7 +46,7 @@ from typing import Literal
 
 import numpy as np
 
-from offcmab.reference.confidence import log_over_delta
+from offcmab.reference.confidence import clip_bound, log_over_delta
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import InputError, check_cardinality, check_probability
 from offcmab.reference.oracles import top_k
@@ -157,11 +158,11 @@ def clcb_llm(
     c_ucb = np.where(stats.cost_counts > 0, c_hat, np.inf) \
         + ucb_radius(stats.cost_counts, n, m, delta, sigma)  # line:LLM_UCB (line:LLM_std_UCB)
     if variant == "standard":
-        p_ucb = p_hat + np.sqrt(2.0 * np.log(4.0 * m * n / delta) / n)  # line:LLM_std_UCB
+        p_ucb = p_hat + np.sqrt(2.0 * log_over_delta((4.0, m, n), delta) / n)  # line:LLM_std_UCB
     else:
         p_ucb = p_hat
-    c_score = np.minimum(c_ucb, 1.0) if clip else c_ucb
-    p_score = np.minimum(p_ucb, 1.0) if clip else p_ucb
+    c_score = clip_bound(c_ucb, high=1.0) if clip else c_ucb
+    p_score = clip_bound(p_ucb, high=1.0) if clip else p_ucb
     with np.errstate(invalid="ignore"):
         scores = np.where(p_score == 0, 0.0, p_score * c_score)
     cache = top_k(scores, k)  # line:LLM_oracle (line:LLM_std_oracle)

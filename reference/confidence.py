@@ -13,6 +13,9 @@ Algorithm ``alg:CLCB_cascade`` (line ``line:LCB_cascade``) and the proof's event
 Arms never observed get :math:`\rho_i = +\infty`, so their LCB is
 :math:`-\infty` and their UCB :math:`+\infty`.
 
+Where a mean is known to lie in a range (a probability or a cost in [0, 1]), a bound on it
+may be clipped to that range by :func:`clip_bound`, the one clipping policy of the package.
+
 References
 ----------
 ``alg:CLCB`` lines ``line:counter``, ``line:empirical_mean``, ``line:LCB``;
@@ -106,3 +109,42 @@ def hoeffding_radius(
     observed = counts > 0
     radius[observed] = np.sqrt(log_term / (2.0 * counts[observed]))
     return radius
+
+
+def clip_bound(
+    bound: FloatArray, low: float | None = None, high: float | None = None,
+    undefined: float | None = None,
+) -> FloatArray:
+    r"""A confidence bound clipped to the range :math:`[\text{low}, \text{high}]` of its mean.
+
+    A lower bound is raised to ``low`` and an upper bound lowered to ``high`` (``None``: that
+    side is left as it is); ``NaN`` entries (a bound the data leaves undefined) become
+    ``undefined`` when it is given and stay ``NaN`` otherwise.
+
+    Why this keeps every guarantee: when the true mean :math:`\mu` lies in
+    :math:`[\text{low}, \text{high}]`, clipping maps :math:`\underline\mu \le \mu` to
+    :math:`\max\{\underline\mu, \text{low}\} \le \mu` (and :math:`\bar\mu \ge \mu` to
+    :math:`\min\{\bar\mu, \text{high}\} \ge \mu`), so the bound stays on the same side of
+    the truth and never moves away from it; the proofs use only that side and the width
+    :math:`|\underline\mu - \mu| \le 2\rho`, both kept.  Clipping is monotone, so it keeps
+    the order of any two bounds: an oracle monotone in its weights ranks actions as before, up to
+    ties among bounds that were beyond the range (they carry no information the range does not
+    already give).  It also keeps the oracle's input in its domain (an IM oracle needs edge
+    probabilities in [0, 1]) and avoids :math:`0 \cdot \infty` in products of bounds.
+    An undefined bound set to ``low`` is the weakest bound the range gives.
+
+    Parameters
+    ----------
+    bound
+        Lower or upper confidence bounds (``-inf``, ``+inf`` and ``NaN`` allowed).
+    low, high
+        The range of the mean; ``None`` leaves that side unclipped.
+    undefined
+        The value given to ``NaN`` entries (``None``: they stay ``NaN``).
+    """
+    values = np.asarray(bound, dtype=np.float64)
+    if undefined is not None:
+        values = np.where(np.isnan(values), undefined, values)
+    if low is None and high is None:
+        return values
+    return np.asarray(np.clip(values, low, high), dtype=np.float64)

@@ -28,6 +28,11 @@ Variants (selected by name):
     The reference policy the lemma compares with: after each round the cache is the
     global top-k of the printed scores (not streaming-feasible; ties toward smaller ids).
 
+The learner is :class:`StreamingCache`, an object fed one round at a time (``cache()``, then
+``observe(query, cost_or_None)``, the cost only on a miss), so it cannot see the future;
+:func:`cucb_llm_stream` is the runner that draws or takes a stream, feeds it round by round
+and records the trace.
+
 Regret is accounted per round as :math:`c(\mathcal M_t) - c(\mathcal M^*)` with the true
 means (``StreamRun.regret``).
 
@@ -46,8 +51,9 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from offcmab.reference.confidence import clip_bound
 from offcmab.reference.dataset import FloatArray, IntArray
-from offcmab.reference.errors import InputError
+from offcmab.reference.errors import InputError, check_cardinality
 from offcmab.reference.oracles import top_k
 from offcmab.reference.problems.llm_cache import (
     CostNoise,
@@ -128,13 +134,102 @@ def _lcb(c_hat: FloatArray, cost_counts: IntArray, log_term: float,
     lcb = np.zeros(c_hat.size)
     seen = cost_counts > 0
     radius = np.sqrt(6.0 * log_term / cost_counts[seen])
-    lcb[seen] = np.maximum(c_hat[seen] - scale * radius, 0.0)
+    lcb[seen] = clip_bound(c_hat[seen] - scale * radius, low=0.0)
     return lcb
 
 
 def _topk_value(scores: FloatArray, k: int) -> float:
     r""":math:`\max_{|\mathcal M| \le k} \sum_{\mathcal M} s` for :math:`s \ge 0`."""
     return float(np.sum(np.sort(scores)[::-1][:k]))
+
+
+class StreamingCache:
+    r"""The CUCB-LLM-S learner, fed one round at a time: :meth:`cache`, then :meth:`observe`.
+
+    It holds :math:`N(q)` (arrivals), :math:`N_{c}(q)`, :math:`\hat c(q)`, the LCBs
+    :math:`\underline c(q)` and the cache :math:`\mathcal M_t`.  In round ``t`` the caller
+    reads :math:`\mathcal M_t` from :meth:`cache`, then reports the query with
+    :meth:`observe`: with its cost on a miss, ``None`` on a hit (a hit reveals nothing).  The
+    learner never sees a later round before it has chosen the cache for it.
+
+    Parameters
+    ----------
+    m, k
+        Number of distinct queries and cache size, :math:`1 \le k \le m`.
+    variant
+        ``"printed"``, ``"fixed-log"`` or ``"global-topk"`` (module docstring).
+    T
+        The horizon, needed by ``"fixed-log"`` only (its radius uses :math:`\log T`).
+    radius_scale
+        Multiplies the LCB's radius (1 as printed; other values: negative controls).
+    """
+
+    def __init__(self, m: int, k: int, variant: StreamVariant = "printed",
+                 T: int | None = None, radius_scale: float = 1.0) -> None:
+        if variant not in VARIANTS:
+            raise InputError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        if T is not None and (isinstance(T, bool) or int(T) != T or T < 1):
+            raise InputError("T", f"must be a positive integer, got {T!r}")
+        if variant == "fixed-log" and T is None:
+            raise InputError("T", "the fixed-log variant needs the horizon T")
+        self.m, self.k = m, check_cardinality(k, m)
+        self.variant: StreamVariant = variant
+        self.radius_scale = radius_scale
+        self.rounds = 0
+        self._fixed_log = float(np.log(T)) if T is not None else np.nan
+        # Initialize: N_c = 0, c_hat = 0, LCB = 0, p_hat = 0, M_1 = {} .
+        self.arrivals = np.zeros(m, dtype=np.int64)
+        self.cost_counts = np.zeros(m, dtype=np.int64)
+        self.c_hat = np.zeros(m)
+        self.lcb = np.zeros(m)
+        self._in_cache = np.zeros(m, dtype=bool)
+
+    def cache(self) -> npt.NDArray[np.bool_]:
+        r""":math:`\mathcal M_t` as a boolean mask over the queries (a copy)."""
+        return self._in_cache.copy()
+
+    def scores(self) -> FloatArray:
+        r""":math:`\hat p_t(q)\,\underline c_t(q)` after round ``t`` (0 before round 1)."""
+        if self.rounds == 0:  # Initialize: p_hat = 0
+            return np.zeros(self.m)
+        return self.arrivals / self.rounds * self.lcb
+
+    def observe(self, query: int, cost: float | None) -> None:
+        r"""Round :math:`t`: :math:`q_t` arrives; ``cost`` is :math:`C_t` on a miss, else ``None``.
+
+        References
+        ----------
+        ``alg:CUCB-LLM_stream`` lines ``apdx_line:if_1`` to ``apdx_line:stream_proc_end``.
+        """
+        q = int(query)
+        if not 0 <= q < self.m:
+            raise InputError("query", f"ids must lie in [0, {self.m})")
+        if (cost is None) != bool(self._in_cache[q]):
+            raise InputError("cost", "must be given on a miss and only on a miss")
+        self.rounds += 1
+        t = self.rounds
+        self.arrivals[q] += 1  # p_hat_t = arrivals / t (both branches)
+        if cost is None:  # apdx_line:if_1 -- a hit: no cost feedback, cache kept
+            return
+        # a miss: observe C_t, update N_c and c_hat of q_t
+        self.cost_counts[q] += 1
+        self.c_hat[q] += (cost - self.c_hat[q]) / self.cost_counts[q]
+        log_t = self._fixed_log if self.variant == "fixed-log" else np.log(t)
+        self.lcb = _lcb(self.c_hat, self.cost_counts, log_t, self.radius_scale)
+        scores = self.scores()
+        in_cache = self._in_cache.copy()  # becomes M_{t+1}
+        if self.variant == "global-topk":
+            in_cache[:] = False
+            in_cache[top_k(scores, self.k)] = True
+        elif in_cache.sum() < self.k:  # apdx_line:stream_proc_start
+            in_cache[q] = True
+        else:
+            cached = np.flatnonzero(in_cache)
+            q_min = int(cached[np.argmin(scores[cached])])  # ties: smaller id
+            if scores[q_min] <= scores[q]:  # apdx_line:if_3
+                in_cache[q_min] = False  # apdx_line:replace
+                in_cache[q] = True
+        self._in_cache = in_cache  # apdx_line:stream_proc_end
 
 
 def cucb_llm_stream(
@@ -148,7 +243,7 @@ def cucb_llm_stream(
     diagnostics: bool = True,
     radius_scale: float = 1.0,
 ) -> StreamRun:
-    r"""Run CUCB-LLM-S for ``T`` rounds (a Python loop over rounds: the algorithm is online).
+    r"""Run CUCB-LLM-S for ``T`` rounds: a :class:`StreamingCache` fed one round at a time.
 
     ``queries`` and ``costs`` (length ``T``) fix the stream; otherwise queries are drawn
     from ``problem.p`` and costs by ``noise`` with ``rng``.  ``diagnostics=False`` skips the
@@ -157,10 +252,7 @@ def cucb_llm_stream(
     ``radius_scale`` multiplies the LCB's radius (1 as printed; the negative controls of
     :mod:`offcmab.validation.controls` pass 0, 0.1, -1 or a huge value).
     """
-    if variant not in VARIANTS:
-        raise InputError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")
-    if isinstance(T, bool) or int(T) != T or T < 1:
-        raise InputError("T", f"must be a positive integer, got {T!r}")
+    learner = StreamingCache(problem.m, problem.k, variant, T, radius_scale)
     m, k = problem.m, problem.k
     q_stream = sample_queries(problem.p, T, rng) if queries is None \
         else np.asarray(queries, dtype=np.int64)
@@ -172,12 +264,6 @@ def cucb_llm_stream(
         raise InputError("queries", f"ids must lie in [0, {m})")
     weights = problem.p * problem.c
     best_saving = float(np.sum(weights[problem.optimal_cache()]))
-    # Initialize: N_c = 0, c_hat = 0, LCB = 0, p_hat = 0, M_1 = {} .
-    arrivals = np.zeros(m, dtype=np.int64)
-    cost_counts = np.zeros(m, dtype=np.int64)
-    c_hat = np.zeros(m)
-    lcb = np.zeros(m)
-    in_cache = np.zeros(m, dtype=bool)
     hits = np.zeros(T, dtype=bool)
     regret = np.zeros(T)
     value_gap = np.zeros(T) if diagnostics else np.full(T, np.nan)
@@ -185,42 +271,24 @@ def cucb_llm_stream(
     same_set = np.zeros(T, dtype=bool)
     held = np.zeros((T, m), dtype=bool)
     lcb_trace = np.zeros((T, m))
-    fixed_log = float(np.log(T))
-    for t in range(1, T + 1):
-        q = int(q_stream[t - 1])
-        regret[t - 1] = best_saving - float(np.sum(weights[in_cache]))
-        held[t - 1] = in_cache
-        arrivals[q] += 1  # p_hat_t = arrivals / t (both branches)
-        if in_cache[q]:  # apdx_line:if_1 -- a hit: no cost feedback, cache kept
-            hits[t - 1] = True
-        else:  # a miss: observe C_t, update N_c and c_hat of q_t
-            cost_counts[q] += 1
-            c_hat[q] += (c_stream[t - 1] - c_hat[q]) / cost_counts[q]
-            lcb = _lcb(c_hat, cost_counts, fixed_log if variant == "fixed-log" else np.log(t),
-                       radius_scale)
-            scores = arrivals / t * lcb
-            if variant == "global-topk":
-                in_cache[:] = False
-                in_cache[top_k(scores, k)] = True
-            elif in_cache.sum() < k:  # apdx_line:stream_proc_start
-                in_cache[q] = True
-            else:
-                cached = np.flatnonzero(in_cache)
-                q_min = int(cached[np.argmin(scores[cached])])  # ties: smaller id
-                if scores[q_min] <= scores[q]:  # apdx_line:if_3
-                    in_cache[q_min] = False  # apdx_line:replace
-                    in_cache[q] = True
-            # apdx_line:stream_proc_end
-        lcb_trace[t - 1] = lcb
+    for t in range(T):
+        q = int(q_stream[t])
+        in_cache = learner.cache()
+        regret[t] = best_saving - float(np.sum(weights[in_cache]))
+        held[t] = in_cache
+        hits[t] = in_cache[q]
+        learner.observe(q, None if hits[t] else c_stream[t])  # a hit reveals no cost
+        lcb_trace[t] = learner.lcb
         if not diagnostics:
             continue
-        scores = arrivals / t * lcb
+        scores = learner.scores()
+        in_cache = learner.cache()
         best = _topk_value(scores, k)
-        value_gap[t - 1] = best - float(np.sum(scores[in_cache]))
-        equal[t - 1] = value_gap[t - 1] <= VALUE_TOLERANCE * max(best, 1e-300)
-        same_set[t - 1] = _same_set(scores, in_cache, k)
+        value_gap[t] = best - float(np.sum(scores[in_cache]))
+        equal[t] = value_gap[t] <= VALUE_TOLERANCE * max(best, 1e-300)
+        same_set[t] = _same_set(scores, in_cache, k)
     return StreamRun(q_stream, c_stream, hits, regret, value_gap, equal, same_set,
-                     np.flatnonzero(in_cache).astype(np.int64), held, lcb_trace)
+                     np.flatnonzero(learner.cache()).astype(np.int64), held, lcb_trace)
 
 
 def _same_set(scores: FloatArray, in_cache: npt.NDArray[np.bool_], k: int) -> bool:
@@ -234,8 +302,3 @@ def _same_set(scores: FloatArray, in_cache: npt.NDArray[np.bool_], k: int) -> bo
     must = scores > kth
     must_not = (scores < kth) & (scores > 0)
     return bool(np.all(in_cache[must]) and not np.any(in_cache[must_not]))
-
-
-def stream_oracle_holds(run: StreamRun) -> npt.NDArray[np.bool_]:
-    r"""Per round, whether ``apdx_lem:stream_oracle`` holds (the cache is a score maximiser)."""
-    return run.equals_reference

@@ -33,6 +33,7 @@ import numpy as np
 
 from offcmab.reference.dataset import OfflineDataset, offsets_from_lengths
 from offcmab.reference.errors import InputError, check_size
+from offcmab.reference.npz import read_npz_members, write_npz_aligned
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -276,8 +277,6 @@ def load_npz_arrays(path: str | Path, required: tuple[str, ...],
         If the file is missing, is not an archive, lacks one of ``required``, or holds
         pickled objects (which are never loaded).
     """
-    from offcmab.reference.npz import read_npz_members
-
     return read_npz_members(path, required + optional, required)
 
 
@@ -312,6 +311,4 @@ def write_npz(dataset: OfflineDataset, path: str | Path) -> None:
     if dataset.actions is not None and dataset.action_offsets is not None:
         arrays["action_offsets"] = dataset.action_offsets
         arrays["actions"] = dataset.actions
-    from offcmab.reference.npz import write_npz_aligned
-
     write_npz_aligned(path, arrays)

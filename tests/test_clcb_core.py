@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from offcmab.reference.clcb import clcb
+from offcmab.reference.confidence import clip_bound
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.oracles import TopK, top_k
 
@@ -85,3 +86,18 @@ def test_unobserved_arm_gets_minus_infinity_and_action_stays_feasible() -> None:
     assert result.counts.tolist() == [2, 1, 0]
     assert math.isnan(result.means[2]) and result.lcb[2] == -math.inf
     assert sorted(result.action.tolist()) == [0, 1, 2]
+
+
+BOUNDS = np.array([-np.inf, -1.0, -0.0, 0.0, 0.25, 1.0, 2.0, np.inf, np.nan])
+
+
+def test_clip_bound_clips_each_side_it_is_given_and_keeps_nan_unless_told() -> None:
+    lower = clip_bound(BOUNDS, low=0.0)
+    upper = clip_bound(BOUNDS, high=1.0)
+    both = clip_bound(BOUNDS, 0.0, 1.0)
+    assert lower.tolist()[:-1] == [0.0, 0.0, 0.0, 0.0, 0.25, 1.0, 2.0, np.inf]
+    assert upper.tolist()[:-1] == [-np.inf, -1.0, -0.0, 0.0, 0.25, 1.0, 1.0, 1.0]
+    assert both.tolist()[:-1] == [0.0, 0.0, 0.0, 0.0, 0.25, 1.0, 1.0, 1.0]
+    assert np.isnan(lower[-1]) and np.isnan(upper[-1]) and np.isnan(both[-1])
+    assert clip_bound(BOUNDS, 0.0, 1.0, undefined=0.0)[-1] == 0.0
+    assert clip_bound(BOUNDS).tobytes() == BOUNDS.tobytes()

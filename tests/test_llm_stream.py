@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from offcmab.reference.cucb_llm_stream import THEORY, cucb_llm_stream
+from offcmab.reference.cucb_llm_stream import THEORY, StreamingCache, cucb_llm_stream
 from offcmab.reference.errors import InputError
 from offcmab.reference.problems.llm_cache import LLMCacheProblem, zipf_probabilities
 
@@ -114,3 +114,32 @@ def test_diagnostics_off_keeps_the_caches() -> None:
     weights = problem.p * problem.c  # the per-round caches explain the regret
     best = weights[problem.optimal_cache()].sum()
     assert np.allclose(on.regret, best - on.caches @ weights, atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["printed", "fixed-log", "global-topk"])
+def test_learner_fed_by_hand_holds_the_runners_caches(variant: str) -> None:
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        problem = LLMCacheProblem(rng.dirichlet(np.ones(5)), rng.uniform(0.2, 1, 5), 2)
+        run = cucb_llm_stream(problem, 200, rng, variant)  # type: ignore[arg-type]
+        learner = StreamingCache(5, 2, variant, T=200)  # type: ignore[arg-type]
+        for t, (query, cost) in enumerate(zip(run.queries, run.costs, strict=True)):
+            cache = learner.cache()
+            assert run.caches is not None and np.array_equal(cache, run.caches[t])
+            learner.observe(int(query), None if cache[query] else float(cost))
+            assert run.lcbs is not None and np.array_equal(learner.lcb, run.lcbs[t])
+        assert np.flatnonzero(learner.cache()).tolist() == run.final_cache.tolist()
+
+
+def test_learner_takes_a_cost_on_a_miss_only() -> None:
+    learner = StreamingCache(3, 1)
+    assert learner.scores().tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(InputError, match="cost: must be given on a miss"):
+        learner.observe(0, None)
+    learner.observe(0, 1.0)
+    with pytest.raises(InputError, match="cost: must be given on a miss"):
+        learner.observe(0, 1.0)
+    with pytest.raises(InputError, match=r"query: ids must lie in \[0, 3\)"):
+        learner.observe(3, 1.0)
+    with pytest.raises(InputError, match="T: the fixed-log variant needs the horizon T"):
+        StreamingCache(3, 1, "fixed-log")

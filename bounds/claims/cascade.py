@@ -12,6 +12,9 @@ import sympy as sp
 from offcmab.bounds.claims._tools import decide, is_zero, refuted, verified
 from offcmab.bounds.claims.record import Claim, Outcome
 from offcmab.bounds.claims.theorems import CASCADE
+from offcmab.reference.confidence import LOG_CONSTANT
+from offcmab.reference.oracles import top_k
+from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 
 
 def _regression() -> Outcome:
@@ -54,8 +57,6 @@ def check_smoothness() -> Outcome:
 
 
 def check_trigger_formula() -> Outcome:
-    from offcmab.reference.problems.cascade import CascadeProblem
-
     rng = np.random.default_rng(11)
     worst = 0.0
     for _ in range(60):
@@ -88,8 +89,6 @@ def _exact_uniform_data_probs(mu: np.ndarray, k: int) -> tuple[np.ndarray, np.nd
 
 
 def check_data_probability_bound() -> Outcome:
-    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
-
     rng = np.random.default_rng(12)
     worst_bound, worst_code, worst_q = -np.inf, 0.0, 0.0
     for _ in range(25):
@@ -145,8 +144,6 @@ def check_index() -> Outcome:
 
 
 def check_uniform_c_one() -> Outcome:
-    from offcmab.reference.problems.cascade import CascadeProblem
-
     mu1, muk, k, m = sp.symbols("mu1 muk k m", positive=True)
     # last step: ((1-(1-muk)^k)/muk) / ((1-(1-mu1)^k)/(mu1 m)) <= mu1 m / muk
     # <=> 1-(1-muk)^k <= 1-(1-mu1)^k, true for muk <= mu1 since x -> 1-(1-x)^k is increasing
@@ -177,8 +174,6 @@ def _clipped_reward(weights: np.ndarray, ids: tuple[int, ...]) -> float:
 
 
 def check_topk_oracle() -> Outcome:
-    from offcmab.reference.oracles import top_k
-
     rng = np.random.default_rng(14)
     worst = 0.0
     for _ in range(300):
@@ -232,8 +227,6 @@ def _budget_violated() -> bool:
 
 
 def check_budget() -> Outcome:
-    from offcmab.reference.confidence import LOG_CONSTANT
-
     return refuted(
         "alg:CLCB_cascade prints the radius with log(2mn/delta) (the foundation follows it: "
         f"LOG_CONSTANT['cascade'] = {LOG_CONSTANT['cascade']:g}), which makes E_arm a "

@@ -10,9 +10,20 @@ import numpy as np
 import sympy as sp
 from scipy import stats
 
-from offcmab.bounds.claims._tools import decide, is_zero, maximize, proved, refuted, verified
+from offcmab.bounds.claims._tools import (
+    FALSE_ALARM,
+    binomial_rejects,
+    decide,
+    is_zero,
+    maximize,
+    proved,
+    refuted,
+    verified,
+)
 from offcmab.bounds.claims.record import Claim, Outcome
 from offcmab.bounds.claims.theorems import UPPER_BOUND
+from offcmab.reference.confidence import hoeffding_radius
+from offcmab.reference.problems.cascade import CascadeProblem
 
 L, n, N, p, pD, C, m, delta = sp.symbols("L n N p p_D C m delta", positive=True)
 
@@ -158,8 +169,6 @@ def check_lcb_domain() -> Outcome:
 
 
 def check_radius_alg1() -> Outcome:
-    from offcmab.reference.confidence import hoeffding_radius
-
     # line:LCB radius log(4mn/delta) equals E_arm's radius at delta' = delta/2
     identity = is_zero(sp.log(4 * m * n / delta) - sp.log(2 * m * n / (delta / 2)))
     counts = np.array([1, 7, 50, 1000])
@@ -198,8 +207,6 @@ def check_delta_split() -> Outcome:
 
 
 def check_step_c() -> Outcome:
-    from offcmab.reference.problems.cascade import CascadeProblem
-
     # cond:TPM weights the change by p_i^{D_arm,S} of the *first* mean vector (the true mu);
     # step (c) uses exactly that order, so check it on the cascade reward with lcb <= mu.
     rng = np.random.default_rng(5)
@@ -327,8 +334,6 @@ def check_arm_concen_union() -> Outcome:
 
 
 def check_arm_concen_statistical() -> Outcome:
-    from offcmab.bounds.claims._tools import FALSE_ALARM, binomial_rejects
-
     rng = np.random.default_rng(404)
     arms, samples, trials, level = 6, 40, 20000, 0.5
     trigger = np.linspace(0.1, 0.9, arms)

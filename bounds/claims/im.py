@@ -14,6 +14,14 @@ from scipy import stats
 from offcmab.bounds.claims._tools import decide, is_zero, refuted, verified
 from offcmab.bounds.claims.record import Claim, Outcome
 from offcmab.bounds.claims.theorems import IM
+from offcmab.reference.confidence import clip_bound
+from offcmab.reference.im.exact import activation_probabilities, exact_spread
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.one_step import (
+    edge_probability_identity,
+    one_step_probabilities,
+    printed_estimand,
+)
 
 L, n, q, p, eta, gamma = sp.symbols("L n q p eta gamma", positive=True)
 S3, S6 = sp.sqrt(3), sp.sqrt(6)
@@ -39,9 +47,6 @@ def _star_probabilities(degree: int) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr
 
 
 def check_puv_identity() -> Outcome:
-    from offcmab.reference.im.graph import ICGraph
-    from offcmab.reference.im.one_step import edge_probability_identity, one_step_probabilities
-
     ok = True
     for degree in (1, 2, 3):
         p_not, p_cond, q_u, p_uv = _star_probabilities(degree)
@@ -77,9 +82,6 @@ def _estimator_violated() -> bool:
 
 
 def check_estimator() -> Outcome:
-    from offcmab.reference.im.graph import ICGraph
-    from offcmab.reference.im.one_step import printed_estimand
-
     graph = ICGraph.from_edges(2, [0], [1], [0.5])
     code = float(printed_estimand(graph, [0.5, 0.0])[0])
     return refuted("line:IM_empirical_mean prints p_hat(v_bar|u_bar) = n_{1,u_bar,v_bar}/"
@@ -222,7 +224,7 @@ def check_bernstein_events() -> Outcome:
             log_term = np.log(1 / level)
             mean = x / trials
             rho = np.sqrt(6 * (1 - mean) * mean * log_term / trials) + 9 * log_term / trials
-            ucb = np.minimum(mean + rho, 1.0)
+            ucb = clip_bound(mean + rho, high=1.0)
             for prob in np.linspace(0.005, 0.995, 100):
                 upper = min(prob + 4 * np.sqrt(3) * np.sqrt(prob * (1 - prob) * log_term
                                                                 / trials)
@@ -248,9 +250,6 @@ def check_chernoff_events() -> Outcome:
 
 
 def _spread_pairs(seed: int) -> tuple[float, float]:
-    from offcmab.reference.im.exact import activation_probabilities, exact_spread
-    from offcmab.reference.im.graph import ICGraph
-
     rng = np.random.default_rng(seed)
     worst_tpm, worst_degree = -np.inf, -np.inf
     for _ in range(40):

@@ -14,6 +14,8 @@ from scipy import stats
 from offcmab.bounds.claims._tools import decide, is_zero, maximize, refuted, verified
 from offcmab.bounds.claims.record import Claim, Outcome
 from offcmab.bounds.claims.theorems import LLM
+from offcmab.reference.clcb_llm import ucb_radius
+from offcmab.reference.problems.llm_cache import LLMCacheProblem, UniformRandomCaches
 
 L, n, m, delta = sp.symbols("L n m delta", positive=True)
 
@@ -47,8 +49,6 @@ def check_monotone() -> Outcome:
 
 
 def check_std_coverage() -> Outcome:
-    from offcmab.reference.problems.llm_cache import LLMCacheProblem, UniformRandomCaches
-
     nu, pq = sp.symbols("nu p_q", positive=True)
     ok = is_zero(pq / (pq * nu) - 1 / nu)
     rng = np.random.default_rng(22)
@@ -131,8 +131,6 @@ def _radius_violated() -> bool:
 
 
 def check_radius(algorithm: str) -> Outcome:
-    from offcmab.reference.clcb_llm import ucb_radius
-
     printed = float(ucb_radius(np.array([50]), 1000, 10, 0.1)[0])
     proof = float(np.sqrt(np.log(6 * 10 * 1000 / 0.1) / (2 * 50)))
     return refuted(

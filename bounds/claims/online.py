@@ -10,6 +10,8 @@ import sympy as sp
 from offcmab.bounds.claims._tools import decide, is_zero, refuted, unchecked, verified
 from offcmab.bounds.claims.record import Claim, Outcome
 from offcmab.bounds.claims.theorems import ONLINE
+from offcmab.reference.cucb_llm_stream import StreamVariant, cucb_llm_stream
+from offcmab.reference.problems.llm_cache import LLMCacheProblem
 
 SEEDS, HORIZON = 40, 600
 
@@ -18,21 +20,16 @@ def _regression() -> Outcome:
     raise AssertionError("sympy failed on an identity that holds")
 
 
-def _stream_instance(seed: int) -> tuple[object, int]:
-    from offcmab.reference.problems.llm_cache import LLMCacheProblem
-
+def _stream_instance(seed: int) -> tuple[LLMCacheProblem, int]:
     rng = np.random.default_rng(seed)
     m = int(rng.integers(3, 7))
     k = int(rng.integers(1, m))
     return LLMCacheProblem(rng.dirichlet(np.ones(m)), rng.uniform(0.3, 1.0, m), k), m
 
 
-def _first_violation(seed: int, variant: str) -> int | None:
-    from offcmab.reference.cucb_llm_stream import cucb_llm_stream
-
+def _first_violation(seed: int, variant: StreamVariant) -> int | None:
     problem, _ = _stream_instance(seed)
-    run = cucb_llm_stream(problem, HORIZON, np.random.default_rng(seed),  # type: ignore[arg-type]
-                          variant=variant)  # type: ignore[arg-type]
+    run = cucb_llm_stream(problem, HORIZON, np.random.default_rng(seed), variant=variant)
     return run.first_violation
 
 
@@ -50,7 +47,7 @@ def check_stream_oracle() -> Outcome:
                 "instance": "LLMCacheProblem(p=dirichlet(1), c=uniform(0.3,1), k) drawn by "
                             "numpy default_rng(seed); stream and Bernoulli costs from a second "
                             "default_rng(seed)",
-                "m": int(problem.m), "k": int(problem.k),  # type: ignore[attr-defined]
+                "m": int(problem.m), "k": int(problem.k),
                 "first_violation_round": printed[seed],
                 "violating_seeds": bad, "fixed_log_violations": len(fixed_bad)}
     return refuted(

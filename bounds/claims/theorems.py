@@ -16,6 +16,16 @@ import numpy as np
 
 from offcmab.bounds.claims._tools import FALSE_ALARM, binomial_rejects, refuted, unchecked
 from offcmab.bounds.claims.record import Claim, Outcome
+from offcmab.reference.clcb import clcb
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.reference.confidence import log_over_delta
+from offcmab.reference.im.exact import brute_force_im
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.one_step import assumption_parameters
+from offcmab.reference.oracles import TopK
+from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
+from offcmab.reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
 
 TRIALS, DELTA = 300, 0.1
 
@@ -38,9 +48,7 @@ def _statistical(name: str, seed: int, trial: Callable[[np.random.Generator], tu
                    f"{FALSE_ALARM}).", evidence)
 
 
-def _cascade_setup() -> tuple[object, object, float, float, float]:
-    from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
-
+def _cascade_setup() -> tuple[CascadeProblem, UniformListsLaw, float, float, float]:
     problem = CascadeProblem(np.array([0.5, 0.45, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1]), 3)
     law = UniformListsLaw(problem)
     p_star = problem.trigger_probabilities(problem.optimal_action())
@@ -51,33 +59,28 @@ def _cascade_setup() -> tuple[object, object, float, float, float]:
 
 
 def check_theorem1() -> Outcome:
-    from offcmab.reference.clcb import clcb
-    from offcmab.reference.oracles import TopK
-
     problem, law, kbar, c_one, p_min = _cascade_setup()
     n, m = 2000, 8
-    if n < 8 * np.log(m / DELTA) / p_min:
+    if n < 8 * log_over_delta((m,), DELTA) / p_min:
         return unchecked("instance violates the stated precondition")
-    bound = 2 * np.sqrt(2 * kbar * c_one * np.log(2 * m * n / DELTA) / n)
+    bound = 2 * np.sqrt(2 * kbar * c_one * log_over_delta((2, m, n), DELTA) / n)
 
     def trial(rng: np.random.Generator) -> tuple[float, float]:
-        result = clcb(law.sample(n, rng), TopK(3), DELTA, "alg1")  # type: ignore[attr-defined]
-        return problem.gap(result.action), bound  # type: ignore[attr-defined]
+        result = clcb(law.sample(n, rng), TopK(3), DELTA, "alg1")
+        return problem.gap(result.action), bound
 
     return _statistical("CLCB (alg1 radius) on a cascade instance (m=8, k=3, n=2000, uniform "
                         "lists), eq. gap_c_1 as stated", 41, trial)
 
 
 def check_corollary1() -> Outcome:
-    from offcmab.reference.clcb_cascade import clcb_cascade
-
     problem, law, _, c_one, _ = _cascade_setup()
     n, m, k = 2000, 8, 3
-    bound = 2 * np.sqrt(2 * k * np.log(2 * m * n / DELTA) / n * c_one)
+    bound = 2 * np.sqrt(2 * k * log_over_delta((2, m, n), DELTA) / n * c_one)
 
     def trial(rng: np.random.Generator) -> tuple[float, float]:
-        result = clcb_cascade(law.sample(n, rng), k, DELTA)  # type: ignore[attr-defined]
-        return problem.gap(result.action), bound  # type: ignore[attr-defined]
+        result = clcb_cascade(law.sample(n, rng), k, DELTA)
+        return problem.gap(result.action), bound
 
     return _statistical("CLCB-Cascade as printed (m=8, k=3, n=2000, uniform lists), "
                         "eq:app_ranking_eq1 with the exact C_1* (below the corollary's "
@@ -85,17 +88,14 @@ def check_corollary1() -> Outcome:
 
 
 def check_theorem3() -> Outcome:
-    from offcmab.reference.clcb_llm import clcb_llm
-    from offcmab.reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
-
     rng0 = np.random.default_rng(43)
     m, k, n = 10, 3, 3000
     p = rng0.dirichlet(np.ones(m))
     problem = LLMCacheProblem(p, rng0.uniform(0.2, 1.0, m), k)
     law = EmptyCaches(m)
     nu_inv_sum = problem.nu_inv_sum(law)
-    bound = 2 * np.sqrt(2 * nu_inv_sum * np.log(6 * m * n / DELTA) / n) \
-        + 2 * np.sqrt(2 * m * np.log(3 / DELTA) / n)
+    bound = 2 * np.sqrt(2 * nu_inv_sum * log_over_delta((6, m, n), DELTA) / n) \
+        + 2 * np.sqrt(2 * m * log_over_delta((3,), DELTA) / n)
 
     def trial(rng: np.random.Generator) -> tuple[float, float]:
         log = sample_log(problem, law, n, rng)
@@ -106,10 +106,6 @@ def check_theorem3() -> Outcome:
 
 
 def check_theorem_im() -> Outcome:
-    from offcmab.reference.im.exact import brute_force_im
-    from offcmab.reference.im.graph import ICGraph
-    from offcmab.reference.im.one_step import assumption_parameters
-
     graph = ICGraph.from_edges(4, [0, 0, 1, 2], [1, 2, 3, 3], [0.3, 0.3, 0.3, 0.3])
     q = np.full(4, 0.5)
     seeds, best = brute_force_im(graph, 1)
@@ -117,9 +113,10 @@ def check_theorem_im() -> Outcome:
     edges, d_max = graph.edges, int(np.max(np.diff(graph.out_offsets)))
     n = 1000
     for _ in range(50):  # smallest n with n >= 392 log(12 n E/delta)/(eta gamma)
-        n = int(np.ceil(392 * np.log(12 * n * edges / DELTA) / (params.eta * params.gamma)))
+        n = int(np.ceil(392 * log_over_delta((12, n, edges), DELTA)
+                        / (params.eta * params.gamma)))
     bound = 48 * np.sqrt(6) * np.sqrt(graph.nodes**2 * d_max**2 * best**2
-                                      * np.log(12 * n * edges / DELTA)
+                                      * log_over_delta((12, n, edges), DELTA)
                                       / (params.eta * params.gamma**3 * n))
     return unchecked(f"Not decidable by simulation: on a 4-node graph (p = 0.3, q = 0.5, "
                      f"gamma = {params.gamma:.2f}, eta = {params.eta:.3f}) the smallest n meeting "

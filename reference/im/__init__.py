@@ -1,8 +1,11 @@
 r"""Influence maximization under the independent cascade model (``app:OIM_node``).
 
-Modules: :mod:`~offcmab.reference.im.graph` (CSR digraphs), :mod:`~offcmab.reference.im.diffusion`
-(vectorized IC simulation, spread), :mod:`~offcmab.reference.im.exact` (live-edge enumeration on
-tiny graphs), :mod:`~offcmab.reference.im.one_step`
+Modules: :mod:`~offcmab.reference.im.graph` (CSR digraphs),
+:mod:`~offcmab.reference.im.ranges` (CSR segment gathers),
+:mod:`~offcmab.reference.im.seeds` (checks of seed sets and seed laws),
+:mod:`~offcmab.reference.im.diffusion` (vectorized IC simulation, spread),
+:mod:`~offcmab.reference.im.exact` (live-edge enumeration on tiny graphs),
+:mod:`~offcmab.reference.im.one_step`
 (exact :math:`q_u, p(\bar v), p(\bar v\mid\bar u)`, assumption parameters),
 :mod:`~offcmab.reference.im.data` (node- and edge-level offline data),
 :mod:`~offcmab.reference.im.oracles` (IMM, greedy, brute force helpers),

@@ -38,11 +38,10 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
-from offcmab.reference.confidence import log_over_delta
+from offcmab.reference.confidence import clip_bound, log_over_delta
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import InputError, check_probability
 from offcmab.reference.im.data import NodeCascades, step_counts
@@ -52,7 +51,6 @@ from offcmab.reference.oracles import Oracle
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
 THEORY = ("thm4-im",)
 
-Estimator = Literal["correct", "printed"]
 ESTIMATORS: tuple[str, ...] = ("correct", "printed")
 
 
@@ -154,7 +152,7 @@ def edge_formula(q_u: FloatArray, p_not_v: FloatArray, p_cond: FloatArray) -> Fl
     out = np.full(q_u.shape, np.nan)
     ok = (q_u > 0) & (p_cond > 0)
     out[ok] = (1.0 - p_not_v[ok] / p_cond[ok]) / q_u[ok]
-    return np.where(np.isnan(out), out, np.clip(out, 0.0, 1.0))
+    return clip_bound(out, 0.0, 1.0)  # NaN stays NaN
 
 
 @dataclass(frozen=True)
@@ -205,11 +203,12 @@ def edge_lcbs(
     rho_v = bernstein_radius(est.p_not, np.full(graph.nodes, n), log_term)
     cond_count = counters.unseeded[graph.sources]
     rho_cond = bernstein_radius(np.nan_to_num(est.p_not_given_not), cond_count, log_term)
-    q_ucb = np.minimum(est.q + rho_u, 1.0)  # line:IM_inter_LCB
-    p_not_ucb = np.minimum(est.p_not + rho_v, 1.0)
-    p_cond_lcb = np.maximum(np.nan_to_num(est.p_not_given_not) - rho_cond, 0.0)
-    lcb = np.nan_to_num(  # line:IM_LCB; undefined (p̲(v̄|ū) = 0) means the clipped value 0
-        edge_formula(q_ucb[graph.sources], p_not_ucb[graph.targets], p_cond_lcb), nan=0.0)
+    q_ucb = clip_bound(est.q + rho_u, high=1.0)  # line:IM_inter_LCB
+    p_not_ucb = clip_bound(est.p_not + rho_v, high=1.0)
+    p_cond_lcb = clip_bound(np.nan_to_num(est.p_not_given_not) - rho_cond, low=0.0)
+    lcb = clip_bound(  # line:IM_LCB; undefined (p̲(v̄|ū) = 0) means the clipped value 0
+        edge_formula(q_ucb[graph.sources], p_not_ucb[graph.targets], p_cond_lcb), 0.0, 1.0,
+        undefined=0.0)
     empty = np.zeros(0, dtype=np.int64)
     return CLCBIMResult(empty, counters, est, q_ucb, p_not_ucb, p_cond_lcb, lcb, log_term)
 

@@ -29,8 +29,9 @@ from offcmab.reference.dataset import IntArray, OfflineDataset, offsets_from_len
 from offcmab.reference.errors import InputError
 from offcmab.reference.im.bernoulli import bernoulli_positions
 from offcmab.reference.im.diffusion import BatchPlan, Diffusion, diffuse
-from offcmab.reference.im.graph import ICGraph, expand_ranges, out_edges_of
-from offcmab.reference.im.one_step import check_seed_probabilities
+from offcmab.reference.im.graph import ICGraph, out_edges_of
+from offcmab.reference.im.ranges import expand_ranges
+from offcmab.reference.im.seeds import check_seed_probabilities
 
 #: Entries per run of :meth:`NodeCascades.blocks` (at least; ``V`` when larger).
 BLOCK = 1 << 14

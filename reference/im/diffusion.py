@@ -44,6 +44,7 @@ from offcmab.reference.errors import InputError
 from offcmab.reference.im.graph import ICGraph, out_edges_of
 from offcmab.reference.im.keyset import HASH_SET, KeySet, Store, store_kind
 from offcmab.reference.im.live_edges import live_targets
+from offcmab.reference.im.seeds import check_seed_set
 
 #: Active (run, node) pairs one batch of runs aims at (a few tens of bytes each).
 BATCH_ACTIVE = 1 << 19
@@ -83,21 +84,6 @@ class Diffusion:
     steps: IntArray
     tried_keys: IntArray
     fired: npt.NDArray[np.bool_]
-
-
-def check_seed_set(seeds: npt.ArrayLike, nodes: int, field: str = "seeds") -> IntArray:
-    """Return a seed set as sorted distinct ``int64`` node ids, rejecting bad ids."""
-    array = np.asarray(seeds)
-    if array.size and array.dtype.kind not in "iu":
-        raise InputError(field, "must be integer node ids")
-    array = array.astype(np.int64).reshape(-1)
-    if array.size and (array.min() < 0 or array.max() >= nodes):
-        bad = int(array[(array < 0) | (array >= nodes)][0])
-        raise InputError(field, f"node id {bad} is outside [0, {nodes})")
-    unique = np.unique(array)
-    if unique.size != array.size:
-        raise InputError(field, "lists a node more than once")
-    return unique
 
 
 def diffuse(

@@ -26,8 +26,8 @@ import numpy.typing as npt
 
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import InputError, check_cardinality
-from offcmab.reference.im.diffusion import check_seed_set
 from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.seeds import check_seed_probabilities, check_seed_set
 
 #: Largest number of edges whose live-edge graphs are enumerated (2**16 worlds).
 MAX_EXACT_EDGES = 16
@@ -109,8 +109,6 @@ def product_law_activation_probabilities(graph: ICGraph, q: npt.ArrayLike) -> Fl
     the exact value.  The source's probability is the data triggering probability
     :math:`p^{\mathbb D_{\text{arm}},\mathbb D_{\mathcal S}}_{uv}` of edge :math:`(u,v)`.
     """
-    from offcmab.reference.im.one_step import check_seed_probabilities
-
     q = check_seed_probabilities(q, graph.nodes)
     live, weight = _live_edge_worlds(graph)
     worlds, V = live.shape[0], graph.nodes

@@ -16,15 +16,12 @@ dropped), which gives power-law in- and out-degrees with exponent :math:`\beta`.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 
 from offcmab.reference.dataset import FloatArray
 from offcmab.reference.errors import InputError
 from offcmab.reference.im.graph import ICGraph
 
-Weighting = Literal["uniform", "weighted-cascade", "trivalency"]
 WEIGHTINGS: tuple[str, ...] = ("uniform", "weighted-cascade", "trivalency")
 TRIVALENCY_LEVELS = np.array([0.1, 0.01, 0.001])
 

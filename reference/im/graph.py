@@ -14,16 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import MAX_SIZE, InputError, check_dense
-
-if TYPE_CHECKING:
-    from offcmab.reference.im.live_edges import LiveEdgeSampler
+from offcmab.reference.im.live_edges import LiveEdgeSampler
+from offcmab.reference.im.ranges import expand_ranges
 
 #: Largest number of nodes accepted (guards against a stray huge id allocating gigabytes).
 MAX_NODES = MAX_SIZE
@@ -99,8 +97,6 @@ class ICGraph:
     @cached_property
     def live_edges(self) -> LiveEdgeSampler:
         """Live out-edge sampling tables (:mod:`offcmab.reference.im.live_edges`), built once."""
-        from offcmab.reference.im.live_edges import LiveEdgeSampler
-
         return LiveEdgeSampler.of(self.nodes, self.sources, self.targets, self.p)
 
     def with_probabilities(self, p: npt.ArrayLike) -> ICGraph:
@@ -149,12 +145,3 @@ def out_edges_of(graph: ICGraph, nodes: IntArray) -> tuple[IntArray, IntArray]:
     starts = graph.out_offsets[nodes]
     return expand_ranges(starts, graph.out_offsets[nodes + 1] - starts)
 
-
-def expand_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
-    """The indices ``starts[i], ..., starts[i] + counts[i] - 1`` of every ``i`` in turn and,
-    aligned, the ``i`` owning each (one ``repeat``, no Python loop)."""
-    owner = np.repeat(np.arange(starts.size, dtype=np.int64), counts)
-    if owner.size == 0:
-        return owner, owner
-    shift = starts - (np.cumsum(counts) - counts)  # index of an entry minus its place
-    return np.arange(owner.size, dtype=np.int64) + shift[owner], owner

@@ -38,6 +38,12 @@ from offcmab.reference.dataset_io import open_text, parse_json_line, read_header
 from offcmab.reference.errors import InputError
 from offcmab.reference.im.data import EdgeFeedback, NodeCascades
 from offcmab.reference.im.graph import MAX_NODES, ICGraph
+from offcmab.reference.im.npz_io import (
+    read_edge_feedback_npz,
+    read_node_cascades_npz,
+    write_edge_feedback_npz,
+    write_node_cascades_npz,
+)
 
 
 def _plain(text: str) -> str:
@@ -183,8 +189,6 @@ def read_node_cascades(path: str | Path, nodes: int | None = None) -> NodeCascad
     ``nodes``, when given, is a lower bound on the file's ``nodes`` (the graph's size).
     """
     if Path(path).suffix == ".npz":
-        from offcmab.reference.im.npz_io import read_node_cascades_npz
-
         return read_node_cascades_npz(path, nodes)
     return read_node_cascades_jsonl(path, nodes)
 
@@ -232,8 +236,6 @@ def write_node_cascades(cascades: NodeCascades, path: str | Path) -> None:
     :mod:`offcmab.reference.im.npz_io`.
     """
     if Path(path).suffix == ".npz":
-        from offcmab.reference.im.npz_io import write_node_cascades_npz
-
         write_node_cascades_npz(cascades, path)
         return
     with Path(path).open("w", encoding="utf-8") as handle:
@@ -250,8 +252,6 @@ def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
     many nodes and :func:`with_nodes` extends the graph to match.
     """
     if Path(path).suffix == ".npz":
-        from offcmab.reference.im.npz_io import read_edge_feedback_npz
-
         return read_edge_feedback_npz(path, graph)
     lines = open_text(Path(path))
     V = _header(lines, graph.nodes)
@@ -297,8 +297,6 @@ def read_edge_feedback(path: str | Path, graph: ICGraph) -> EdgeFeedback:
 def write_edge_feedback(feedback: EdgeFeedback, graph: ICGraph, path: str | Path) -> None:
     """Write edge-level feedback, choosing the format from the suffix (``.npz`` or JSON Lines)."""
     if Path(path).suffix == ".npz":
-        from offcmab.reference.im.npz_io import write_edge_feedback_npz
-
         write_edge_feedback_npz(feedback, graph, path)
         return
     data = feedback.dataset

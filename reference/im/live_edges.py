@@ -45,8 +45,8 @@ import numpy.typing as npt
 
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.im.bernoulli import bernoulli_positions, random_uint16
-from offcmab.reference.im.graph import expand_ranges
 from offcmab.reference.im.keyset import first_of_runs
+from offcmab.reference.im.ranges import expand_ranges
 
 #: Edges with a probability below this may be skip-sampled (see :func:`_worth_skipping`).
 SKIP_BELOW = 0.2

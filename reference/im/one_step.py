@@ -40,21 +40,9 @@ import numpy as np
 import numpy.typing as npt
 
 from offcmab.reference.dataset import FloatArray
-from offcmab.reference.errors import InputError
 from offcmab.reference.im.exact import reachable_nodes
 from offcmab.reference.im.graph import ICGraph
-
-
-def check_seed_probabilities(q: npt.ArrayLike, nodes: int) -> FloatArray:
-    r"""Return :math:`q` as a float vector of length ``V`` with entries in [0, 1]."""
-    array = np.asarray(q, dtype=np.float64)
-    if array.ndim == 0:
-        array = np.full(nodes, float(array))
-    if array.shape != (nodes,):
-        raise InputError("q", f"needs one probability per node ({nodes}), got shape {array.shape}")
-    if np.any(~np.isfinite(array)) or np.any((array < 0) | (array > 1)):
-        raise InputError("q", "seed probabilities must lie in [0, 1]")
-    return array
+from offcmab.reference.im.seeds import check_seed_probabilities
 
 
 @dataclass(frozen=True)

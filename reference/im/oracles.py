@@ -52,10 +52,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from offcmab.reference.confidence import clip_bound
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import InputError, check_cardinality, check_probability
-from offcmab.reference.im.diffusion import BATCH_ACTIVE, BatchPlan, check_seed_set, diffuse
-from offcmab.reference.im.graph import ICGraph, expand_ranges
+from offcmab.reference.im.diffusion import BATCH_ACTIVE, BatchPlan, diffuse
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.ranges import expand_ranges
 
 #: Most RR sets IMM may sample (each holds at least one 8-byte node id and one offset).
 MAX_RR_SETS = 10**8
@@ -234,7 +236,7 @@ class IMMOracle:
         return 1.0 - 1.0 / math.e - self.eps
 
     def __call__(self, weights: npt.NDArray[np.float64]) -> IntArray:
-        w = np.clip(np.nan_to_num(np.asarray(weights, dtype=np.float64), nan=0.0), 0.0, 1.0)
+        w = clip_bound(weights, 0.0, 1.0, undefined=0.0)  # edge probabilities for IMM
         graph = self.structure.with_probabilities(w)
         rng = np.random.default_rng(self.seed)
         return imm(graph, self.k, self.eps, self.delta_prime, rng).seeds
@@ -274,15 +276,5 @@ def greedy_monte_carlo(
     return np.asarray(chosen, dtype=np.int64), values
 
 
-def seed_set_spread_ris(graph: ICGraph, seeds: npt.ArrayLike, rr: RRSets) -> float:
-    r"""RR-set estimate :math:`\frac{V}{\theta}\sum_j \mathbb 1\{S\cap R_j \ne\emptyset\}`."""
-    seed_set = check_seed_set(seeds, graph.nodes)
-    hit = np.isin(rr.nodes, seed_set)
-    set_of_entry = np.repeat(np.arange(rr.count), np.diff(rr.offsets))
-    covered = np.zeros(rr.count, dtype=bool)
-    covered[set_of_entry[hit]] = True
-    return float(graph.nodes * covered.mean())
-
-
 __all__ = ["IMMOracle", "IMMResult", "RRSets", "greedy_monte_carlo", "imm",
-           "max_coverage", "sample_rr_sets", "seed_set_spread_ris"]
+           "max_coverage", "sample_rr_sets"]

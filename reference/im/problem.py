@@ -99,7 +99,7 @@ class NodeLevelIM:
 
     ``optimal_seeds`` and ``sigma_star`` are exact (brute force) when the graph has at most
     ``MAX_EXACT_EDGES`` edges; otherwise :math:`S^*` is IMM's answer (``alpha`` applies) and
-    :math:`\sigma(S^*)` a Monte-Carlo estimate with ``sigma_star_stderr`` > 0.
+    :math:`\sigma(S^*)` a Monte-Carlo estimate.
     """
 
     graph: ICGraph
@@ -107,7 +107,7 @@ class NodeLevelIM:
     k: int
     spread_samples: int = 100000
     seed: int = 0
-    _optimum: tuple[IntArray, float, float] | None = field(default=None, repr=False)
+    _optimum: tuple[IntArray, float] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.k = check_cardinality(self.k, self.graph.nodes)
@@ -117,16 +117,14 @@ class NodeLevelIM:
     def exact(self) -> bool:
         return self.graph.edges <= MAX_EXACT_EDGES
 
-    def _solve(self) -> tuple[IntArray, float, float]:
+    def _solve(self) -> tuple[IntArray, float]:
         if self._optimum is None:
             if self.exact:
-                seeds, value = brute_force_im(self.graph, self.k)
-                self._optimum = (seeds, value, 0.0)
+                self._optimum = brute_force_im(self.graph, self.k)
             else:
                 rng = np.random.default_rng(self.seed)
                 seeds = imm(self.graph, self.k, 0.05, 1e-3, rng).seeds
-                est = self.spread(seeds)
-                self._optimum = (seeds, est.spread, est.stderr)
+                self._optimum = (seeds, self.spread(seeds).spread)
         return self._optimum
 
     @property
@@ -136,10 +134,6 @@ class NodeLevelIM:
     @property
     def sigma_star(self) -> float:
         return self._solve()[1]
-
-    @property
-    def sigma_star_stderr(self) -> float:
-        return self._solve()[2]
 
     def spread(self, seeds: npt.ArrayLike) -> SpreadEstimate:
         r""":math:`\sigma(S;G)`: exact (stderr 0) on tiny graphs, else Monte-Carlo with stderr."""

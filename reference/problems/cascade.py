@@ -33,7 +33,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from offcmab.reference.confidence import hoeffding_radius
+from offcmab.reference.confidence import clip_bound, hoeffding_radius
 from offcmab.reference.dataset import FloatArray, IntArray, OfflineDataset
 from offcmab.reference.errors import InputError, check_cardinality, check_probability
 from offcmab.reference.oracles import TopK, top_k
@@ -109,7 +109,7 @@ class CascadeProblem:
         weights = self.mu if mu is None else np.asarray(mu, dtype=np.float64)
         if weights.shape != (self.m,) or np.any(np.isnan(weights)):
             raise InputError("mu", f"must be a vector of length m={self.m} without NaN")
-        return float(1.0 - np.prod(1.0 - np.clip(weights[ids], 0.0, 1.0)))
+        return float(1.0 - np.prod(1.0 - clip_bound(weights[ids], 0.0, 1.0)))
 
     def trigger_probabilities(self, action: IntArray) -> FloatArray:
         r"""Exact :math:`p_{a_j}^{\mathbb{D}_{\text{arm}},S} = \prod_{l<j}(1-\mu_{a_l})`; 0 off S.

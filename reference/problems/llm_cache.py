@@ -271,10 +271,6 @@ class LLMCacheProblem:
         cost_arms = self.p * ~_cache_mask(cache, self.m)
         return np.concatenate([cost_arms, np.ones(self.m if view == "standard" else 1)])
 
-    def optimal_trigger_probabilities(self, view: View = "standard") -> FloatArray:
-        r""":math:`p^{D_{arm},S^*}` of the optimal super arm (complement of the optimal cache)."""
-        return self.trigger_probabilities(self.optimal_cache(), view)
-
     def data_trigger_probabilities(self, law: CacheLaw, view: View = "standard") -> FloatArray:
         r""":math:`p^{D_{arm},D_S}`: :math:`p(q)\nu(q)` for cost arms, 1 for arrival arm(s)."""
         cost_arms = self.p * law.nu()

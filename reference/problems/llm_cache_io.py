@@ -38,6 +38,7 @@ from offcmab.reference.dataset_io import (
     read_header,
 )
 from offcmab.reference.errors import InputError
+from offcmab.reference.npz import write_npz_aligned
 from offcmab.reference.problems.llm_cache import CacheLog, HitLog
 
 NPZ_KEYS = ("queries_m", "cache_offsets", "caches", "queries", "costs")
@@ -158,8 +159,6 @@ def read_cache_npz(path: str | Path, bounded: bool = True,
 
 def write_cache_npz(log: CacheLog, path: str | Path) -> None:
     """Write a cache log as an uncompressed ``.npz`` archive (members 64-byte aligned)."""
-    from offcmab.reference.npz import write_npz_aligned
-
     arrays = {"queries_m": np.asarray(log.m, dtype=np.int64),
               "cache_offsets": log.cache_offsets, "caches": log.caches,
               "queries": log.queries, "costs": log.costs}
