@@ -33,8 +33,12 @@ from offcmab.reference.confidence import ArmStatistics, RadiusRule, arm_statisti
 from offcmab.reference.dataset import FloatArray, IntArray, OfflineDataset
 from offcmab.reference.oracles import Oracle
 
-#: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
-THEORY = ("thm1-inf", "thm1-one")
+#: Theorem 1 in the infinity norm and in the 1-norm (bound ids of ``offcmab.bounds``): they
+#: cover CLCB and the algorithms built on it (CLCB-Cascade, edge-level IM).
+THEOREM_1_INFINITY_NORM, THEOREM_1_ONE_NORM = "thm1-inf", "thm1-one"
+
+#: Bound ids whose guarantees cover this algorithm.
+THEORY = (THEOREM_1_INFINITY_NORM, THEOREM_1_ONE_NORM)
 
 
 @dataclass(frozen=True)

@@ -24,14 +24,19 @@ References
 
 from __future__ import annotations
 
-from offcmab.reference.clcb import CLCBResult, clcb
+from offcmab.reference.clcb import (
+    THEOREM_1_INFINITY_NORM,
+    THEOREM_1_ONE_NORM,
+    CLCBResult,
+    clcb,
+)
 from offcmab.reference.confidence import RadiusRule
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.oracles import TopK
 
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
-THEORY = ("cor1-cascade", "thm1-one", "thm1-inf")
+THEORY = ("cor1-cascade", THEOREM_1_ONE_NORM, THEOREM_1_INFINITY_NORM)
 
 
 def clcb_cascade(

@@ -81,10 +81,11 @@ def test_missing_definition_is_a_clear_error(tmp_path: Path) -> None:
         sources.listing(write(tmp_path, ALGORITHM), "toy.py", "nope")
 
 
-def test_theory_links_read_the_module_theory_tuple(tmp_path: Path) -> None:
-    (tmp_path / "alg.py").write_text('THEORY = ("thm1-inf", "thm1-one")\n', encoding="utf-8")
-    assert theory_links(tmp_path, "alg.py") == (
+def test_theory_links_read_the_module_theory_tuple() -> None:
+    assert theory_links(ROOT, "reference/clcb.py") == (
         "[`thm1-inf`](../bounds/thm1-inf.md), [`thm1-one`](../bounds/thm1-one.md)")
+    assert theory_links(ROOT, "reference/im/clcb_im_edge.py") == (
+        "[`thm1-one`](../bounds/thm1-one.md)")
 
 
 # --- the comparison with the paper's numbers ----------------------------------------------

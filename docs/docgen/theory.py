@@ -9,7 +9,6 @@ there yet, its page says so instead of showing anything made up.
 
 from __future__ import annotations
 
-import ast
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -357,20 +356,12 @@ def errata_page() -> str:
 
 
 def theory_links(root: Path, path: str) -> str:
-    """Links to the bound pages named by the ``THEORY`` tuple of a module (read by ast)."""
-    tree = ast.parse((root / path).read_text(encoding="utf-8"))
-    for node in tree.body:
-        targets: list[ast.expr]
-        if isinstance(node, ast.AnnAssign) and node.value is not None:
-            targets, value = [node.target], node.value
-        elif isinstance(node, ast.Assign):
-            targets, value = node.targets, node.value
-        else:
-            continue
-        if any(isinstance(t, ast.Name) and t.id == "THEORY" for t in targets):
-            ids = ast.literal_eval(value)
-            return ", ".join(f"[`{i}`](../bounds/{i}.md)" for i in ids)
-    raise ValueError(f"{path} declares no THEORY tuple")
+    """Links to the bound pages named by the ``THEORY`` tuple of a module of ``reference/``."""
+    module = importlib.import_module("offcmab." + ".".join(Path(path).with_suffix("").parts))
+    ids = getattr(module, "THEORY", None)
+    if ids is None:
+        raise ValueError(f"{path} declares no THEORY tuple")
+    return ", ".join(f"[`{i}`](../bounds/{i}.md)" for i in ids)
 
 
 def generated_pages(root: Path,

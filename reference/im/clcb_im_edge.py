@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from offcmab.reference.clcb import CLCBResult, clcb
+from offcmab.reference.clcb import THEOREM_1_ONE_NORM, CLCBResult, clcb
 from offcmab.reference.confidence import RadiusRule, arm_statistics
 from offcmab.reference.dataset import IntArray
 from offcmab.reference.im.data import EdgeFeedback
 from offcmab.reference.oracles import Oracle
 
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
-THEORY = ("thm1-one",)
+THEORY = (THEOREM_1_ONE_NORM,)
 
 
 def clcb_im_edge(
