@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from test_cli_solve import run_cli
 
 from offcmab.reference.errors import InputError
 from offcmab.validation import numbers
-from tests.test_cli_solve import run_cli
 
 BIG = "9" * 400
 CI = settings.get_profile("ci")

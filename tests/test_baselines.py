@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_clcb_core import datasets, naive_clcb
 
 from offcmab.reference import clcb_cascade as clcb_cascade_module
 from offcmab.reference.baselines import BaselineResult, cucb_offline, emp
@@ -16,7 +17,6 @@ from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.errors import InputError
 from offcmab.reference.oracles import KPathOracle, TopK
-from tests.test_clcb_core import datasets, naive_clcb
 
 
 def naive_top(index: list[float], k: int) -> list[int]:

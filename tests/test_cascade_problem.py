@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mc_binomial import binomial_rejects
 
 from offcmab.reference.errors import InputError
 from offcmab.reference.problems.base import CMABTProblem, DataLaw
@@ -25,7 +26,6 @@ from offcmab.reference.problems.cascade import (
     ranked_lists,
     uniform_ranked_lists,
 )
-from tests.mc_binomial import binomial_rejects
 
 ALPHA = 1e-6
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_cli_solve import run_cli
 
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.dataset_io import write_dataset
 from offcmab.reference.problems.kpath import lower_bound_family
 from offcmab.validation.cli import main
 from offcmab.validation.solvers.summary import SUMMARY
-from tests.test_cli_solve import run_cli
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_cli_solve import run_cli
 
 from offcmab.reference.baselines import cucb_offline, emp
 from offcmab.reference.clcb_cascade import clcb_cascade
@@ -20,7 +21,6 @@ from offcmab.reference.problems.llm_cache import CacheLog, HitLog, cache_hits
 from offcmab.reference.problems.llm_cache_io import write_cache_npz
 from offcmab.validation.cli import main
 from offcmab.validation.solvers.summary import SUMMARY
-from tests.test_cli_solve import run_cli
 
 
 @pytest.fixture

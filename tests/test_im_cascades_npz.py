@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from test_cli_solve import run_cli
+from test_im_diffusion import random_graph, tiny_graph
 
 from offcmab.reference.errors import InputError
 from offcmab.reference.im import data
@@ -27,8 +29,6 @@ from offcmab.reference.im.graph_io import (
 )
 from offcmab.reference.im.npz_io import node_cascades_from_arrays
 from offcmab.validation.cli import main
-from tests.test_cli_solve import run_cli
-from tests.test_im_diffusion import random_graph, tiny_graph
 
 CI = settings.get_profile("ci")
 

@@ -7,12 +7,12 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from scipy import stats
+from test_im_diffusion import tiny_graph
 
 from offcmab.reference.im.clcb_im_edge import clcb_im_edge, empirical_mean_edge
 from offcmab.reference.im.clcb_im_node import clcb_im_node, edge_lcbs, node_counters, plug_in_node
 from offcmab.reference.im.data import sample_edge_feedback, sample_node_cascades
 from offcmab.reference.im.oracles import IMMOracle
-from tests.test_im_diffusion import tiny_graph
 
 Q = np.array([0.3, 0.4, 0.5, 0.2, 0.3])
 

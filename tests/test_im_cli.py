@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_cli_solve import run_cli
+from test_im_diffusion import tiny_graph
 
 from offcmab.reference.im.data import sample_edge_feedback, sample_node_cascades
 from offcmab.reference.im.graph_io import (
@@ -19,8 +21,6 @@ from offcmab.reference.im.graph_io import (
 )
 from offcmab.reference.im.social import SOCIAL_GRAPHS, social_graph
 from offcmab.validation.cli import main
-from tests.test_cli_solve import run_cli
-from tests.test_im_diffusion import tiny_graph
 
 
 @pytest.fixture
@@ -224,7 +224,7 @@ def test_isolated_nodes_come_from_the_data_header(files: dict[str, Path],
 @pytest.mark.parametrize("seed", range(5))
 def test_sampled_cascades_follow_their_graph(seed: int) -> None:
     from offcmab.reference.im.data import check_cascades_follow_graph, check_feedback_follows_graph
-    from tests.test_im_diffusion import random_graph
+    from test_im_diffusion import random_graph
 
     graph = random_graph(seed, nodes=8, edges=20)
     cascades = sample_node_cascades(graph, 0.3, 200, np.random.default_rng(seed))

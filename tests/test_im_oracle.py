@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
+from test_im_diffusion import random_graph
 
 from offcmab.reference.im.exact import brute_force_im, exact_spread
 from offcmab.reference.im.graph import ICGraph
@@ -20,7 +21,6 @@ from offcmab.reference.im.oracles import (
     max_coverage,
     sample_rr_sets,
 )
-from tests.test_im_diffusion import random_graph
 
 
 def test_max_coverage_picks_greedily() -> None:

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from mc_binomial import binomial_rejects
 
 from offcmab.reference.errors import InputError
 from offcmab.reference.problems.base import CMABTProblem, DataLaw
@@ -17,7 +18,6 @@ from offcmab.reference.problems.kpath import (
     lower_bound_family,
     lower_bound_gap_parameter,
 )
-from tests.mc_binomial import binomial_rejects
 
 ALPHA = 1e-6
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_llm_io import cache_logs
 
 from offcmab.reference.clcb_llm import THEORY, THEORY_BY_VARIANT, cache_statistics, clcb_llm
 from offcmab.reference.errors import InputError
@@ -19,7 +20,6 @@ from offcmab.reference.problems.llm_cache import (
     UniformRandomCaches,
     sample_log,
 )
-from tests.test_llm_io import cache_logs
 
 
 def naive(log: CacheLog, k: int, delta: float, variant: str) -> dict[str, list[float]]:

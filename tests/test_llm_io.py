@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_cli_solve import run_cli
 
 from offcmab.reference.errors import InputError
 from offcmab.reference.problems.llm_cache import CacheLog, cache_hits
 from offcmab.reference.problems.llm_cache_io import read_cache_log, write_cache_log
 from offcmab.validation.cli import main
 from offcmab.validation.solvers.summary import SUMMARY
-from tests.test_cli_solve import run_cli
 
 
 @st.composite

@@ -21,8 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from tests.test_cli_solve import run_cli
+from test_cli_solve import run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 

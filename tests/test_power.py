@@ -15,14 +15,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from subject_probe import fingerprint
+from test_cli_solve import run_cli
 
 from offcmab.validation import power
 from offcmab.validation.runner.scenario import Subject
 from offcmab.validation.runner.spec import PROFILES
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
-from tests.subject_probe import fingerprint
-from tests.test_cli_solve import run_cli
 
 IDS = [theorem.id for theorem in THEOREMS]
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli_solve import run_cli
 
 from offcmab.validation.runner.spec import PROFILES, Instance
 from offcmab.validation.runner.sweep import RunConfig, plan_run
@@ -20,7 +21,6 @@ from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness import search as searching
 from offcmab.validation.tightness.corpus import CORPUS, corpus_files, corpus_instances
 from offcmab.validation.tightness.files import read_instance as read_instance_of
-from tests.test_cli_solve import run_cli
 
 SEARCHABLE = [theorem for theorem in THEOREMS if theorem.space is not None]
 
