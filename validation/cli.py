@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -37,7 +38,7 @@ COMMANDS: dict[str, str] = {
     "bench": "offcmab.validation.commands.bench",
 }
 
-EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 
 
 class Parser(argparse.ArgumentParser):
@@ -97,8 +98,27 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``offcmab`` console script; returns the exit code."""
+    """Entry point of the ``offcmab`` console script; returns the exit code.
+
+    Ctrl-C ends any command with one line and exit code 130; a reader that stops reading
+    (``offcmab claims | head -1``) ends it quietly with exit code 0.
+    """
     words = list(sys.argv[1:] if argv is None else argv)
+    command = next((word for word in words if not word.startswith("-")), "")
+    try:
+        return _main(words)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{' '.join(filter(None, ('offcmab', command)))}: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # Whoever read our output is gone: send what is still buffered nowhere, so that the
+        # interpreter's final flush does not raise again, and stop without a word.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _main(words: list[str]) -> int:
     parser = build_parser(words)
     args = parser.parse_args(words)
     try:
@@ -111,6 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "this machine has\n")
     except (InputError, ValueError, MissingExtra) as error:
         sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
+    except BrokenPipeError:
+        raise  # not an error of the input: main() ends quietly
     except OSError as error:
         name = f" {error.filename}" if error.filename else ""
         reason = error.strerror or str(error) or type(error).__name__  # never "None"
