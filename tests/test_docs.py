@@ -136,3 +136,34 @@ def test_rst_math_becomes_markdown_math() -> None:
     assert "`reference`" in converted and ":mod:" not in converted
     assert "$$\nx = y^2\n$$" in converted
     assert "End." in converted
+
+
+# --- the probabilities on the bound pages --------------------------------------------------
+
+
+def test_every_bound_page_shows_one_minus_each_failure_term() -> None:
+    """Each page's table row ``holds with probability at least`` is the sympy expression
+    1 - p with every term of p subtracted: equal to 1 - Bound.failure at several points, and
+    printed as that expression (cor1-cascade proved: 1 - delta - delta/(2n))."""
+    import sympy
+    from docgen.theory import _formula_section, success_latex, success_probability
+
+    from offcmab.bounds.registry import BOUNDS
+    from offcmab.bounds.symbols import SYMBOLS
+
+    points = [{"delta": 0.05, "n": 1000.0, "T": 1000.0}, {"delta": 0.3, "n": 7.0, "T": 40.0}]
+    for bound in BOUNDS.values():
+        page = _formula_section(bound)
+        for variant in ("stated", "proved"):
+            failure = bound.failure_probability[variant]
+            shown = success_probability(failure)
+            assert f"${success_latex(failure)}$ |" in page, (bound.id, variant)
+            for point in points:
+                values = {SYMBOLS[name]: value for name, value in point.items()
+                          if name in SYMBOLS}
+                want = 1.0 - float(failure.subs(values))
+                assert float(shown.subs(values)) == pytest.approx(want, rel=0, abs=1e-12)
+    cascade = _formula_section(BOUNDS["cor1-cascade"])
+    assert r"$1 - \delta - \frac{\delta}{2 n}$" in cascade
+    assert "1 - \\delta + " not in cascade
+    assert sympy.latex(success_probability(sympy.Integer(0)), order="none") == "1"

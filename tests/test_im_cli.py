@@ -223,8 +223,9 @@ def test_isolated_nodes_come_from_the_data_header(files: dict[str, Path],
 
 @pytest.mark.parametrize("seed", range(5))
 def test_sampled_cascades_follow_their_graph(seed: int) -> None:
-    from offcmab.reference.im.data import check_cascades_follow_graph, check_feedback_follows_graph
     from test_im_diffusion import random_graph
+
+    from offcmab.reference.im.data import check_cascades_follow_graph, check_feedback_follows_graph
 
     graph = random_graph(seed, nodes=8, edges=20)
     cascades = sample_node_cascades(graph, 0.3, 200, np.random.default_rng(seed))

@@ -65,6 +65,26 @@ def latex(expression: Any) -> str:
     return str(sympy.latex(expression))
 
 
+def success_probability(failure: Any) -> Any:
+    r"""The probability a bound holds, :math:`1 - p`, as an unevaluated sympy sum.
+
+    Every term of the failure probability :math:`p` is subtracted on its own, so a
+    compound :math:`p = \delta + \delta/(2n)` reads :math:`1 - \delta - \delta/(2n)` and
+    no reader can take the second term as added.
+    """
+    import sympy
+
+    terms = [-term for term in sympy.Add.make_args(failure) if term != 0]
+    return sympy.Add(sympy.Integer(1), *terms, evaluate=False)
+
+
+def success_latex(failure: Any) -> str:
+    """LaTeX of :func:`success_probability`, the 1 first."""
+    import sympy
+
+    return str(sympy.latex(success_probability(failure), order="none"))
+
+
 def display(tex: str) -> str:
     """A display-math block for arithmatex."""
     return f"\n$$\n{tex}\n$$\n"
@@ -108,8 +128,8 @@ def _formula_section(bound: Any) -> str:
     for variant in VARIANTS:
         condition = bound.precondition_latex(variant)
         shown = "none" if condition is None else f"${condition}$"
-        failure = latex(bound.failure_probability[variant])
-        parts.append(f"| `{variant}` | {shown} | $1 - {failure}$ |")
+        success = success_latex(bound.failure_probability[variant])
+        parts.append(f"| `{variant}` | {shown} | ${success}$ |")
     kind = {"upper": "an upper bound on the suboptimality gap, with high probability",
             "lower": "a minimax lower bound on the expected gap",
             "regret": "an upper bound on the cumulative regret over T rounds"}
