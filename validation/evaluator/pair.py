@@ -24,6 +24,6 @@ def path_gaps(path_means: npt.ArrayLike, k: int) -> npt.NDArray[np.float64]:
 
 
 def averaged_range(first: npt.ArrayLike, second: npt.ArrayLike, k: int) -> tuple[float, float]:
-    """Least and largest pair-averaged gap of the instances with path means ``first``, ``second``."""
+    """Least and largest pair-averaged gap of the pair with path means ``first``, ``second``."""
     one, two = path_gaps(first, k), path_gaps(second, k)
     return 0.5 * float(one.min() + two.min()), 0.5 * float(one.max() + two.max())

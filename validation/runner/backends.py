@@ -76,8 +76,8 @@ def check_gap(task: Task, theorem: Theorem, outcome: TrialOutcome) -> None:
              f"n={task.key.n}, trial {task.key.trial} ({task.key.subject})")
     try:
         low, high = gap_range(task.instance, task.key.n)
-    except InternalError as error:
-        raise InternalError(f"{where}: {error}") from None
+    except InternalError as mismatch:
+        raise InternalError(f"{where}: {mismatch}") from None
     gap, error = float(outcome.gap), float(outcome.gap_error)
     if not within(gap, error, low, high):
         raise InternalError(f"{where}: impossible gap {gap:.9g} (error {error:.3g}); every "

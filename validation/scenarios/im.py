@@ -222,5 +222,5 @@ class IMScenario:
                       f"alpha sigma* - least spread over {found.how} (alpha {found.alpha:.4g})")
 
     def gap_range(self, instance: Instance, n: int) -> tuple[float, float]:
-        r""":math:`[(\alpha-1)\sigma^*, \alpha\sigma^* - \min_S\sigma(S)]` (see :func:`evaluation`)."""
+        r""":math:`[(\alpha-1)\sigma^*, \alpha\sigma^* - \min_S\sigma(S)]` (:func:`evaluation`)."""
         return evaluation(instance.params).gap_range()

@@ -167,7 +167,7 @@ class LowerBoundScenario:
         return BoundValue(float(np.mean(values)), parameters={"n": n, "delta": instance.delta})
 
     def max_gap(self, instance: Instance, n: int) -> MaxGap:
-        r"""Largest pair-averaged gap, :math:`\tfrac12(\max g_1 + \max g_2)` (:func:`pair_range`)."""
+        r"""Largest pair-averaged gap :math:`\tfrac12(\max g_1 + \max g_2)` (:func:`pair_range`)."""
         return MaxGap(self.risk_span(instance, n), True,
                       "(max gap on the first instance + max gap on the second) / 2, every path")
 
