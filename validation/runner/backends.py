@@ -72,16 +72,16 @@ def check_gap(task: Task, theorem: Theorem, outcome: TrialOutcome) -> None:
     gap_range = getattr(theorem.scenario, "gap_range", None)
     if gap_range is None:
         return
-    where = (f"internal error in {theorem.id}, instance {task.instance.name}, "
-             f"n={task.key.n}, trial {task.key.trial} ({task.key.subject})")
+    where = (f"{theorem.id}, instance {task.instance.name}, n={task.key.n}, "
+             f"trial {task.key.trial} ({task.key.subject})")
     try:
         low, high = gap_range(task.instance, task.key.n)
     except InternalError as mismatch:
-        raise InternalError(f"{where}: {mismatch}") from None
+        raise mismatch.at(where) from None
     gap, error = float(outcome.gap), float(outcome.gap_error)
     if not within(gap, error, low, high):
-        raise InternalError(f"{where}: impossible gap {gap:.9g} (error {error:.3g}); every "
-                            f"feasible action's gap lies in [{low:.9g}, {high:.9g}]")
+        raise InternalError(f"impossible gap {gap:.9g} (error {error:.3g}); every feasible "
+                            f"action's gap lies in [{low:.9g}, {high:.9g}]", where)
 
 
 #: Records a worker process was handed at start (theorems outside the index).
