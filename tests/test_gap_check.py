@@ -16,12 +16,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from offcmab.reference.problems.kpath import KPathProblem
+from offcmab.reference.problems.llm_cache import LLMCacheProblem
 from offcmab.validation.cli import main
 from offcmab.validation.evaluator.crosscheck import InternalError
 from offcmab.validation.runner.backends import Task, check_gap
 from offcmab.validation.runner.scenario import Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, TrialKey
-from offcmab.validation.scenarios import cmabt
+from offcmab.validation.scenarios import cmabt, im, llm_instances, thm2_lower
 from offcmab.validation.scenarios.cascade import CascadeScenario
 
 ARGS = ["validate", "--quick", "--only", "cor1-cascade", "--no-figures"]
@@ -93,3 +95,24 @@ def test_internal_errors_cross_processes_unchanged() -> None:
 def test_a_scenario_without_a_gap_range_is_not_checked() -> None:
     record: Any = SimpleNamespace(id="some-bound", scenario=SimpleNamespace())
     check_gap(task(), record, TrialOutcome(-1e6))
+
+
+def test_every_family_cross_checks_its_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wrong optimum in the LLM cache, IM or lower-bound route is an internal error."""
+    for module, name in ((llm_instances, "_EVALUATION"), (im, "_EVALUATION"),
+                         (thm2_lower, "_RANGES")):
+        monkeypatch.setattr(module, name, {})
+    monkeypatch.setattr(LLMCacheProblem, "optimal_cost",
+                        lambda self: 0.5 * self.expected_cost(self.optimal_cache()))
+    with pytest.raises(InternalError, match="gap of cache"):
+        llm_instances.evaluation(llm_instances.small_ood())
+    original = im.seed_gap
+    monkeypatch.setattr(im, "seed_gap", lambda problem, alpha, seeds:
+                        original(problem, 0.5 * alpha, seeds))
+    with pytest.raises(InternalError, match="gap of seed set"):
+        im.evaluation(im.star_and_chain())
+    monkeypatch.setattr(KPathProblem, "gap", lambda self, action: 0.5 * (
+        self.reward(self.optimal_action()) - self.reward(action)))
+    pair = Instance("pair", {"m": 4, "k": 2, "C_inf": 4.0, "variant": "proved"}, 0.05, (100,))
+    with pytest.raises(InternalError, match="gap of path"):
+        thm2_lower.pair_range(pair, 100)
