@@ -22,6 +22,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
+from offcmab.validation.evaluator.crosscheck import InternalError
 from offcmab.validation.runner import verdict
 from offcmab.validation.runner.scenario import BoundValue, MaxGap, Scenario
 from offcmab.validation.runner.spec import VARIANTS, Instance
@@ -133,7 +134,10 @@ class RowPlan:
 
 def _max_gap(scenario: Any, instance: Instance, n: int) -> MaxGap | None:
     method = getattr(scenario, "max_gap", None)
-    return None if method is None else cast(MaxGap, method(instance, n))
+    try:
+        return None if method is None else cast(MaxGap, method(instance, n))
+    except InternalError as mismatch:  # the evaluator's cross-check, located
+        raise mismatch.at(f"{scenario.bound_id}, instance {instance.name}, n={n}") from None
 
 
 def plan_upper(scenario: Scenario, instance: Instance, n: int,

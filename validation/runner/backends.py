@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from offcmab.reference.errors import InputError
+from offcmab.validation.evaluator.crosscheck import InternalError, within
 from offcmab.validation.extras import MissingExtra
-from offcmab.validation.runner.scenario import Subject
+from offcmab.validation.runner.scenario import Subject, TrialOutcome
 from offcmab.validation.runner.seeding import trial_generator
 from offcmab.validation.runner.spec import Instance, TrialKey
 from offcmab.validation.runner.store import TrialRecord
@@ -48,14 +49,39 @@ class Task:
 
 def run_task(task: Task, theorem: Theorem) -> TrialRecord:
     """Run one trial of ``theorem``: seed its generator from its key, draw data, measure the gap.
+
+    The gap is checked against the range the scenario allows (:func:`check_gap`).
     """
     rng = trial_generator(task.seed, task.key)
     subject = Subject(task.key.subject, resolve(task.key.subject, theorem))
     start = time.perf_counter()
     outcome = theorem.scenario.trial(task.instance, task.key.n, rng, subject)
     seconds = time.perf_counter() - start
+    check_gap(task, theorem, outcome)
     return TrialRecord(task.key.text(), float(outcome.gap), float(outcome.gap_error),
                        {k: float(v) for k, v in outcome.extra.items()}, seconds)
+
+
+def check_gap(task: Task, theorem: Theorem, outcome: TrialOutcome) -> None:
+    """Refuse a gap no feasible action can have: an ``InternalError``, never a pass.
+
+    The range comes from the scenario's ``gap_range(instance, n)`` (computed by the
+    independent evaluator, :mod:`offcmab.validation.evaluator`); an estimated gap may lie
+    outside it by its ``gap_error``.  A scenario without ``gap_range`` is not checked.
+    """
+    gap_range = getattr(theorem.scenario, "gap_range", None)
+    if gap_range is None:
+        return
+    where = (f"{theorem.id}, instance {task.instance.name}, n={task.key.n}, "
+             f"trial {task.key.trial} ({task.key.subject})")
+    try:
+        low, high = gap_range(task.instance, task.key.n)
+    except InternalError as mismatch:
+        raise mismatch.at(where) from None
+    gap, error = float(outcome.gap), float(outcome.gap_error)
+    if not within(gap, error, low, high):
+        raise InternalError(f"impossible gap {gap:.9g} (error {error:.3g}); every feasible "
+                            f"action's gap lies in [{low:.9g}, {high:.9g}]", where)
 
 
 #: Records a worker process was handed at start (theorems outside the index).

@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -48,6 +47,9 @@ from offcmab.reference.problems.cascade import (
 )
 from offcmab.reference.problems.kpath import KPathProblem, PathLaw
 from offcmab.validation.actions import as_action
+from offcmab.validation.evaluator import cmab as evaluator
+from offcmab.validation.evaluator.crosscheck import agree
+from offcmab.validation.evaluator.extremes import Extremes
 from offcmab.validation.runner.scenario import MaxGap
 from offcmab.validation.scenarios.common import rounded
 from offcmab.validation.scenarios.im import exact_oracle, ic_graph
@@ -65,6 +67,7 @@ class Setup:
 
 _CACHE: dict[str, Setup] = {}
 _COVERAGE: dict[str, dict[str, Any]] = {}
+_EVALUATION: dict[str, Extremes] = {}
 
 
 def ood_lists(mu: np.ndarray, k: int) -> list[list[int]]:
@@ -141,28 +144,36 @@ def checked_action(problem: CMABTProblem, result: Any, name: str) -> np.ndarray:
     return as_action(result, graph.nodes, problem.k, name)  # type: ignore[attr-defined]
 
 
-def max_gap(params: Mapping[str, Any]) -> MaxGap:
-    r"""Exact :math:`\alpha r(S^*) - \min_S r(S)` over the feasible actions.
+def evaluation(params: Mapping[str, Any]) -> Extremes:
+    r"""The independent evaluator's extremes of an instance, checked against :func:`gap` once.
 
-    Cascade: the reward is increasing in every mean, so the worst list holds the
-    ``k`` smallest means.  k-path: the worst path.  ``im-edge``: every seed set of
-    size ``k``, with exact spreads.
+    The first call per instance compares this module's gap (the reference problem's
+    rewards and optimum) with the evaluator's (:mod:`offcmab.validation.evaluator`) on the
+    best, the worst and the first feasible action; a disagreement beyond float rounding is
+    an :class:`~offcmab.validation.evaluator.crosscheck.InternalError`.
     """
-    setup = build(params)
-    problem = setup.problem
-    best = setup.oracle.alpha * problem.reward(problem.optimal_action())
-    if isinstance(problem, CascadeProblem):
-        worst = np.argsort(problem.mu, kind="stable")[: problem.k]
-        how = "the k items of smallest mean"
-    elif isinstance(problem, KPathProblem):
-        worst = problem.path_arms(int(np.argmin(problem.path_means)))
-        how = "the worst path"
-    else:
-        seed_sets = [np.array(c) for c in combinations(range(problem.graph.nodes),  # type: ignore[attr-defined]
-                                                        problem.k)]  # type: ignore[attr-defined]
-        worst = min(seed_sets, key=problem.reward)
-        how = "the seed set of least exact spread (all seed sets enumerated)"
-    return MaxGap(float(best - problem.reward(worst)), True, how)
+    key = json.dumps(params, sort_keys=True)
+    if key not in _EVALUATION:
+        setup = build(params)
+        found = evaluator.extremes(params, float(setup.oracle.alpha))
+        first = np.arange(params["k"], dtype=np.int64)
+        for action in (found.best_action, found.worst_action, tuple(first.tolist())):
+            ids = np.asarray(action, dtype=np.int64)
+            agree(f"gap of action {list(action)}", gap(setup, ids),
+                  found.gap(float(evaluator.rewards(params, ids[None, :])[0])))
+        _EVALUATION[key] = found
+    return _EVALUATION[key]
+
+
+def max_gap(params: Mapping[str, Any]) -> MaxGap:
+    r"""Exact :math:`\alpha r(S^*) - \min_S r(S)` over the feasible actions (the evaluator's)."""
+    found = evaluation(params)
+    return MaxGap(found.max_gap, True, f"alpha r* - r_min over {found.how}")
+
+
+def gap_range(params: Mapping[str, Any]) -> tuple[float, float]:
+    r"""Where every trial's gap lies: :math:`[(\alpha-1)r^*, \alpha r^* - r_{\min}]`."""
+    return evaluation(params).gap_range()
 
 
 def gap(setup: Setup, action: np.ndarray) -> float:
@@ -172,10 +183,19 @@ def gap(setup: Setup, action: np.ndarray) -> float:
     return float(setup.oracle.alpha * best - problem.reward(action))
 
 
+def positive_gap(params: Mapping[str, Any]) -> bool:
+    """Whether an instance allows a positive gap (a degenerate one never can fail a bound)."""
+    return evaluator.extremes(params, 1.0).max_gap > 0.0
+
+
 # -- hypothesis strategies of generated instances -----------------------------------------
 
 def cascade_params() -> Any:
-    """Cascade instances: 3-12 items, lists of 1-4, means on a 1/1000 grid, any law kind."""
+    """Cascade instances: 3-12 items, lists of 1-4, means on a 1/1000 grid, any law kind.
+
+    Instances where every list has the same reward (all means tied, or a mean of 1 in
+    both the best and the worst list) are left out: no gap could exceed 0 there.
+    """
 
     probability = st.integers(0, 1000).map(lambda x: x / 1000)
 
@@ -194,11 +214,14 @@ def cascade_params() -> Any:
             law["weights"] = [*weights[:-1], 1.0 - sum(weights[:-1])]
         return {"family": "cascade", "mu": mu, "k": k, "law": law}
 
-    return draw_cascade()
+    return draw_cascade().filter(positive_gap)
 
 
 def kpath_params() -> Any:
-    """k-path instances: 2-6 paths of 1-4 arms, path weights from integers (zeros allowed)."""
+    """k-path instances: 2-6 paths of 1-4 arms, path weights from integers (zeros allowed).
+
+    Paths that all share one mean are left out (no gap could exceed 0).
+    """
 
     probability = st.integers(0, 1000).map(lambda x: x / 1000)
 
@@ -212,4 +235,4 @@ def kpath_params() -> Any:
         return {"family": "kpath", "path_means": means, "k": k,
                 "law": {"kind": "paths", "weights": [w / sum(raw) for w in raw]}}
 
-    return draw_kpath()
+    return draw_kpath().filter(positive_gap)

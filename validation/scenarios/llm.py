@@ -74,3 +74,7 @@ class CacheScenario:
     def max_gap(self, instance: Instance, n: int) -> MaxGap:
         return cases.max_gap(instance.params)
 
+    def gap_range(self, instance: Instance, n: int) -> tuple[float, float]:
+        r"""Every trial's gap lies in :math:`[0, \max c - c^*]` (the evaluator's)."""
+        return cases.evaluation(instance.params).gap_range()
+

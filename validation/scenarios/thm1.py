@@ -136,3 +136,6 @@ class CLCBScenario:
 
     def max_gap(self, instance: Instance, n: int) -> MaxGap:
         return cmabt.max_gap(instance.params)
+
+    def gap_range(self, instance: Instance, n: int) -> tuple[float, float]:
+        return cmabt.gap_range(instance.params)
