@@ -73,7 +73,7 @@ class Door:
         The bound ids to check (all when empty; a user's algorithm needs at least one).
     profile, seed, jobs, backend
         As ``validate --quick/--full``, ``--seed``, ``--jobs``, ``--backend`` (default
-        backend: ``serial`` for one job, else ``processes``; ``dask`` with a scheduler).
+        backend: ``serial`` for one job, else ``processes``).
     out
         Folder for ``report.json``, ``report.md``, ``figures/`` and ``trials.jsonl``;
         ``None``: a temporary folder, removed afterwards.
@@ -160,14 +160,13 @@ def _backend(door: Door) -> str:
         raise ValueError(f"jobs: at most {MAX_JOBS} workers, got {door.jobs}")
     if door.backend is not None and door.backend not in BACKENDS:
         raise ValueError(f"backend: must be one of {', '.join(BACKENDS)}, got {door.backend!r}")
-    if door.scheduler is not None and door.backend not in (None, "dask"):
+    if door.scheduler is not None and door.backend != "dask":
         raise ValueError("scheduler: only used with --backend dask (add --backend dask)")
     if door.power not in POWER:
         raise ValueError(f"power: must be one of {', '.join(POWER)}, got {door.power!r}")
     if door.out is not None and door.out.exists() and not door.out.is_dir():
         raise ValueError(f"out: {door.out} exists and is not a folder")
-    return door.backend or ("dask" if door.scheduler else
-                            "serial" if door.jobs == 1 else "processes")
+    return door.backend or ("serial" if door.jobs == 1 else "processes")
 
 
 def write(result: dict[str, Any], out: Path, with_figures: bool) -> None:
