@@ -2,8 +2,8 @@
 
 The inner pytest runs load the plugin through its entry point when offcmab is installed,
 otherwise with ``-p offcmab.validation.pytest_plugin``.  Statistical content as in
-tests/test_own_algorithm.py: the passing run is a quick validate run at seed 2025 whose
-false-alarm probability is at most 1e-6.
+tests/test_own_algorithm.py: the passing run is a validate run at seed 2025 (profile
+``default`` unless the test sets another) whose false-alarm probability is at most 1e-6.
 """
 
 from __future__ import annotations
@@ -48,11 +48,12 @@ def inner(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def test_fixture_passes_a_correct_function_and_fails_a_broken_one(inner: pytest.Pytester) -> None:
-    inner.makepyfile(test_mine=TESTS.replace("PROFILE", "'quick'"))
+    # without options the fixture runs the default profile, as validate and check() do
+    inner.makepyfile(test_mine=TESTS.replace("PROFILE", "'default'"))
     result = inner.runpytest_subprocess(*plugin_arguments(), "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([
-        "*greedy (*own_clcb.py) violates * row(s) of thm1-inf (profile quick, seed 2025):",
+        "*greedy (*own_clcb.py) violates * row(s) of thm1-inf (profile default, seed 2025):",
         "*id=thm1-inf, instance=pessimism, n=5000, variant=stated, bound=0.5123, "
         "gap_quantile=0.6, gap_max=0.6, violations=*, allowed_violations=*, trials=*",
     ])
@@ -60,11 +61,11 @@ def test_fixture_passes_a_correct_function_and_fails_a_broken_one(inner: pytest.
 
 
 def test_profile_option_and_ini(inner: pytest.Pytester) -> None:
-    inner.makepyfile(test_mine=TESTS.replace("PROFILE", "'default'"))
+    inner.makepyfile(test_mine=TESTS.replace("PROFILE", "'quick'"))
     result = inner.runpytest_subprocess(*plugin_arguments(), "-p", "no:cacheprovider",
-                                       "--offcmab-profile", "default", "-k", "correct")
+                                       "--offcmab-profile", "quick", "-k", "correct")
     result.assert_outcomes(passed=1)
-    inner.makeini("[pytest]\noffcmab_profile = default\n")
+    inner.makeini("[pytest]\noffcmab_profile = quick\n")
     result = inner.runpytest_subprocess(*plugin_arguments(), "-p", "no:cacheprovider",
                                        "-k", "correct")
     result.assert_outcomes(passed=1)

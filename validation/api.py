@@ -1,41 +1,33 @@
 r"""``offcmab.validation.check``: run ``offcmab validate`` on your own function from Python.
 
 >>> from offcmab.validation import check
->>> report = check(my_cascade, "cor1-cascade", profile="quick")   # doctest: +SKIP
->>> report.passed, len(report.rows)                               # doctest: +SKIP
-(True, 12)
->>> report.raise_for_violation()                                  # doctest: +SKIP
+>>> report = check(my_cascade, "cor1-cascade")   # doctest: +SKIP
+>>> report.passed, len(report.rows)              # doctest: +SKIP
+(True, 36)
+>>> report.raise_for_violation()                 # doctest: +SKIP
 
 The function takes the place of the reference algorithm of the bound id, with the
 call signature its theorem record lists (:func:`signature_table`, ``offcmab validate
---signatures``).  Worker processes (``jobs > 1``) import it again from its file by
-its qualified name; a lambda or a function defined inside another function can only
-run with ``jobs=1``.
+--signatures``).  ``check`` runs exactly what ``offcmab validate --algorithm FILE.py:FUNC
+--only ID`` runs (the same profile, instances, rows and report; see
+:mod:`offcmab.validation.runner.door`).  Worker processes (``jobs > 1``) import the
+function again from its file by its qualified name; a lambda or a function defined
+inside another function can only run with ``jobs=1``.  Workers never run your script
+itself, so ``check(..., jobs=2)`` needs no ``if __name__ == "__main__":`` guard unless
+the function is defined in that very script.
 """
 
 from __future__ import annotations
 
-import inspect
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from offcmab.validation.runner import report as report_io
-from offcmab.validation.runner.spec import PROFILES
-from offcmab.validation.runner.sweep import RunConfig, run_validation
-from offcmab.validation.subjects import resolve
+from offcmab.validation.runner import door
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
-from offcmab.validation.user_algorithm import (
-    AlgorithmError,
-    UserAlgorithm,
-    file_digest,
-    load,
-    object_spec,
-    subject_spec,
-)
+from offcmab.validation.user_algorithm import AlgorithmError
 
 #: Row fields a violation message shows, in order.
 VIOLATION_FIELDS = ("id", "instance", "n", "variant", "bound", "gap_quantile", "gap_max",
@@ -105,91 +97,27 @@ def _short(value: Any) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
-def describe(function: Callable[..., Any] | str, parallel: bool) -> tuple[str, dict[str, Any]]:
-    """The subject spec and the report's description of ``function``.
-
-    A string is a target ``FILE.py:FUNCTION`` or ``module:FUNCTION``.  A function that
-    its own file or module names at top level (by ``__qualname__``) is referenced by
-    that file, so workers can import it; any other callable only runs in this process
-    (``parallel`` then raises ``ValueError``).
-    """
-    if isinstance(function, str):
-        algorithm = load(function)
-        return subject_spec(algorithm), algorithm.describe()
-    if not callable(function):
-        raise ValueError(f"function: must be a callable or 'FILE.py:FUNCTION', got "
-                         f"{type(function).__name__}")
-    source = referenced_by_file(function)
-    if source is not None:
-        return subject_spec(source), source.describe()
-    if parallel:
-        raise ValueError(f"function: {getattr(function, '__qualname__', function)!r} is not "
-                         "defined at the top level of a file (a lambda, closure or "
-                         "rebound name), so worker processes cannot import it; use jobs=1")
-    return object_spec(function), {"kind": "object", "function": getattr(
-        function, "__qualname__", repr(function)), "file": _file_of(function)}
-
-
-def _file_of(function: Callable[..., Any]) -> str | None:
-    try:
-        return inspect.getsourcefile(function)
-    except TypeError:
-        return None
-
-
-def referenced_by_file(function: Callable[..., Any]) -> UserAlgorithm | None:
-    """``function`` as a file and qualified name, when that file's top level reaches it."""
-    qualname = getattr(function, "__qualname__", "")
-    module = inspect.getmodule(function)
-    path = _file_of(function)
-    if not qualname or "<" in qualname or module is None or path is None:
-        return None
-    value: Any = module
-    for part in qualname.split("."):
-        value = getattr(value, part, None)
-    if value is not function:
-        return None
-    location = str(Path(path).resolve())
-    return UserAlgorithm("file", location, qualname, file_digest(Path(location)), function)
-
-
 def signature_table(theorems: Sequence[Theorem] = THEOREMS) -> str:
-    """The call signature per bound id, as a Markdown table (``validate --signatures``)."""
-    lines = ["| bound id | your function is called as | it replaces | it returns |",
-             "|---|---|---|---|"]
+    """The call signature per bound id, as a Markdown table (``validate --signatures``).
+
+    The last column lists the attributes of a returned result object that the bound id's
+    event rows read (an action alone turns those rows ``n/a``).
+    """
+    lines = ["| bound id | your function is called as | it replaces | it returns | "
+             "event rows read |", "|---|---|---|---|---|"]
     for theorem in theorems:
         sig = theorem.signature
         keywords = ", ".join(f"{k}={v!r}" for k, v in sig.keywords.items())
         replaced = f"`{sig.reference_name}`" + (f" ({keywords})" if keywords else "")
-        lines.append(f"| {theorem.id} | `{sig.call}` | {replaced} | {sig.returns} |")
+        read = ", ".join(f"`{name}`" for name in sig.exposes) or "—"
+        lines.append(f"| {theorem.id} | `{sig.call}` | {replaced} | {sig.returns} | {read} |")
     return "\n".join(lines)
-
-
-def cli_subject(target: str, only: tuple[str, ...],
-                theorems: Sequence[Theorem] = THEOREMS) -> tuple[str, dict[str, Any]]:
-    """The subject spec and description of ``--algorithm TARGET`` for the ids ``only``.
-
-    Loads the function and checks its signature against every id here, so a bad
-    target fails before any trial runs.
-    """
-    ids = ", ".join(theorem.id for theorem in theorems)
-    if not only:
-        raise ValueError(f"only: --algorithm needs --only with bound ids among {ids}")
-    known = {theorem.id: theorem for theorem in theorems}
-    uncovered = [bound_id for bound_id in only if bound_id not in known]
-    if uncovered:
-        raise ValueError(f"only: no algorithm can be substituted for {', '.join(uncovered)}; "
-                         f"--algorithm covers {ids}")
-    spec, described = describe(target, parallel=True)
-    for bound_id in only:
-        resolve(spec, known[bound_id])
-    return spec, described
 
 
 def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "default",
           seed: int = 2025, jobs: int = 1, backend: str | None = None,
-          out: str | Path | None = None,
-          theorems: Sequence[Theorem] = THEOREMS) -> CheckReport:
+          out: str | Path | None = None, theorems: Sequence[Theorem] = THEOREMS, *,
+          via: str = "offcmab.validation.check") -> CheckReport:
     r"""Check ``function`` against the bound ``bound_id`` as ``offcmab validate`` would.
 
     Parameters
@@ -205,11 +133,13 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     seed, jobs, backend
         As the ``validate`` options ``--seed``, ``--jobs`` and ``--backend``.
     out
-        Folder for ``report.json``, ``report.md`` and the trial log (default: a
-        temporary folder, removed afterwards).
+        Folder for ``report.json``, ``report.md``, ``figures/`` and the trial log
+        (default: a temporary folder, removed afterwards).
     theorems
         The theorem records ``bound_id`` is looked up in (default: every theorem of
         :mod:`offcmab.validation.theorems`; a record of your own runs with ``jobs=1``).
+    via
+        How the report's provenance names the caller (the pytest fixture says so).
 
     Raises
     ------
@@ -218,25 +148,24 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
         the function: it could not be loaded, has the wrong signature, raised, or
         returned an infeasible action.
     """
-    known = {theorem.id: theorem for theorem in theorems}
+    known = [theorem.id for theorem in theorems]
     if bound_id not in known:
         raise ValueError(f"bound_id: must be one of {', '.join(known)}, got {bound_id!r}")
-    if profile not in PROFILES:
-        raise ValueError(f"profile: must be one of {', '.join(PROFILES)}, got {profile!r}")
-    if not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs: must be a positive integer, got {jobs!r}")
-    backend = backend or ("serial" if jobs == 1 else "processes")
-    spec, described = describe(function, parallel=backend != "serial" and jobs > 1)
-    resolve(spec, known[bound_id])  # load and check the signature, before any worker starts
-    with tempfile.TemporaryDirectory(prefix="offcmab-check-") as scratch:
-        folder = Path(out) if out is not None else Path(scratch)
-        config = RunConfig(profile=PROFILES[profile], seed=seed, out=folder,
-                           only=(bound_id,), jobs=jobs, backend=backend, subject=spec)
-        result = run_validation(config, theorems) | {"algorithm": described}
-        if out is not None:
-            report_io.write_json(result, folder / "report.json")
-            report_io.write_markdown(result, folder / "report.md")
-    return CheckReport(described, result)
+    arguments = {"function": _name(function), "bound_id": bound_id, "profile": profile,
+                 "seed": seed, "jobs": jobs, "backend": backend,
+                 "out": None if out is None else str(out), "theorems": known}
+    result = door.run(door.Door(function, (bound_id,), profile, seed, jobs, backend,
+                                None if out is None else Path(out),
+                                {"door": via, "arguments": arguments}), theorems)
+    return CheckReport(result.get("algorithm", {}), result)
+
+
+def _name(function: Callable[..., Any] | str) -> str:
+    """How the provenance names the checked function: its target, or module:qualname."""
+    if isinstance(function, str):
+        return function
+    return (f"{getattr(function, '__module__', '?')}:"
+            f"{getattr(function, '__qualname__', repr(function))}")
 
 
 __all__ = ["AlgorithmError", "BoundViolation", "CheckReport", "check"]

@@ -121,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(words: list[str]) -> int:
     parser = build_parser(words)
     args = parser.parse_args(words)
+    args.argv = words  # what the command was given, for the provenance of its report
     try:
         with warnings.catch_warnings():
             # a numeric warning (overflow, 0/0) means a wrong number would be printed: stop

@@ -7,11 +7,12 @@ Installed with offcmab (entry point ``pytest11``), so in your own tests::
 
 The call fails the test, listing the violating rows (instance, n, bound, gap
 quantile, violations), when :func:`offcmab.validation.check` reports a violation, and
-returns the :class:`~offcmab.validation.api.CheckReport` otherwise.  The profile is
-``quick`` unless ``--offcmab-profile`` (command line) or ``offcmab_profile`` (ini
-file) says otherwise; keyword arguments of the call (``profile``, ``seed``, ``jobs``,
-``backend``) override both.  Without the installed entry point, load it with
-``-p validation.pytest_plugin``.
+returns the :class:`~offcmab.validation.api.CheckReport` otherwise.  It runs what
+``offcmab validate --algorithm FILE.py:FUNCTION --only ID`` runs: the profile is
+``default`` (with the regression corpus) unless ``--offcmab-profile`` (command line) or
+``offcmab_profile`` (ini file) says otherwise; keyword arguments of the call
+(``profile``, ``seed``, ``jobs``, ``backend``, ``out``) override both.  Without the
+installed entry point, load it with ``-p offcmab.validation.pytest_plugin``.
 """
 
 from __future__ import annotations
@@ -28,14 +29,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     """``--offcmab-profile`` and the ini key ``offcmab_profile``."""
     group = parser.getgroup("offcmab", "offcmab: check algorithms against the paper's bounds")
     group.addoption("--offcmab-profile", choices=PROFILES, default=None,
-                    help="validate profile the offcmab_check fixture runs (default quick)")
+                    help="validate profile the offcmab_check fixture runs (default: default)")
     parser.addini("offcmab_profile", "validate profile of the offcmab_check fixture "
-                  "(quick, default or full)", default="quick")
+                  "(quick, default or full)", default="default")
 
 
 def configured_profile(config: pytest.Config) -> str:
-    """The profile chosen on the command line, else in the ini file, else ``quick``."""
-    profile = config.getoption("offcmab_profile") or config.getini("offcmab_profile") or "quick"
+    """The profile chosen on the command line, else in the ini file, else ``default``."""
+    profile = (config.getoption("offcmab_profile") or config.getini("offcmab_profile")
+               or "default")
     if profile not in PROFILES:
         raise pytest.UsageError(f"offcmab_profile: must be one of {', '.join(PROFILES)}, "
                                 f"got {profile!r}")
@@ -52,7 +54,7 @@ def offcmab_check(request: pytest.FixtureRequest) -> Callable[..., Any]:
 
     def run(function: Callable[..., Any] | str, bound_id: str, **options: Any) -> Any:
         options.setdefault("profile", profile)
-        report = check(function, bound_id, **options)
+        report = check(function, bound_id, via="pytest fixture offcmab_check", **options)
         if not report.passed:
             pytest.fail(report.message(), pytrace=False)
         return report

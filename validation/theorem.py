@@ -39,12 +39,16 @@ class Signature:
         Keyword arguments the reference is called with beside ``call`` (its variant).
     returns
         What the function must return.
+    exposes
+        The attributes of a returned result object that the event rows read
+        (:mod:`offcmab.validation.events.subject`); a bare action turns those rows ``n/a``.
     """
 
     call: str
     reference: Callable[..., Any]
     keywords: Mapping[str, Any] = field(default_factory=dict)
     returns: str = ACTION
+    exposes: tuple[str, ...] = ()
 
     @property
     def reference_name(self) -> str:

@@ -30,3 +30,9 @@ def greedy_list(dataset, k, delta):
     """Broken: rank items by their empirical click rate (no pessimism)."""
     counts, means = _statistics(dataset)
     return np.argsort(-np.where(counts > 0, means, -np.inf), kind="stable")[:k]
+
+
+def most_examined(dataset, k, delta):
+    """Broken: rank items by how often the log showed them, ignoring every click."""
+    counts = np.bincount(dataset.triggered, minlength=dataset.m)
+    return np.argsort(-counts, kind="stable")[:k]

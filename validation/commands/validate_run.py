@@ -8,81 +8,42 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from offcmab.validation.api import CheckReport, cli_subject, signature_table
-from offcmab.validation.runner import figures, report
-from offcmab.validation.runner.folder import folder_lock
-from offcmab.validation.runner.spec import PROFILES, Instance
-from offcmab.validation.runner.sweep import (
-    RunConfig,
-    RunInterrupted,
-    package_versions,
-    run_validation,
-)
+from offcmab.validation.api import CheckReport, signature_table
+from offcmab.validation.runner import door
+from offcmab.validation.runner.spec import Instance
+from offcmab.validation.runner.sweep import RunInterrupted
 from offcmab.validation.theorems import THEOREMS
-from offcmab.validation.tightness.corpus import corpus_instances
 from offcmab.validation.tightness.files import read_instances
 
 #: The ids of the checked theorems, in report order.
 IDS = tuple(theorem.id for theorem in THEOREMS)
-
-#: Most worker processes ``--jobs`` may start.
-MAX_JOBS = 256
 
 
 def run(args: argparse.Namespace) -> int:
     if args.signatures:  # prints the table only: no run, no output folder
         sys.stdout.write(signature_table() + "\n")
         return 0
-    with folder_lock(args.out):  # one run per output folder: a second one exits 2
-        return _run(args)
+    return _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.out.exists() and not args.out.is_dir():
-        raise ValueError(f"out: {args.out} exists and is not a folder")
-    if args.jobs > MAX_JOBS:  # each job is a Python process (or a dask worker) started here
-        raise ValueError(f"jobs: at most {MAX_JOBS} workers, got {args.jobs}")
-    if args.scheduler is not None and args.backend != "dask":
-        raise ValueError("scheduler: only used with --backend dask (add --backend dask)")
-    backend = args.backend or ("dask" if args.scheduler else
-                               "serial" if args.jobs == 1 else "processes")
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
-    unknown = [bound_id for bound_id in only if bound_id not in IDS]
-    if unknown:
-        raise ValueError(f"only: unknown bound id {unknown[0]!r}; known: {', '.join(IDS)}")
-    extra, only = _saved_instances(args, only)
-    algorithm: dict[str, object] = {}
-    if args.algorithm is not None:
-        args.subject, algorithm = cli_subject(args.algorithm, only)
-    config = RunConfig(profile=PROFILES[args.profile], seed=args.seed, out=args.out,
-                       only=only, jobs=args.jobs, backend=backend, scheduler=args.scheduler,
-                       resume=args.resume, bound_scale=args.bound_scale, progress=True,
-                       stop_after=getattr(args, "stop_after", None),
-                       subject=getattr(args, "subject", "reference"),
-                       power=args.require_power or (args.profile != "quick"
-                                                    and not args.no_power),
-                       extra_instances=extra, replay_only=bool(args.instances))
-
-    def describe() -> dict[str, object]:
-        return {"versions": package_versions(),
-                "git_commit": report.git_commit(Path(__file__).resolve().parent),
-                **({"algorithm": algorithm} if algorithm else {})}
-
-    try:
-        result = run_validation(config, THEOREMS, describe)
+    saved, only = _saved_instances(args, only)
+    request = door.Door(
+        subject=args.algorithm, only=only, profile=args.profile, seed=args.seed,
+        jobs=args.jobs, backend=args.backend, out=args.out,
+        invocation={"door": "offcmab validate",
+                    "argv": ["offcmab", *getattr(args, "argv", ["validate"])]},
+        scheduler=args.scheduler, resume=args.resume, bound_scale=args.bound_scale,
+        power="require" if args.require_power else "off" if args.no_power else "auto",
+        figures=not args.no_figures, progress=True, saved=saved)
+    try:  # one run per output folder: the door locks it, a second run exits 2
+        result = door.run(request, THEOREMS)
     except (KeyboardInterrupt, RunInterrupted):
         sys.stderr.write(f"offcmab validate: interrupted; finished trials are in "
                          f"{args.out / 'trials.jsonl'}; rerun with --resume\n")
         return 130
-    report.write_json(result, args.out / "report.json")
-    report.write_markdown(result, args.out / "report.md")
-    if not args.no_figures:
-        figures.write_figures(result["rows"], args.out / "figures")
-        if "power" in result:
-            figures.write_power_figures(result["rows"], result["power"]["rows"],
-                                        args.out / "figures")
     summary = result["summary"]
     power = result.get("power")
     flagged = (f"; controls flagged {power['flagged']} of "
@@ -93,8 +54,8 @@ def _run(args: argparse.Namespace) -> int:
                      f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
                      f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure"
                      f"{flagged}; report in {args.out}\n")
-    if algorithm and summary["FAIL"]:
-        sys.stdout.write(CheckReport(algorithm, result).message() + "\n")
+    if "algorithm" in result and summary["FAIL"]:
+        sys.stdout.write(CheckReport(result["algorithm"], result).message() + "\n")
     if summary["FAIL"]:
         return 1
     if args.require_power and power is not None and power["missing"]:
@@ -106,9 +67,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]
                      ) -> tuple[tuple[tuple[str, Instance], ...], tuple[str, ...]]:
-    """The ``--instances`` files (then only their ids run), else the profile's corpus."""
+    """The ``--instances`` files and their ids (then only they run), else nothing."""
     if not args.instances:
-        return corpus_instances(args.profile, THEOREMS), only
+        return (), only
     if only:
         raise ValueError("only: not used with --instances (the files name their bound ids)")
     found = read_instances(args.instances, "file", THEOREMS)

@@ -10,15 +10,27 @@ completion, because each task carries its own seed key.
 ``dask`` is imported only when the dask backend is chosen; a scheduler address
 runs the trials on an existing cluster (whose workers must have this package
 installed), otherwise a ``LocalCluster`` of ``jobs`` worker processes is started.
+
+Worker processes of the ``processes`` backend never run the caller's ``__main__``
+script.  Python's ``spawn`` start method runs it again in every child (under the name
+``__mp_main__``) so that objects defined there can be unpickled; a script that calls
+:func:`offcmab.validation.check` without an ``if __name__ == "__main__":`` guard would
+then start a run inside each worker.  Workers here need nothing from ``__main__`` (a
+task is plain data and the subject a spec string), so, as loky's workers do, they start
+without it: while a worker is launched, ``sys.modules["__main__"]`` is a bare module,
+and spawn sends the child neither a path nor a name to run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import multiprocessing
+import multiprocessing.context
 import pickle
+import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+import types
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -88,9 +100,53 @@ def check_gap(task: Task, theorem: Theorem, outcome: TrialOutcome) -> None:
 _HANDED: dict[str, Theorem] = {}
 
 
+#: Whether this process is a worker of the ``processes`` backend.
+_WORKER = False
+
+
 def receive(records: Sequence[Theorem]) -> None:
     """Worker start: keep the records the run handed over (see :func:`unregistered`)."""
     _HANDED.update({record.id: record for record in records})
+
+
+def start_worker(records: Sequence[Theorem]) -> None:
+    """Initializer of a pool worker: note that it is one, keep the handed records."""
+    global _WORKER
+    _WORKER = True
+    receive(records)
+
+
+def in_worker() -> bool:
+    """True inside a worker process of the ``processes`` backend."""
+    return _WORKER
+
+
+@contextlib.contextmanager
+def main_hidden() -> Iterator[None]:
+    """``sys.modules["__main__"]`` is a bare module inside the block (see the module doc)."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is None:
+            del sys.modules["__main__"]
+        else:
+            sys.modules["__main__"] = main
+
+
+class WorkerProcess(multiprocessing.context.SpawnProcess):
+    """A spawned process that does not run the caller's ``__main__`` (module doc)."""
+
+    def start(self) -> None:
+        with main_hidden():
+            super().start()
+
+
+class WorkerContext(multiprocessing.context.SpawnContext):
+    """The ``spawn`` context whose processes are :class:`WorkerProcess`."""
+
+    Process = WorkerProcess
 
 
 def lookup(bound_id: str) -> Theorem:
@@ -120,7 +176,8 @@ def unregistered(theorems: Sequence[Theorem]) -> tuple[Theorem, ...]:
                   is not theorem)
     for theorem in found:
         try:
-            pickle.dumps(theorem)
+            with main_hidden():  # what workers cannot import, since they skip __main__
+                pickle.dumps(theorem)
         except (pickle.PicklingError, AttributeError, TypeError) as error:
             raise ValueError(f"backend: theorem {theorem.id!r} is not in "
                              "offcmab.validation.theorems and cannot be sent to worker "
@@ -140,14 +197,14 @@ def run_serial(tasks: Iterable[Task], done: Callback, theorems: Sequence[Theorem
 
 def run_processes(tasks: Sequence[Task], done: Callback, jobs: int,
                   handed: Sequence[Theorem] = ()) -> None:
-    """Run the tasks on ``jobs`` worker processes (started with ``spawn``).
+    """Run the tasks on ``jobs`` worker processes (``spawn``, without ``__main__``).
 
     At most ``4 * jobs`` tasks are in flight, so an interrupted run loses little.
     """
-    context = multiprocessing.get_context("spawn")
     pending: set[Future[TrialRecord]] = set()
     queue = iter(tasks)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=receive,
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=WorkerContext(),
+                             initializer=start_worker,
                              initargs=(tuple(handed),)) as pool:
         try:
             for task in queue:

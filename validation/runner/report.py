@@ -9,6 +9,8 @@ row, then one table per bound id.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import json
 import subprocess
 from collections.abc import Sequence
@@ -27,6 +29,42 @@ def git_commit(where: Path) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return result.stdout.strip() or None if result.returncode == 0 else None
+
+
+def tracked_commit(folder: Path) -> str | None:
+    """The commit of the checkout that tracks ``folder``'s ``__init__.py``, else ``None``.
+
+    A package installed into a virtual environment that lies inside some other checkout
+    is not tracked by it, so that checkout's commit is not reported as the package's.
+    """
+    try:
+        tracked = subprocess.run(["git", "-C", str(folder), "ls-files", "--error-unmatch",
+                                  "__init__.py"], capture_output=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return git_commit(folder) if tracked.returncode == 0 else None
+
+
+def files_digest(folders: Sequence[Path]) -> str:
+    """SHA-256 over the ``.py`` and ``.json`` files below ``folders`` (names and bytes)."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+                digest.update(f"{path.relative_to(folder.parent)}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def package_identity(folders: Sequence[Path]) -> dict[str, str | None]:
+    """Which offcmab ran: its version, the git commit when a checkout tracks it, and a hash
+    of its installed files (which also covers changes not yet committed)."""
+    try:
+        version: str | None = importlib.metadata.version("offcmab")
+    except importlib.metadata.PackageNotFoundError:
+        version = None
+    return {"version": version, "git_commit": tracked_commit(folders[-1]),
+            "files_sha256": files_digest(folders)}
 
 
 def write_json(report: dict[str, Any], path: Path) -> None:

@@ -44,7 +44,7 @@ THEOREM = Theorem(
     bound=COR1_CASCADE,
     title="Corollary 1's bound",
     scenario=CascadeScenario(COR1_CASCADE, rare_items_traps),
-    signature=Signature("f(dataset, k, delta)", clcb_cascade),
+    signature=Signature("f(dataset, k, delta)", clcb_cascade, exposes=("counts", "lcb")),
     events=events,
     controls=CASCADE_CONTROLS,
     space=cascade_space,

@@ -27,6 +27,7 @@ from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.validation.controls.llm import STANDARD_CONTROLS
 from offcmab.validation.events import llm, oracles
 from offcmab.validation.events.core import EventCase
+from offcmab.validation.events.subject import CACHE_FIELDS
 from offcmab.validation.scenarios.llm import CacheScenario
 from offcmab.validation.scenarios.traps import rare_optimal_traps
 from offcmab.validation.theorem import Signature, Theorem
@@ -45,7 +46,8 @@ THEOREM = Theorem(
     bound=LEM_LLM_STD,
     title="The standard-view LLM cache bound",
     scenario=CacheScenario(LEM_LLM_STD, rare_optimal_traps),
-    signature=Signature("f(log, k, delta)", clcb_llm, {"variant": "standard"}),
+    signature=Signature("f(log, k, delta)", clcb_llm, {"variant": "standard"},
+                        exposes=CACHE_FIELDS),
     events=events,
     controls=STANDARD_CONTROLS,
     controls_check_events=True,

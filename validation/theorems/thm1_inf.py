@@ -47,7 +47,7 @@ THEOREM = Theorem(
     title="Theorem 1's bound (infinity-norm coverage)",
     scenario=CLCBScenario(THM1_INF, ("alpha", "B1", "K2bar", "C_inf", "p_star"),
                           lucky_poor_traps),
-    signature=Signature("f(dataset, oracle, delta)", clcb),
+    signature=Signature("f(dataset, oracle, delta)", clcb, exposes=("counts", "lcb")),
     events=events,
     controls=CLCB_CONTROLS,
     space=kpath_space,

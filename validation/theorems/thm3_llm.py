@@ -26,6 +26,7 @@ from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.validation.controls.llm import IMPROVED_CONTROLS
 from offcmab.validation.events import llm, oracles
 from offcmab.validation.events.core import EventCase
+from offcmab.validation.events.subject import CACHE_FIELDS
 from offcmab.validation.scenarios.llm import CacheScenario
 from offcmab.validation.scenarios.traps import rare_optimal_traps
 from offcmab.validation.theorem import Signature, Theorem
@@ -44,7 +45,8 @@ THEOREM = Theorem(
     bound=THM3_LLM,
     title="Theorem 3's bound",
     scenario=CacheScenario(THM3_LLM, rare_optimal_traps),
-    signature=Signature("f(log, k, delta)", clcb_llm, {"variant": "improved"}),
+    signature=Signature("f(log, k, delta)", clcb_llm, {"variant": "improved"},
+                        exposes=CACHE_FIELDS),
     events=events,
     controls=IMPROVED_CONTROLS,
     controls_check_events=True,

@@ -27,6 +27,7 @@ from offcmab.reference.im.clcb_im_node import clcb_im_node
 from offcmab.validation.controls.im import IM_CONTROLS
 from offcmab.validation.events import im_node, oracles
 from offcmab.validation.events.core import EventCase
+from offcmab.validation.events.subject import NODE_FIELDS
 from offcmab.validation.scenarios.im import IMScenario
 from offcmab.validation.scenarios.traps import imm_oracle_traps
 from offcmab.validation.theorem import Signature, Theorem
@@ -48,7 +49,8 @@ THEOREM = Theorem(
     signature=Signature(
         "f(graph, cascades, oracle, delta)", clcb_im_node,
         returns="the seed set: a flat integer array of k distinct node ids, or a result "
-                "object with a `seeds` attribute"),
+                "object with a `seeds` attribute",
+        exposes=NODE_FIELDS),
     events=events,
     controls=IM_CONTROLS,
     controls_check_events=True,
