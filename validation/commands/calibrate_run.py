@@ -10,8 +10,8 @@ import argparse
 import sys
 
 from offcmab.validation.calibration import EXCEEDS, LEVEL, Calibration, Estimate, calibrate
-from offcmab.validation.commands.validate_run import MAX_JOBS
 from offcmab.validation.output import jsonable, to_json
+from offcmab.validation.runner.door import MAX_JOBS
 from offcmab.validation.runner.spec import PROFILES
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.corpus import corpus_instances
