@@ -151,7 +151,7 @@ def test_a_learner_exposing_lcb_as_a_method_is_read() -> None:
     assert run.lcbs is not None and np.array_equal(run.lcbs, ref.lcbs)
 
 
-@pytest.mark.parametrize("value, words", [
+@pytest.mark.parametrize(("value", "words"), [
     ([0, 1], "more than k=1"), ([7], r"must lie in \[0, 4\)"), ([-1], "must lie"),
     ([0.5], "ids must be integers"), ([True, False], "mask must have length m=4"),
     ([[0]], "must be a flat array")])

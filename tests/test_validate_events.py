@@ -160,7 +160,7 @@ def test_the_corrected_lemma_row_names_the_algorithm_it_runs() -> None:
     assert cases["event-stream-oracle-printed"].algorithm.endswith("printed_cache")
 
 
-@pytest.mark.parametrize("case, rate", [
+@pytest.mark.parametrize(("case", "rate"), [
     (llm.stream_oracle_case(), llm.STREAM_ORACLE_RATE),
     (llm.printed_radius_case(), llm.PRINTED_RADIUS_RATE)], ids=["oracle", "radius"])
 def test_stored_known_failure_rates_are_remeasured(case: core.EventCase,
