@@ -3,6 +3,9 @@
 ``probe:record`` runs the reference algorithm and keeps a fingerprint of the data it
 was given; ``probe:first`` records too but returns the first ``k`` ids (ignores its
 data); ``probe:bad-LENGTH|DUPLICATE|RANGE|NAN|FLOAT`` return one kind of bad action.
+For the online bound, whose reference is a learner factory, the probe is a learner that
+records each query it is fed (``record``: the reference learner's caches; ``first``: it
+never caches).
 :func:`first_items` is a data-blind cascade ranking that worker processes load by file.
 """
 
@@ -62,6 +65,22 @@ def _bad(kind: str, reference: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+class Recording:
+    """An online learner that records each query it is fed; with ``keep`` it is the wrapped
+    learner, otherwise it never caches."""
+
+    def __init__(self, learner: Any, keep: bool) -> None:
+        self.learner, self.keep = learner, keep
+
+    def cache(self) -> Any:
+        return self.learner.cache() if self.keep else np.zeros(0, dtype=np.int64)
+
+    def observe(self, query: int, cost: float | None) -> None:
+        SEEN.append(str(query))
+        if self.keep:
+            self.learner.observe(query, cost)
+
+
 def probe(name: str, theorem: Theorem) -> Subject:
     """The test subject ``probe:NAME`` of ``theorem`` (see the module docstring)."""
     reference = theorem.reference_algorithm()
@@ -70,12 +89,12 @@ def probe(name: str, theorem: Theorem) -> Subject:
         return Subject(spec, _bad(name[4:], reference))
 
     def run(*args: Any) -> Any:
-        SEEN.append(fingerprint(args[:2]))
         result = reference(*args)
+        if hasattr(result, "observe"):  # an online learner: the data are its queries
+            return Recording(result, name == "record")
+        SEEN.append(fingerprint(args[:2]))
         if name == "record":
             return result
-        if hasattr(result, "caches"):
-            return np.zeros_like(result.caches)  # an online learner that never caches
         return np.arange(_action(result).size)
 
     return Subject(spec, run)

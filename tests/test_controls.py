@@ -17,7 +17,7 @@ from offcmab.validation.power import broken
 from offcmab.validation.runner.spec import PROFILES
 from offcmab.validation.scenarios import cmabt, llm_instances
 from offcmab.validation.scenarios import im as im_scenario
-from offcmab.validation.scenarios.llm_online import printed_stream
+from offcmab.validation.scenarios.llm_online import printed_cache, replay
 from offcmab.validation.scenarios.thm1 import named
 from offcmab.validation.subjects import resolve
 from offcmab.validation.theorem import find
@@ -69,21 +69,23 @@ def test_stream_radius_scale_one_is_the_printed_algorithm() -> None:
     problem = llm_instances.build(llm_instances.small_ood()).problem
     ref = cucb_llm_stream(problem, 300, np.random.default_rng(6))
     assert ref.caches is not None
-    mine = stream.scaled_stream(ref.queries, ref.costs, problem.m, problem.k, 1.0)
+    mine = replay(lambda m, k, delta: stream.scaled_cache(m, k, 1.0), ref.queries, ref.costs,
+                  problem.m, problem.k, 0.05)
     assert np.array_equal(ref.caches, mine.caches) and np.array_equal(ref.lcbs, mine.lcbs)
-    printed = printed_stream(ref.queries, ref.costs, problem.m, problem.k, 0.05)
+    printed = replay(printed_cache, ref.queries, ref.costs, problem.m, problem.k, 0.05)
     assert np.array_equal(printed.caches, mine.caches)
 
 
 def test_stream_controls_expose_their_own_lcbs() -> None:
-    """The stream controls return the reference's StreamRun: after each of their own misses
-    their ``lcbs`` are the running mean cost minus s times the printed radius (clipped at
-    0), s = 0 for no-pessimism and -1 for optimism; ignores-data's are 0 from round 2 on."""
+    """The stream controls are learners whose ``lcb`` the runner records: after each of their
+    own misses it is the running mean cost minus s times the printed radius (clipped at 0),
+    s = 0 for no-pessimism and -1 for optimism; ignores-data's are 0 from round 2 on."""
     problem = llm_instances.build(llm_instances.small_ood()).problem
     ref = cucb_llm_stream(problem, 200, np.random.default_rng(7))
     rounds = np.arange(1, 201)[:, None]
     for name, scale in (("no-pessimism", 0.0), ("optimism", -1.0), ("ignores-data", None)):
-        run = stream.STREAM_CONTROLS[name](ref.queries, ref.costs, problem.m, problem.k, 0.05)
+        run = replay(stream.STREAM_CONTROLS[name], ref.queries, ref.costs, problem.m,
+                     problem.k, 0.05)
         mine = np.asarray(run.lcbs)
         if scale is None:
             assert np.all(mine[1:] == 0.0)

@@ -17,6 +17,7 @@ from offcmab.validation.runner.spec import PROFILES, TrialKey
 from offcmab.validation.runner.sweep import RunConfig, run_validation
 from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.user_algorithm import AlgorithmError, call_parameters, check_signature
 
 IDS = [theorem.id for theorem in THEOREMS]
 
@@ -25,8 +26,25 @@ def test_every_theorem_has_a_signature_matching_its_reference() -> None:
     for theorem in THEOREMS:
         sig = theorem.signature
         parameters = list(inspect.signature(sig.reference).parameters)
-        called = sig.call[sig.call.index("(") + 1 : -1].split(", ")
+        called = list(call_parameters(sig.call))
         assert parameters[: len(called)] == called, theorem.id
+
+
+def test_an_online_learner_factory_fits_its_signature() -> None:
+    """The online call ``f(m, k, delta) -> learner with cache() and observe(...)``: its
+    parameters are those inside the first parentheses, so ``make(m, k, delta)`` fits."""
+    call = find(THEOREMS, "thm-llm-online").signature.call
+    assert call_parameters(call) == ("m", "k", "delta")
+
+    def make(m: int, k: int, delta: float) -> Any:
+        return None
+
+    def stream(queries: Any, costs: Any, m: int, k: int, delta: float) -> Any:
+        return None
+
+    check_signature(make, call_parameters(call), "make", call)
+    with pytest.raises(AlgorithmError, match="does not fit the call f\\(m, k, delta\\)"):
+        check_signature(stream, call_parameters(call), "stream", call)
 
 
 def test_llm_references_bind_their_variant() -> None:

@@ -144,8 +144,31 @@ def test_printed_stream_lemma_is_a_known_failure_linked_to_its_erratum() -> None
     assert printed.erratum in {claim.id for claim in CLAIMS}
     row = core.event_row(core.run_case(printed, 20, SEED), LEVEL)
     assert row["verdict"] == core.KNOWN and row["violations"] > 0
+    assert row["known_rate"] == llm.STREAM_ORACLE_RATE.rate
     corrected = core.event_row(core.run_case(cases["event-stream-oracle"], 20, SEED), LEVEL)
     assert corrected["verdict"] == core.PASS and corrected["failure_probability"] == 0.0
+
+
+def test_the_corrected_lemma_row_names_the_algorithm_it_runs() -> None:
+    """The erratum corrects the algorithm (a radius fixed between feedbacks), so the
+    corrected row runs the fixed-log variant and its algorithm and statement say so; the
+    printed row runs the printed learner (the online bound's reference)."""
+    cases = {c.id: c for c in llm.online_cases("quick")}
+    corrected = cases["event-stream-oracle"]
+    assert "fixed-log" in corrected.algorithm and "fixed-log" in corrected.statement
+    assert not corrected.erratum
+    assert cases["event-stream-oracle-printed"].algorithm.endswith("printed_cache")
+
+
+@pytest.mark.parametrize(("case", "rate"), [
+    (llm.stream_oracle_case(), llm.STREAM_ORACLE_RATE),
+    (llm.printed_radius_case(), llm.PRINTED_RADIUS_RATE)], ids=["oracle", "radius"])
+def test_stored_known_failure_rates_are_remeasured(case: core.EventCase,
+                                                   rate: core.KnownRate) -> None:
+    """The printed algorithm's rates stored with the known-failure rows are what the same
+    measurement (reference learner, seed MEASURE_SEED, the stored number of trials) gives."""
+    assert rate.seed == llm.MEASURE_SEED
+    assert llm.measured(case, rate.trials) == rate.failures
 
 
 def test_online_cost_event_counts_each_running_mean() -> None:
@@ -175,11 +198,44 @@ def test_detectable_rate_is_flagged_with_probability_point_nine() -> None:
     assert failure < rate < 1.0
 
 
-def test_known_failure_rows_do_not_count_against_the_budget() -> None:
+def test_known_failure_rows_count_against_the_budget() -> None:
+    """An erratum row can fail (a subject worse than the printed algorithm), so it counts;
+    a run that does not reproduce the erratum gives a note."""
     printed = next(c for c in llm.online_cases("quick") if c.erratum)
     result = core.EventResult(printed, 10, 0, 0.0)
-    assert core.tested([result]) == 0
+    assert core.tested([result]) == 1
     assert core.event_row(result, LEVEL)["verdict"] == core.NOTE
+
+
+def _known_row(failures: int, trials: int, known: core.KnownRate) -> dict[str, Any]:
+    case = core.EventCase("event-x", (), "a", "l", "s", "i", 1, 0.1, 0.0,
+                          lambda rng: True, "erratum-x", 0, known)
+    return core.event_row(core.EventResult(case, trials, failures, 0.0), LEVEL)
+
+
+def test_a_known_failure_row_fails_a_subject_worse_than_the_printed_rate() -> None:
+    """Measured 400 of 1000: the upper limit (confidence 1 - 1e-3) lies near 0.45; 20 of 20
+    breaks have probability 0.45^20 ~ 1e-7 < LEVEL there (FAIL), 10 of 20 are consistent."""
+    known = core.KnownRate(400, 1000, 0)
+    assert 0.4 < known.upper() < 0.46
+    assert verdict.binomial_tail(401, 1000, known.upper()) == pytest.approx(1 - 1e-3, abs=1e-9)
+    assert _known_row(20, 20, known)["verdict"] == core.FAIL
+    assert _known_row(10, 20, known)["verdict"] == core.KNOWN
+    assert _known_row(0, 20, known)["verdict"] == core.NOTE
+    assert _known_row(20, 20, core.KnownRate(1000, 1000, 0))["verdict"] == core.KNOWN
+
+
+def test_an_erratum_row_needs_its_measured_rate() -> None:
+    with pytest.raises(ValueError, match="known: the known-failure row event-x"):
+        core.EventCase("event-x", (), "a", "l", "s", "i", 1, 0.1, 0.0, lambda rng: True,
+                       "erratum-x")
+
+
+class CachesOnly:
+    """An online learner that hides the LCBs of the learner it wraps."""
+
+    def __init__(self, learner: Any) -> None:
+        self.cache, self.observe = learner.cache, learner.observe
 
 
 def _subject(bound_id: str, name: str) -> str:
@@ -199,9 +255,9 @@ def _subject(bound_id: str, name: str) -> str:
     def narrowed(low: Any) -> Any:
         return replace(low, lcb=low.lcb + 0.9 * (low.means - low.lcb))
 
-    def online(queries: Any, costs: Any, m: int, k: int, delta: float) -> Any:
-        run = printed(queries, costs, m, k, delta)
-        return run.caches if name == "action" else run
+    def online(m: int, k: int, delta: float) -> Any:
+        learner = printed(m, k, delta)
+        return CachesOnly(learner) if name == "action" else learner
 
     def cache(log: Any, k: int, delta: float) -> Any:
         result = clcb_llm(log, k, delta)

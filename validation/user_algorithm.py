@@ -304,8 +304,9 @@ def object_spec(function: Callable[..., Any]) -> str:
 
 
 def call_parameters(call: str) -> tuple[str, ...]:
-    """Parameter names of a printed call ``f(a, b, c)``."""
-    inside = call[call.index("(") + 1: call.rindex(")")]
+    """Parameter names of a printed call ``f(a, b, c)`` (text after its ``)`` is ignored)."""
+    start = call.index("(") + 1
+    inside = call[start: call.index(")", start)]
     return tuple(part.strip() for part in inside.split(",") if part.strip())
 
 

@@ -15,9 +15,13 @@ UCB where an LCB belongs, or an estimator of the wrong quantity makes the event 
 in most trials even where the final bound has slack to spare.
 
 A case whose printed statement is false (an erratum of :mod:`offcmab.bounds.errata`) is run
-against the printed statement too, with verdict ``known-failure`` when the test
-rejects it (``note`` when this run did not reproduce the failure); such rows never
-fail the run.  The corrected statement is a row of its own and fails normally.
+against the printed statement too.  Such a row carries the rate at which the printed
+algorithm breaks that statement, measured once (:class:`KnownRate`).  Its verdict is
+``note`` when this run does not reject the printed statement, ``known-failure`` when it
+does at a rate consistent with the measured one, and ``FAIL`` when the subject breaks the
+statement significantly more often than the printed algorithm (the exact binomial test
+against the measured rate's upper confidence limit): a known failure that can still fail.
+The corrected statement is a row of its own and fails normally.
 """
 
 from __future__ import annotations
@@ -42,6 +46,49 @@ TRIALS: dict[str, int] = {"quick": 40, "default": 100, "full": 300}
 #: One trial: draw a dataset with the generator, run the algorithm, return True when
 #: the event failed.
 Draw = Callable[[np.random.Generator], bool]
+
+#: Confidence of the upper limit put on a measured known-failure rate: the limit lies below
+#: the true rate with probability at most 1e-3 over the one measurement.
+KNOWN_CONFIDENCE = 1.0 - 1e-3
+
+
+@dataclass(frozen=True)
+class KnownRate:
+    r"""How often the printed algorithm breaks a refuted statement: ``failures`` of ``trials``.
+
+    Measured once with :func:`run_case` at run seed ``seed`` on the reference (the builder
+    of the row says where; a test re-measures it).  :meth:`upper` is the one-sided
+    Clopper-Pearson limit :math:`u` with :math:`P(\mathrm{Binomial}(N, u) \le V_0) = 1 - c`.
+    """
+
+    failures: int
+    trials: int
+    seed: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.failures <= self.trials or self.trials < 1:
+            raise ValueError(f"failures: need 0 <= failures <= trials, trials >= 1, got "
+                             f"{self.failures} of {self.trials}")
+
+    @property
+    def rate(self) -> float:
+        """The measured rate :math:`V_0/N`."""
+        return self.failures / self.trials
+
+    def upper(self, confidence: float = KNOWN_CONFIDENCE) -> float:
+        """The upper confidence limit (bisection on the exact binomial tail)."""
+        if self.failures == self.trials:
+            return 1.0
+        low, high = self.rate, 1.0
+        for _ in range(60):
+            middle = (low + high) / 2.0
+            # P(Bin(N, u) <= V0) = 1 - P(Bin(N, u) >= V0 + 1) decreases in u.
+            if 1.0 - verdict.binomial_tail(self.failures + 1, self.trials, middle) \
+                    > 1.0 - confidence:
+                low = middle
+            else:
+                high = middle
+        return high
 
 
 @dataclass(frozen=True)
@@ -74,6 +121,9 @@ class EventCase:
         row that checks that printed statement; empty otherwise.
     trials
         Overrides the profile's trial count when positive (for costly cases).
+    known
+        For an erratum row (required there): how often the printed algorithm breaks the
+        statement (:class:`KnownRate`); the row fails a subject that breaks it more often.
     """
 
     id: str
@@ -88,6 +138,12 @@ class EventCase:
     draw: Draw = field(compare=False)
     erratum: str = ""
     trials: int = 0
+    known: KnownRate | None = None
+
+    def __post_init__(self) -> None:
+        if self.erratum and self.known is None:
+            raise ValueError(f"known: the known-failure row {self.id} (erratum {self.erratum}) "
+                             "needs the printed algorithm's measured rate")
 
 
 @dataclass(frozen=True)
@@ -134,6 +190,28 @@ def _base(case: EventCase) -> dict[str, Any]:
             "gap_max": None, "tightness": None, "erratum": case.erratum or None}
 
 
+def _known_failure(result: EventResult, known: KnownRate, rejected: bool,
+                   level: float) -> dict[str, Any]:
+    """Verdict and fields of an erratum row: note, known-failure, or FAIL when the subject
+    breaks the printed statement significantly more often than the printed algorithm."""
+    case = result.case
+    ceiling = known.upper()
+    p_known = verdict.binomial_tail(result.failures, result.trials, ceiling)
+    fields = {"known_rate": known.rate, "known_trials": known.trials,
+              "known_upper": ceiling, "p_value_known": p_known}
+    if not rejected:
+        return fields | {"verdict": NOTE, "reason": f"erratum {case.erratum} not reproduced "
+                                                    "on this instance in this run"}
+    if p_known < level:
+        return fields | {"verdict": FAIL, "reason": (
+            f"printed statement broken in {result.failures} of {result.trials} trials, "
+            f"significantly more than the printed algorithm's {known.failures} of "
+            f"{known.trials} (upper limit {ceiling:.3g}; erratum {case.erratum})")}
+    return fields | {"verdict": KNOWN, "reason": (
+        f"printed statement refuted here, as erratum {case.erratum} records, at a rate "
+        f"consistent with the printed algorithm's {known.failures} of {known.trials}")}
+
+
 def event_row(result: EventResult, level: float) -> dict[str, Any]:
     """The report row of one event: the exact binomial test at ``level``."""
     case = result.case
@@ -142,22 +220,18 @@ def event_row(result: EventResult, level: float) -> dict[str, Any]:
                               "reason": result.reason}
     p_value = verdict.binomial_tail(result.failures, result.trials, case.failure)
     rejected = p_value < level
-    if case.erratum:
-        outcome = KNOWN if rejected else NOTE
-        reason = (f"printed statement refuted here, as erratum {case.erratum} records"
-                  if rejected else
-                  f"erratum {case.erratum} not reproduced on this instance in this run")
+    if case.known is not None:
+        outcome = _known_failure(result, case.known, rejected, level)
     else:
-        outcome = FAIL if rejected else PASS
-        reason = (f"event failed in {result.failures} of {result.trials} trials, more than "
-                  f"a failure probability of {case.failure:.3g} allows" if rejected else "")
+        outcome = {"verdict": FAIL if rejected else PASS, "reason": (
+            f"event failed in {result.failures} of {result.trials} trials, more than "
+            f"a failure probability of {case.failure:.3g} allows" if rejected else "")}
     return _base(case) | {
         "trials": result.trials, "violations": result.failures, "p_value": p_value,
         "row_level": level,
         "allowed_violations": verdict.allowed_violations(result.trials, case.failure, level),
         "detectable_rate": detectable_rate(result.trials, case.failure, level),
-        "verdict": outcome, "reason": reason,
-    }
+    } | outcome
 
 
 def detectable_rate(trials: int, failure: float, level: float, power: float = 0.9) -> float:
@@ -181,5 +255,6 @@ def detectable_rate(trials: int, failure: float, level: float, power: float = 0.
 
 
 def tested(results: Sequence[EventResult]) -> int:
-    """Rows that can fail the run (not those checking a printed erratum, nor n/a ones)."""
-    return sum(not result.case.erratum and not result.reason for result in results)
+    """Rows that can fail the run: every row but the n/a ones (an erratum row fails a
+    subject that breaks the printed statement more often than the printed algorithm)."""
+    return sum(not result.reason for result in results)

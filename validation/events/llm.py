@@ -41,13 +41,13 @@ from typing import Any
 import numpy as np
 
 from offcmab.reference.clcb_llm import clcb_llm
-from offcmab.reference.cucb_llm_stream import cucb_llm_stream
-from offcmab.reference.problems.llm_cache import sample_costs, sample_log, sample_queries
+from offcmab.reference.cucb_llm_stream import VALUE_TOLERANCE, StreamingCache
+from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.events import subject as substitute
-from offcmab.validation.events.core import EventCase
+from offcmab.validation.events.core import EventCase, KnownRate, run_case
 from offcmab.validation.scenarios import llm_instances
 from offcmab.validation.scenarios.llm_instances import small_ood, zipf_random
-from offcmab.validation.scenarios.llm_online import printed_stream
+from offcmab.validation.scenarios.llm_online import OnlineRun, draw_stream, feed, printed_cache
 
 #: A cache algorithm under test: (log, k, delta, variant) -> its result (fields of
 #: :class:`offcmab.reference.clcb_llm.CLCBLLMResult`: counts, cost_counts, p_hat, c_hat, c_ucb,
@@ -135,6 +135,23 @@ def cache_case(event_id: str, variant: str, which: str, instance: str,
                      statements[(which, variant)], instance, n, delta, failure, draw)
 
 
+def offline_cases(profile: str, variant: str, function: Callable[..., Any] | None = None,
+                  spec: str = "") -> list[EventCase]:
+    """The cost and frequency rows of CLCB-LLM-C's ``variant`` (``standard`` or ``improved``).
+
+    ``function`` replaces the reference algorithm (its result must expose the reference's
+    statistics, or the rows are n/a); ``spec`` names it in messages.
+    """
+    method = None if function is None else substitute.cache_algorithm(function, spec)
+    instances = [("ood-small", small_ood())]
+    if profile != "quick":
+        instances.append(("zipf-random", zipf_random()))
+    return [cache_case(f"event-llm-{which}-{variant}", variant, which, name, params, 2000,
+                       0.05, method)
+            for name, params in instances for which in ("cost", "frequency")]
+
+
+
 #: The instance of erratum ``apdx_lem:stream_oracle``'s evidence (its seed 24) on which the
 #: printed streaming cache most often stops being a top-k: m = 4, k = 1.
 STREAM_INSTANCE = {"p": [0.0433, 0.152, 0.4249, 0.3798], "c": [0.6993, 0.9117, 0.3612, 0.8205],
@@ -148,26 +165,145 @@ STREAM_INSTANCE = {"p": [0.0433, 0.152, 0.4249, 0.3798], "c": [0.6993, 0.9117, 0
 STREAM_LCB_INSTANCE = {"p": [0.4, 0.2, 0.2, 0.2], "c": [0.95, 0.5, 0.5, 0.5], "k": 1,
                        "noise": "bernoulli", "law": {"kind": "empty"}}
 
+#: Rounds of the streaming-lemma rows and of the printed-radius row.
+ORACLE_HORIZON, RADIUS_HORIZON = 600, 300
 
-def stream_case(event_id: str, variant: str, horizon: int, delta: float, trials: int,
-                erratum: str = "") -> EventCase:
-    r"""``apdx_lem:stream_oracle`` on :data:`STREAM_INSTANCE`.
+#: Run seed at which the printed algorithm's rates below were measured (:func:`measured`).
+MEASURE_SEED = 20250
 
-    Each trial runs ``variant`` for ``horizon`` rounds on a fresh stream (Bernoulli costs)
-    and fails when some round ends with a cache that is not a maximiser of the score sum.
+#: ``event-stream-oracle-printed`` on the printed learner (:func:`printed_cache`):
+#: ``measured(stream_oracle_case(), 1000)`` at :data:`MEASURE_SEED`.
+STREAM_ORACLE_RATE = KnownRate(407, 1000, MEASURE_SEED)
+
+#: ``event-online-lcb-printed`` on the printed learner:
+#: ``measured(printed_radius_case(), 1000)`` at :data:`MEASURE_SEED`.
+PRINTED_RADIUS_RATE = KnownRate(1000, 1000, MEASURE_SEED)
+
+
+def measured(case: EventCase, trials: int) -> int:
+    """Failures of ``case`` in ``trials`` trials at :data:`MEASURE_SEED` (how the stored
+    rates were measured, on the reference learner)."""
+    return run_case(replace(case, trials=trials), trials, MEASURE_SEED).failures
+
+
+def _trace(problem: Any, factory: Callable[..., Any], horizon: int, delta: float,
+           noise: Any, rng: np.random.Generator, name: str
+           ) -> tuple[np.ndarray, np.ndarray, OnlineRun]:
+    """A fresh stream of ``horizon`` rounds and the run of ``factory``'s learner on it."""
+    queries, costs = draw_stream(problem, horizon, rng, noise)
+    run = feed(factory(problem.m, problem.k, delta), queries, costs, problem.m, problem.k,
+               name)
+    return queries, costs, run
+
+
+def _printed_lcbs(queries: np.ndarray, costs: np.ndarray, hits: np.ndarray,
+                  m: int) -> np.ndarray:
+    r"""The printed LCBs in force after every round, rebuilt from the trace: shape
+    ``(T, m)``, no loop.
+
+    After the miss of round :math:`s` the printed algorithm sets
+    :math:`\underline c_s(q) = \max\{\hat c_s(q) - \sqrt{6\log s/N_{c,s}(q)}, 0\}` (0 while
+    :math:`N_{c,s}(q) = 0`) and keeps it through the hits that follow; :math:`\hat c` and
+    :math:`N_c` change on misses only, so after round :math:`t` the LCB is that formula at
+    the last miss :math:`s \le t`.
+    """
+    T = queries.size
+    observed = np.zeros((T, m))
+    missed = np.flatnonzero(~hits)
+    observed[missed, queries[missed]] = 1.0
+    counts = np.cumsum(observed, axis=0)
+    safe = np.where(counts > 0, counts, 1.0)
+    sums = np.cumsum(observed * costs[:, None], axis=0)
+    last_miss = np.maximum.accumulate(np.where(hits, 1, np.arange(1, T + 1)))[:, None]
+    lcb = np.maximum(sums / safe - np.sqrt(6.0 * np.log(last_miss) / safe), 0.0)
+    return np.where(counts > 0, lcb, 0.0)
+
+
+def cache_not_topk(queries: np.ndarray, run: OnlineRun, lcb: np.ndarray, k: int) -> bool:
+    r"""Whether some round ends with a cache that is not a top-k of the scores.
+
+    ``apdx_lem:stream_oracle`` for the cache :math:`\mathcal M_{t+1}` held after round
+    :math:`t`: :math:`\sum_{\mathcal M_{t+1}} s_t \ge \max_{|\mathcal M| \le k}
+    \sum_{\mathcal M} s_t`, :math:`s_t = \hat p_t\,\underline c_t` with ``lcb[t]`` the LCBs
+    after round ``t`` (0-based), within a relative ``VALUE_TOLERANCE`` (the reference's).
+    """
+    m = run.caches.shape[1]
+    arrivals = np.cumsum(np.eye(m)[queries], axis=0)
+    scores = arrivals / np.arange(1, queries.size + 1)[:, None] * lcb
+    best = -np.sort(-scores, axis=1)[:, :k].sum(axis=1)
+    after = np.vstack([run.caches[1:], run.final[None, :]])
+    held = np.where(after, scores, 0.0).sum(axis=1)
+    return bool(np.any(best - held > VALUE_TOLERANCE * np.maximum(best, 1e-300)))
+
+
+def stream_oracle_fails(queries: np.ndarray, costs: np.ndarray, run: OnlineRun,
+                        k: int) -> bool:
+    """The printed lemma on a run: :func:`cache_not_topk` with the printed LCBs rebuilt
+    from the run's own trace (:func:`_printed_lcbs`), whatever LCBs the learner used."""
+    return cache_not_topk(queries, run, _printed_lcbs(queries, costs, run.hits,
+                                                      run.caches.shape[1]), k)
+
+
+def stream_oracle_case(event_id: str = "event-stream-oracle-printed",
+                       factory: Callable[..., Any] = printed_cache,
+                       name: str = "reference", trials: int = 0) -> EventCase:
+    r"""``apdx_lem:stream_oracle`` as printed, on ``factory``'s learner: a known failure.
+
+    Each trial feeds the learner a fresh stream of :data:`ORACLE_HORIZON` rounds on
+    :data:`STREAM_INSTANCE` and fails when some round ends with a cache that is not a
+    top-k of the printed scores (:func:`stream_oracle_fails`).  The printed algorithm
+    breaks it at the rate :data:`STREAM_ORACLE_RATE`; a learner breaking it significantly
+    more often fails the row.
     """
     problem = llm_instances.build(STREAM_INSTANCE).problem
 
     def draw(rng: np.random.Generator) -> bool:
-        run = cucb_llm_stream(problem, horizon, rng, variant)  # type: ignore[arg-type]
-        return bool(not np.all(run.equals_reference))
+        queries, costs, run = _trace(problem, factory, ORACLE_HORIZON, 0.05, "bernoulli",
+                                     rng, name)
+        return stream_oracle_fails(queries, costs, run, problem.k)
 
-    radius = "sqrt(6 log t/N_c) (printed)" if variant == "printed" else "sqrt(6 log T/N_c)"
-    return EventCase(event_id, (), "offcmab.reference.cucb_llm_stream",
-                     "apdx_lem:stream_oracle",
-                     f"every round's cache maximises sum p_hat_t lcb_t over |M| <= k; "
-                     f"radius {radius}", "stream-erratum", horizon, delta, 0.0, draw,
-                     erratum, trials)
+    return EventCase(event_id, (), _algorithm(name), "apdx_lem:stream_oracle",
+                     "every round's cache maximises sum p_hat_t lcb_t over |M| <= k, lcb_t "
+                     "with the printed radius sqrt(6 log t/N_c)", "stream-erratum",
+                     ORACLE_HORIZON, 0.05, 0.0, draw, "apdx_lem:stream_oracle", trials,
+                     STREAM_ORACLE_RATE)
+
+
+def corrected_oracle_case(trials: int) -> EventCase:
+    r"""``apdx_lem:stream_oracle`` for the ``fixed-log`` variant: the erratum's correction.
+
+    The erratum does not weaken the lemma's statement for the printed algorithm (no weaker
+    top-k property holds for a radius that moves with :math:`t`); it changes the
+    algorithm: a radius fixed between two feedbacks of a query (:math:`\log T` for a known
+    horizon) makes Case 3 of the proof valid.  So this row checks the lemma as printed on
+    that other algorithm, :class:`~offcmab.reference.cucb_llm_stream.StreamingCache` with
+    ``variant="fixed-log"``, and says so in its algorithm and statement; the printed
+    algorithm, the one the online bound covers, is checked by
+    ``event-stream-oracle-printed``.  A deterministic claim (promised failure 0).
+    """
+    problem = llm_instances.build(STREAM_INSTANCE).problem
+
+    def fixed_log(m: int, k: int, delta: float) -> StreamingCache:
+        return StreamingCache(m, k, "fixed-log", T=ORACLE_HORIZON)
+
+    def draw(rng: np.random.Generator) -> bool:
+        queries, _costs, run = _trace(problem, fixed_log, ORACLE_HORIZON, 0.05, "bernoulli",
+                                      rng, "fixed-log")
+        return cache_not_topk(queries, run, np.asarray(run.lcbs), problem.k)
+
+    return EventCase("event-stream-oracle", (),
+                     "offcmab.reference.cucb_llm_stream.StreamingCache(variant='fixed-log'), "
+                     "the erratum's corrected algorithm (not the printed one)",
+                     "apdx_lem:stream_oracle (corrected algorithm)",
+                     "fixed-log variant: every round's cache maximises sum p_hat_t lcb_t over "
+                     "|M| <= k, lcb_t with the radius sqrt(6 log T/N_c)", "stream-erratum",
+                     ORACLE_HORIZON, 0.05, 0.0, draw, "", trials)
+
+
+def _algorithm(name: str) -> str:
+    """The ``algorithm`` field of a row run on ``name``'s learner."""
+    return "offcmab.validation.scenarios.llm_online.printed_cache" if name == "reference" \
+        else name
 
 
 def online_cost_event_fails(queries: np.ndarray, costs: np.ndarray, hits: np.ndarray,
@@ -207,15 +343,11 @@ def printed_lcb_sandwich_fails(queries: np.ndarray, costs: np.ndarray, hits: np.
     :math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{6\log t/N_{c,t}(q)}, 0\}` for
     every observed :math:`q`; :math:`r_E = \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}`.  The
     LCBs are rebuilt from the run's own trace (queries, hits, observed costs) with the
-    printed radius: one row per miss, one column per query (no loop).
+    printed radius (:func:`_printed_lcbs`), at the miss rounds only.
     """
     T, m = queries.size, c.size
     missed, counts, safe = _miss_counts(queries, hits, m)
-    observed = np.zeros((T, m))
-    observed[missed, queries[missed]] = costs[missed]
-    sums = np.cumsum(observed, axis=0)[missed]
-    rounds = (missed + 1.0)[:, None]
-    lcb = np.maximum(sums / safe - np.sqrt(6.0 * np.log(rounds) / safe), 0.0)
+    lcb = _printed_lcbs(queries, costs, hits, m)[missed]
     r_e = np.sqrt(np.log(3.0 * m * T / delta) / (2.0 * safe))
     slack = ROUNDING * (1.0 + c)
     outside = (lcb > c + slack) | (lcb < c - 2.0 * r_e - slack)
@@ -254,79 +386,68 @@ def online_lcb_fails(queries: np.ndarray, hits: np.ndarray, lcbs: np.ndarray, c:
     return bool(np.any((above | below) & (counts > 0)))
 
 
-def printed_radius_case(horizon: int, delta: float, trials: int) -> EventCase:
-    """Steps (c) and (f) of the online proof for the printed radius: a known failure."""
+def printed_radius_case(factory: Callable[..., Any] = printed_cache, name: str = "reference",
+                        trials: int = 0) -> EventCase:
+    """Steps (c) and (f) of the online proof for the printed radius, on ``factory``'s
+    learner's trace: a known failure (rate :data:`PRINTED_RADIUS_RATE` for the printed
+    algorithm)."""
     problem = llm_instances.build(STREAM_INSTANCE).problem
     c = np.asarray(problem.c, dtype=float)
 
     def draw(rng: np.random.Generator) -> bool:
-        trace = cucb_llm_stream(problem, horizon, rng, "printed")
-        return printed_lcb_sandwich_fails(trace.queries, trace.costs, trace.hits, c, delta)
+        queries, costs, run = _trace(problem, factory, RADIUS_HORIZON, 0.05, "bernoulli",
+                                     rng, name)
+        return printed_lcb_sandwich_fails(queries, costs, run.hits, c, 0.05)
 
-    return EventCase("event-online-lcb-printed", (),
-                     "offcmab.reference.cucb_llm_stream",
+    return EventCase("event-online-lcb-printed", (), _algorithm(name),
                      "apdx_sec:app_LLM_cache_online steps (c), (f)",
                      "c(q) - 2 r_E <= lcb_t(q) <= c(q) for all q, t with the printed radius "
                      "sqrt(6 log t/N_c) (corrected: event-online-cost, the radius r_E)",
-                     "stream-erratum", horizon, delta, 2.0 * delta / 3.0, draw,
-                     "alg:CUCB-LLM_stream/radius-vs-proof", trials)
-
-
-#: An online cache algorithm under test: (queries, costs, m, k, delta) -> hits per round.
-StreamAlgorithm = Callable[[Any, Any, int, int, float], np.ndarray]
-
-#: The same, returning (hits, lcbs): which rounds hit, and the LCBs in force after each round.
-StreamStatistics = Callable[[Any, Any, int, int, float], tuple[np.ndarray, np.ndarray]]
-
-
-def _stream(params: dict[str, Any], horizon: int,
-            rng: np.random.Generator) -> tuple[Any, np.ndarray, np.ndarray]:
-    """The problem of ``params`` and a fresh stream of ``horizon`` queries and their costs
-    (drawn in the order :func:`offcmab.reference.cucb_llm_stream.cucb_llm_stream` draws them)."""
-    problem = llm_instances.build(params).problem
-    queries = sample_queries(problem.p, horizon, rng)
-    return problem, queries, sample_costs(problem.c[queries], rng, params["noise"])
+                     "stream-erratum", RADIUS_HORIZON, 0.05, 2.0 * 0.05 / 3.0, draw,
+                     "alg:CUCB-LLM_stream/radius-vs-proof", trials, PRINTED_RADIUS_RATE)
 
 
 def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta: float,
-                     trials: int, run: StreamAlgorithm | None = None) -> EventCase:
-    """The online cost event, on the streaming algorithm with the corrected radius by default.
-
-    ``run`` replaces it: it gets the stream and returns which rounds hit its cache.
-    """
+                     trials: int, factory: Callable[..., Any] = printed_cache,
+                     name: str = "reference") -> EventCase:
+    """The online cost event on the caches of ``factory``'s learner (which rounds miss)."""
     problem = llm_instances.build(params).problem
     c = np.asarray(problem.c, dtype=float)
 
     def draw(rng: np.random.Generator) -> bool:
-        if run is None:
-            trace = cucb_llm_stream(problem, horizon, rng, "fixed-log", params["noise"])
-            return online_cost_event_fails(trace.queries, trace.costs, trace.hits, c, delta)
-        _problem, queries, costs = _stream(params, horizon, rng)
-        hits = run(queries, costs, problem.m, problem.k, delta)
-        return online_cost_event_fails(queries, costs, hits, c, delta)
+        queries, costs, run = _trace(problem, factory, horizon, delta, params["noise"], rng,
+                                     name)
+        return online_cost_event_fails(queries, costs, run.hits, c, delta)
 
-    return EventCase("event-online-cost", (), "offcmab.reference.cucb_llm_stream",
+    return EventCase("event-online-cost", (), _algorithm(name),
                      "apdx_sec:app_LLM_cache_online (E_arm)",
                      "|c_hat_t(q) - c(q)| <= sqrt(log(3mT/delta)/(2 N_c,t(q))) for all q, t",
                      instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
 
 
 def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: float,
-                    trials: int, run: StreamStatistics) -> EventCase:
-    r"""Corrected steps (c), (f) (:func:`online_lcb_fails`) on the LCBs ``run`` computed.
+                    trials: int, factory: Callable[..., Any] = printed_cache,
+                    name: str = "reference") -> EventCase:
+    r"""Corrected steps (c), (f) (:func:`online_lcb_fails`) on the LCBs the learner exposes.
 
-    Implied by the cost event :math:`\mathcal E_{\text{arm}}` (probability
-    :math:`\ge 1 - 2\delta/3`) for the printed radius, so the row's promised failure is
-    :math:`2\delta/3`; the printed algorithm (the subject validate checks against the online bound)
-    is the reference.
+    The runner reads the learner's ``lcb`` after every round; a learner without one makes
+    the row ``n/a``.  Implied by the cost event :math:`\mathcal E_{\text{arm}}`
+    (probability :math:`\ge 1 - 2\delta/3`) for the printed radius, so the row's promised
+    failure is :math:`2\delta/3`.
     """
-    def draw(rng: np.random.Generator) -> bool:
-        problem, queries, costs = _stream(params, horizon, rng)
-        hits, lcbs = run(queries, costs, problem.m, problem.k, delta)
-        return online_lcb_fails(queries, hits, lcbs, np.asarray(problem.c, dtype=float), delta)
+    problem = llm_instances.build(params).problem
+    c = np.asarray(problem.c, dtype=float)
 
-    return EventCase("event-online-lcb", (),
-                     "offcmab.validation.scenarios.llm_online.printed_stream",
+    def draw(rng: np.random.Generator) -> bool:
+        queries, _costs, run = _trace(problem, factory, horizon, delta, params["noise"], rng,
+                                      name)
+        if run.lcbs is None:
+            raise substitute.NotExposedError(
+                f"subject {name} returns no lcbs: its learner has no lcb (an array of length "
+                "m, attribute or method), which event-online-lcb inspects")
+        return online_lcb_fails(queries, run.hits, run.lcbs, c, delta)
+
+    return EventCase("event-online-lcb", (), _algorithm(name),
                      "apdx_sec:app_LLM_cache_online steps (c), (f), corrected for the printed "
                      "radius", "after each miss in round t, for every observed q: lcb_t(q) <= "
                      "c(q) once 12 log t >= log(3mT/delta), and c(q) - lcb_t(q) <= r_E + "
@@ -334,52 +455,33 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
                      instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
 
 
-def offline_cases(profile: str, variant: str, function: Callable[..., Any] | None = None,
-                  spec: str = "") -> list[EventCase]:
-    """The cost and frequency rows of CLCB-LLM-C's ``variant`` (``standard`` or ``improved``).
-
-    ``function`` replaces the reference algorithm (its result must expose the reference's
-    statistics, or the rows are n/a); ``spec`` names it in messages.
-    """
-    method = None if function is None else substitute.cache_algorithm(function, spec)
-    instances = [("ood-small", small_ood())]
-    if profile != "quick":
-        instances.append(("zipf-random", zipf_random()))
-    return [cache_case(f"event-llm-{which}-{variant}", variant, which, name, params, 2000,
-                       0.05, method)
-            for name, params in instances for which in ("cost", "frequency")]
-
-
-#: Why the rows that inspect the reference's own statistics say nothing about a subject.
+#: Why the corrected lemma's row says nothing about a subject.
 REFERENCE_ONLY = {
-    "event-stream-oracle": "checks the corrected algorithm (radius with log T), which a "
-                           "subject of the online cache bound does not replace",
-    "event-stream-oracle-printed": "checks the reference's own scores against a brute-force "
-                                   "top-k (a known failure)",
-    "event-online-lcb-printed": "checks the printed statement on the reference (a known "
-                                "failure); event-online-lcb checks the subject's LCBs "
-                                "against the corrected one"}
+    "event-stream-oracle": "checks the erratum's corrected algorithm (the fixed-log "
+                           "variant), which a subject of the online cache bound does not "
+                           "replace"}
 
 
 def online_cases(profile: str, function: Callable[..., Any] | None = None,
                  spec: str = "") -> list[EventCase]:
-    """The streaming lemma (corrected and printed), the online cost and LCB events.
+    """The streaming lemma (corrected algorithm and printed), the online cost and LCB events.
 
-    With ``function`` in place of the printed CUCB-LLM-S, the cost row checks its caches,
-    the LCB row its ``lcbs``, and the rows that check the reference's own statistics are
-    n/a (:data:`REFERENCE_ONLY`).
+    ``function`` is a learner factory in place of the printed CUCB-LLM-S: every row but the
+    corrected algorithm's (:data:`REFERENCE_ONLY`, n/a) feeds its learner; the LCB row reads
+    its ``lcb``.
     """
-    stream_trials = {"quick": 10, "default": 20, "full": 60}[profile]  # ~80 ms per run
-    rows = [stream_case("event-stream-oracle", "fixed-log", 600, 0.05, stream_trials),
-            stream_case("event-stream-oracle-printed", "printed", 600, 0.05, stream_trials,
-                        erratum="apdx_lem:stream_oracle")]
-    online = None if function is None else substitute.stream_hits(function)
-    statistics = substitute.stream_statistics(function or printed_stream, spec or "reference")
-    rows.append(online_cost_case(STREAM_INSTANCE, "stream-erratum", 300, 0.05, stream_trials,
-                                 online))
-    rows.append(online_lcb_case(STREAM_LCB_INSTANCE, "stream-lcb", 500, 0.05, stream_trials,
-                                statistics))
-    rows.append(printed_radius_case(300, 0.05, stream_trials))
+    # ~13 ms per 600 rounds; 16 trials let the printed-lemma row flag a learner that breaks
+    # the lemma in every trial at a quick run's row level (0.455^16 ~ 3e-6, 0.455 the upper
+    # limit of the printed rate).
+    trials = {"quick": 16, "default": 20, "full": 60}[profile]
+    factory, name = (printed_cache, "reference") if function is None else (function, spec)
+    rows = [corrected_oracle_case(trials),
+            stream_oracle_case(factory=factory, name=name, trials=trials),
+            online_cost_case(STREAM_INSTANCE, "stream-erratum", RADIUS_HORIZON, 0.05, trials,
+                             factory, name),
+            online_lcb_case(STREAM_LCB_INSTANCE, "stream-lcb", 500, 0.05, trials, factory,
+                            name),
+            printed_radius_case(factory, name, trials)]
     if function is None:
         return rows
 

@@ -3,18 +3,16 @@ r"""Event rows for a substituted algorithm (``validate --algorithm``, a control)
 A subject (see :mod:`offcmab.validation.subjects`) is called exactly as the scenarios call it;
 the event rows then read the statistics from what it returned.  Only a subject whose
 result exposes the reference's fields can be checked; otherwise the trial raises
-:class:`NotExposed` and the row is ``n/a`` with the missing fields named.  Rows that
-inspect the streaming cache's own per-round LCBs (``event-online-lcb``) read them from
-the ``lcbs`` field of the subject's result (the reference returns its ``StreamRun``); a
-subject returning caches only gets ``n/a`` there.
+:class:`NotExposed` and the row is ``n/a`` with the missing fields named.  The online
+subject is a learner factory fed by its scenario's runner
+(:func:`offcmab.validation.scenarios.llm_online.feed`), which records the learner's ``lcb``
+after each round for ``event-online-lcb``; a learner without one gets ``n/a`` there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
-
-import numpy as np
 
 
 class NotExposedError(Exception):
@@ -74,32 +72,5 @@ def node_choice(function: Callable[..., Any], spec: str) -> Callable[[Any, Any, 
     """The IM-N subject as its theorem calls it, returning a result with ``seeds`` and ``lcb``."""
     def run(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
         return require(function(graph, cascades, oracle, delta), ("seeds", "lcb"), spec)
-
-    return run
-
-
-def stream_hits(function: Callable[..., Any]) -> Callable[[Any, Any, int, int, float], np.ndarray]:
-    """The online subject as ``(queries, costs, m, k, delta) -> hits`` (from its caches)."""
-    def run(queries: Any, costs: Any, m: int, k: int, delta: float) -> np.ndarray:
-        result = function(queries, costs, m, k, delta)
-        caches = np.asarray(getattr(result, "caches", result), dtype=bool)
-        return np.asarray(caches[np.arange(queries.size), queries], dtype=bool)
-
-    return run
-
-
-STREAM_FIELDS = ("lcbs",)
-
-
-def stream_statistics(function: Callable[..., Any], spec: str
-                      ) -> Callable[[Any, Any, int, int, float], tuple[np.ndarray, np.ndarray]]:
-    """The online subject as ``(queries, costs, m, k, delta) -> (hits, lcbs)``: which rounds
-    hit its cache (from ``caches``, or the result itself) and the LCBs in force after each
-    round (field ``lcbs``)."""
-    def run(queries: Any, costs: Any, m: int, k: int, delta: float
-            ) -> tuple[np.ndarray, np.ndarray]:
-        result = require(function(queries, costs, m, k, delta), STREAM_FIELDS, spec)
-        caches = np.asarray(getattr(result, "caches", result), dtype=bool)
-        return caches[np.arange(queries.size), queries], np.asarray(result.lcbs, dtype=float)
 
     return run

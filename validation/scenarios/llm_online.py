@@ -1,39 +1,193 @@
-r"""LLM cache, online streaming: the regret of CUCB-LLM-S.
+r"""LLM cache, online streaming: the regret of a learner fed one round at a time.
 
-Each trial runs :func:`offcmab.reference.cucb_llm_stream.cucb_llm_stream` as printed
-(``variant="printed"``, the algorithm the theorem covers) for ``T`` rounds, with ``n``
-of the report standing for ``T``, and measures the exact pseudo-regret
-:math:`\sum_{t\le T} [c(\mathcal M_t) - c(\mathcal M^*)]` (closed-form expected costs of
-the caches actually held).  The theorem bounds it with probability :math:`1-\delta`.
-The scenario draws the stream (queries, then costs, as the algorithm would) and hands
-it to the subject (:mod:`offcmab.validation.subjects`), which returns the cache it held in
-every round; the regret is measured from those caches.
-The instances are those of the offline scenarios without their logged caches.
+The subject of the online bound is a *learner factory* ``f(m, k, delta) -> learner``.  A
+learner has two methods:
+
+``cache()``
+    The cache for the next round: an array of at most ``k`` distinct query ids in
+    ``[0, m)``, or a boolean mask of length ``m`` with at most ``k`` entries set.
+``observe(query, cost_or_None)``
+    The round's query, with its realised cost when it missed the cache and ``None`` when it
+    hit (a hit reveals no cost).
+
+and optionally ``lcb``: the cost LCBs in force after the latest :meth:`observe`, an array of
+length ``m`` (an attribute, or a method without arguments).  The event row
+``event-online-lcb`` reads it; a learner without it gets ``n/a`` there.
+
+:func:`feed` is the runner: in round :math:`t` it reads :math:`\mathcal M_t` from
+``cache()``, reveals :math:`q_t`, and calls ``observe(q_t, None)`` on a hit, else
+``observe(q_t, C_t)``.  The learner receives its three factory arguments and, per round,
+one query id and one cost or ``None``: no argument ever references the stream, so it
+cannot read a later round or a hit's cost (a learner that walks the interpreter's frames
+is beyond what any in-process door can stop).  The regret
+:math:`\sum_{t\le T} [c(\mathcal M_t) - c(\mathcal M^*)]` is measured from the caches the
+runner recorded (closed-form expected costs).  Each trial runs the learner for ``T``
+rounds, ``n`` of the report standing for ``T``; the theorem bounds the regret with
+probability :math:`1-\delta`.  The instances are those of the offline scenarios without
+their logged caches.
+
+:func:`replay` runs a learner factory on a stream the caller already holds (the
+whole-stream call ``(queries, costs, m, k, delta)`` of offline replays); it is a
+convenience for analyses, not a door: the causal guarantee comes from :func:`feed`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from offcmab.bounds.bound import Bound
-from offcmab.reference.cucb_llm_stream import cucb_llm_stream
-from offcmab.reference.dataset import IntArray
+from offcmab.reference.cucb_llm_stream import StreamingCache
+from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.problems.llm_cache import LLMCacheProblem, sample_costs, sample_queries
-from offcmab.validation.actions import as_caches
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
 from offcmab.validation.scenarios import llm_instances as cases
 from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances
+from offcmab.validation.user_algorithm import guarded, source_files
 
 GRIDS: dict[str, tuple[int, ...]] = {
     "quick": (150,),
     "default": (200, 800),
     "full": (500, 2000, 8000),
 }
+
+
+class Learner(Protocol):
+    """An online cache learner: the cache for the next round, then that round's feedback."""
+
+    def cache(self) -> Any: ...
+
+    def observe(self, query: int, cost: float | None) -> None: ...
+
+
+#: A subject of the online bound: ``f(m, k, delta) -> learner``.
+LearnerFactory = Callable[[int, int, float], Learner]
+
+
+@dataclass(frozen=True)
+class OnlineRun:
+    r"""What the runner recorded while feeding a learner.
+
+    Attributes
+    ----------
+    caches
+        :math:`1\{q \in \mathcal M_t\}`, shape ``(T, m)``: the cache held in each round.
+    final
+        :math:`\mathcal M_{T+1}`, the cache after the last round, shape ``(m,)``.
+    hits
+        :math:`1\{q_t \in \mathcal M_t\}`, shape ``(T,)``.
+    lcbs
+        The learner's ``lcb`` after each round, shape ``(T, m)``; ``None`` when it has none.
+    """
+
+    caches: npt.NDArray[np.bool_]
+    final: npt.NDArray[np.bool_]
+    hits: npt.NDArray[np.bool_]
+    lcbs: FloatArray | None
+
+
+def round_cache(value: Any, m: int, k: int, name: str, t: int) -> npt.NDArray[np.bool_]:
+    """The cache a learner returned for round ``t`` as a mask, checked (``ValueError``)."""
+    where = f"cache of {name} in round {t}"
+    values = np.asarray(value)
+    if values.ndim != 1:
+        raise ValueError(f"{where}: must be a flat array, got shape {values.shape}")
+    if values.dtype.kind == "b":
+        if values.size != m:
+            raise ValueError(f"{where}: a boolean mask must have length m={m}, "
+                             f"got {values.size}")
+        mask = values.copy()
+    else:
+        if values.size and values.dtype.kind not in "iu":
+            raise ValueError(f"{where}: ids must be integers, got dtype {values.dtype}")
+        ids = values.astype(np.int64)
+        if ids.size and (ids.min() < 0 or ids.max() >= m):
+            raise ValueError(f"{where}: ids must lie in [0, {m}), got {ids.tolist()}")
+        if np.unique(ids).size != ids.size:
+            raise ValueError(f"{where}: duplicate ids in {ids.tolist()}")
+        mask = np.zeros(m, dtype=bool)
+        mask[ids] = True
+    if mask.sum() > k:
+        raise ValueError(f"{where}: holds {int(mask.sum())} queries, more than k={k}")
+    return mask
+
+
+def _lcb_reader(learner: Any, name: str) -> Callable[[], Any] | None:
+    """A reader of the learner's optional ``lcb`` (attribute or method), or None."""
+    if not hasattr(learner, "lcb"):
+        return None
+    if callable(learner.lcb):
+        return guarded(learner.lcb, f"{name} lcb()", source_files(learner.lcb))
+    return lambda: learner.lcb
+
+
+def feed(learner: Learner, queries: IntArray, costs: FloatArray, m: int, k: int,
+         name: str = "learner") -> OnlineRun:
+    r"""Run ``learner`` over the stream, one round at a time (the runner of the online door).
+
+    Round :math:`t`: record :math:`\mathcal M_t` = ``cache()``; reveal :math:`q_t`; on a
+    hit call ``observe(q_t, None)``, on a miss ``observe(q_t, C_t)``; read ``lcb`` if the
+    learner has one.  The stream stays here: the learner is handed one query id and one
+    cost (or ``None``) per round.  A learner's exception becomes one
+    :class:`~offcmab.validation.user_algorithm.AlgorithmError` line naming ``name``.
+    """
+    if not (callable(getattr(learner, "cache", None))
+            and callable(getattr(learner, "observe", None))):
+        raise ValueError(f"learner built by {name}: must have the methods cache() and "
+                         f"observe(query, cost_or_None), got a {type(learner).__name__}")
+    T = int(np.size(queries))
+    cache = guarded(learner.cache, f"{name} cache()", source_files(learner.cache))
+    observe = guarded(learner.observe, f"{name} observe()", source_files(learner.observe))
+    read_lcb = _lcb_reader(learner, name)
+    caches = np.zeros((T, m), dtype=bool)
+    lcbs = None if read_lcb is None else np.zeros((T, m))
+    for t in range(T):
+        held = caches[t] = round_cache(cache(), m, k, name, t + 1)
+        q = int(queries[t])
+        observe(q, None if held[q] else float(costs[t]))  # a hit reveals no cost
+        if read_lcb is not None and lcbs is not None:
+            lcbs[t] = _lcb_row(read_lcb(), m, name, t + 1)
+    final = round_cache(cache(), m, k, name, T + 1)
+    hits = caches[np.arange(T), np.asarray(queries, dtype=np.int64)]
+    return OnlineRun(caches, final, hits, lcbs)
+
+
+def _lcb_row(value: Any, m: int, name: str, t: int) -> FloatArray:
+    row = np.asarray(value, dtype=float)
+    if row.shape != (m,):
+        raise ValueError(f"lcb of {name} after round {t}: must have shape ({m},), "
+                         f"got {row.shape}")
+    return row
+
+
+def replay(factory: Callable[..., Any], queries: IntArray, costs: FloatArray, m: int, k: int,
+           delta: float, name: str = "learner") -> OnlineRun:
+    """A learner built by ``factory(m, k, delta)`` fed a stream the caller holds.
+
+    The whole-stream call of offline replays and analyses: not a door (the caller has the
+    stream), though the learner still sees one round at a time through :func:`feed`.
+    """
+    return feed(factory(m, k, delta), queries, costs, m, k, name)
+
+
+def printed_cache(m: int, k: int, delta: float) -> StreamingCache:
+    r"""The reference learner: CUCB-LLM-S as printed (``variant="printed"``).
+
+    The printed algorithm does not use ``delta`` (its radius is :math:`\sqrt{6\log t/N}`).
+    """
+    return StreamingCache(m, k, "printed")
+
+
+def draw_stream(problem: LLMCacheProblem, n: int, rng: np.random.Generator,
+                noise: Any) -> tuple[IntArray, FloatArray]:
+    """``n`` queries and the cost each would have on a miss (queries first, then costs)."""
+    queries = sample_queries(problem.p, n, rng)
+    return queries, sample_costs(problem.c[queries], rng, noise)
 
 
 def stream_regret(problem: LLMCacheProblem, caches: np.ndarray) -> float:
@@ -65,11 +219,10 @@ class StreamScenario:
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: Subject) -> TrialOutcome:
         problem = cases.build(instance.params).problem
-        queries = sample_queries(problem.p, n, rng)  # the order cucb_llm_stream draws them in
-        costs = sample_costs(problem.c[queries], rng, instance.params["noise"])
-        result = subject.function(queries, costs, problem.m, problem.k, instance.delta)
-        caches = as_caches(result, n, problem.m, problem.k, subject.spec)
-        return TrialOutcome(stream_regret(problem, caches))
+        queries, costs = draw_stream(problem, n, rng, instance.params["noise"])
+        learner = subject.function(problem.m, problem.k, instance.delta)
+        run = feed(learner, queries, costs, problem.m, problem.k, subject.spec)
+        return TrialOutcome(stream_regret(problem, run.caches))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         params = {"m": len(instance.params["p"]), "T": n, "delta": instance.delta}
@@ -80,30 +233,3 @@ class StreamScenario:
         problem = cases.build(instance.params).problem
         return MaxGap(n * problem.gap(np.zeros(0, dtype=np.int64)), True,
                       "T rounds of the empty cache")
-
-
-
-def printed_stream(queries: IntArray, costs: npt.NDArray[np.float64], m: int, k: int,
-                   delta: float) -> Any:
-    r"""The reference CUCB-LLM-S (``variant="printed"``) on a fixed stream, as a subject.
-
-    Returns its :class:`offcmab.reference.cucb_llm_stream.StreamRun`: the harness measures the
-    regret from ``caches`` and the event rows read ``lcbs``.  The printed algorithm does
-    not use ``delta`` (its radius is :math:`\sqrt{6\log t/N}`).
-    """
-    return stream_run(queries, costs, m, k)
-
-
-def stream_run(queries: IntArray, costs: npt.NDArray[np.float64], m: int, k: int,
-               radius_scale: float = 1.0) -> Any:
-    r"""The printed CUCB-LLM-S on a fixed stream with its radius times ``radius_scale``.
-
-    The algorithm never reads the true means: they enter
-    :func:`offcmab.reference.cucb_llm_stream.cucb_llm_stream` only through its regret
-    accounting, so a placeholder problem (uniform arrivals, unit costs) stands in for
-    them; its ``regret`` field is meaningless here.
-    """
-    placeholder = LLMCacheProblem(np.full(m, 1.0 / m), np.ones(m), k)
-    return cucb_llm_stream(placeholder, int(np.size(queries)), np.random.default_rng(0),
-                           "printed", queries=queries, costs=costs, diagnostics=False,
-                           radius_scale=radius_scale)

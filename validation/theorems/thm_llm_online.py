@@ -8,12 +8,15 @@ Everything validation checks for this bound:
   the check (:class:`StreamScenario`);
 * **instances**: the offline cache instances without their logged caches, and the trap
   below;
-* **signature**: ``f(queries, costs, m, k, delta)`` returning the cache held in every
-  round, in place of :func:`offcmab.validation.scenarios.llm_online.printed_stream`;
-* **events**: the streaming oracle lemma (corrected, and as printed: a known failure), the
-  online cost event and the corrected LCB steps of the regret proof (and, as printed, a
-  known failure);
-* **controls**: the printed algorithm with its radius broken, each also run through the
+* **signature**: a learner factory ``f(m, k, delta)`` in place of
+  :func:`offcmab.validation.scenarios.llm_online.printed_cache`; the scenario feeds its
+  learner one round at a time (``cache()``, then ``observe(query, cost_or_None)``), so it
+  never sees a later round nor a hit's cost;
+* **events**: the streaming oracle lemma (on the erratum's corrected algorithm, and as
+  printed: a known failure that fails a learner breaking it more often than the printed
+  algorithm), the online cost event and the corrected LCB steps of the regret proof (and,
+  as printed, a known failure);
+* **controls**: the printed learner with its radius broken, each also run through the
   event rows (their trap rows are vacuous, so they run on traps in the full profile only);
 * **tightness**: the online instance space.
 """
@@ -27,7 +30,7 @@ from offcmab.bounds.theorems.llm import THM_LLM_ONLINE
 from offcmab.validation.controls.stream import STREAM_CONTROLS
 from offcmab.validation.events import llm
 from offcmab.validation.events.core import EventCase
-from offcmab.validation.scenarios.llm_online import StreamScenario, printed_stream
+from offcmab.validation.scenarios.llm_online import StreamScenario, printed_cache
 from offcmab.validation.scenarios.traps import lock_in_traps
 from offcmab.validation.theorem import Signature, Theorem
 from offcmab.validation.tightness.files import CACHE_PARAMS
@@ -45,12 +48,13 @@ THEOREM = Theorem(
     title="The online LLM cache regret bound",
     scenario=StreamScenario(THM_LLM_ONLINE, lock_in_traps),
     signature=Signature(
-        "f(queries, costs, m, k, delta)", printed_stream,
-        returns="the cache held at the start of every round: a boolean array of shape "
-                "(T, m) with at most k entries per row (row t may depend on queries[:t] and "
-                "on costs[s] for s < t only where queries[s] missed the cache), or an object "
-                "with that array as `caches` (and, for the event rows, the per-round cost "
-                "LCBs as `lcbs`, shape (T, m), as the reference's StreamRun has)"),
+        "f(m, k, delta) -> learner with cache() and observe(query, cost_or_None)",
+        printed_cache,
+        returns="a learner, fed one round at a time: cache() gives the cache for the next "
+                "round (at most k distinct ids, or a boolean mask of length m); then "
+                "observe(query, cost) reports that round's query, with its cost on a miss "
+                "and None on a hit; optionally lcb, the cost LCBs after the latest round "
+                "(length m), which the event rows inspect"),
     events=events,
     controls=STREAM_CONTROLS,
     controls_check_events=True,
