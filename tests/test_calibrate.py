@@ -17,6 +17,7 @@ import json
 import numpy as np
 import pytest
 from scipy import stats
+from test_cli_solve import run_cli
 
 from offcmab.validation import calibration
 from offcmab.validation.calibration import (
@@ -33,7 +34,6 @@ from offcmab.validation.calibration import (
 from offcmab.validation.commands.calibrate_run import HEADER, table
 from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES
 from offcmab.validation.theorems import THEOREMS
-from tests.test_cli_solve import run_cli
 
 ID = "cor1-cascade"
 QUICK = ["calibrate", "--only", ID, "--profile", "quick"]

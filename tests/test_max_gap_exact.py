@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import brute_force as bf
 import pytest
 
 from offcmab.reference.problems.kpath import lower_bound_gap_parameter
@@ -22,7 +23,6 @@ from offcmab.validation.scenarios.llm_online import StreamScenario
 from offcmab.validation.scenarios.thm2_lower import LowerBoundScenario, family
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
-from tests import brute_force as bf
 
 SEED = 2025
 

@@ -9,11 +9,11 @@ bound ids at seed 2025 was such an instance (all means, or all costs, equal).
 from __future__ import annotations
 
 import pytest
+from test_max_gap_exact import brute_force
 
 from offcmab.validation.runner.spec import PROFILES
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
-from tests.test_max_gap_exact import brute_force
 
 SEEDS = range(40)  # 40 seeds x 6 generated instances (full profile) per bound id
 

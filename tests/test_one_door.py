@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli_solve import run_cli
+from test_pytest_plugin import plugin_arguments
 
 from offcmab.validation.output import jsonable
-from tests.test_cli_solve import run_cli
-from tests.test_pytest_plugin import plugin_arguments
 
 pytest_plugins = ["pytester"]
 
@@ -126,10 +126,9 @@ def test_fixture_fails_an_outcome_blind_ranking_without_options(
     result = pytester.runpytest_subprocess(*plugin_arguments(), "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([
-        "*most_examined (*own_cascade.py) violates 5 row(s) of cor1-cascade "
+        "*most_examined (*own_cascade.py) violates * row(s) of cor1-cascade "
         "(profile default, seed 2025):",
-        "*instance=generated-2, n=5000, variant=stated, *violations=83, "
-        "allowed_violations=15, trials=104*"])
+        "*id=cor1-cascade, instance=*, variant=stated, *violations=*"])
 
 
 # --- check(jobs=N) from a plain script, without a __main__ guard -----------------------------

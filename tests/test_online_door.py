@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from online_learners import Peeker, first_k, never_caches
+from test_cli_solve import run_cli
 
 from offcmab.reference.cucb_llm_stream import cucb_llm_stream
 from offcmab.validation.events import core, llm
@@ -30,8 +32,6 @@ from offcmab.validation.scenarios.llm_online import (
 from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
-from tests.online_learners import Peeker, first_k, never_caches
-from tests.test_cli_solve import run_cli
 
 LEARNERS = Path(__file__).resolve().parent / "online_learners.py"
 PROBLEM = llm_instances.build(llm.STREAM_INSTANCE).problem

@@ -85,17 +85,6 @@ def test_as_action_accepts_arrays_and_result_objects() -> None:
     assert actions.as_action(Result(), 5, 2).tolist() == [4, 0]
 
 
-def test_as_caches_checks_shape_type_and_size() -> None:
-    good = np.zeros((3, 4), dtype=bool)
-    assert actions.as_caches(good, 3, 4, 1) is good
-    with pytest.raises(ValueError, match="shape"):
-        actions.as_caches(good[:2], 3, 4, 1)
-    with pytest.raises(ValueError, match="boolean"):
-        actions.as_caches(good.astype(int), 3, 4, 1)
-    good[1, :2] = True
-    with pytest.raises(ValueError, match="round 1 holds 2"):
-        actions.as_caches(good, 3, 4, 1)
-
 
 def test_seed_ignores_the_subject() -> None:
     a = TrialKey("thm1-inf", "x", 10, 3)

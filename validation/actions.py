@@ -1,11 +1,10 @@
-r"""What a subject returned, checked: a feasible action, or a cache per round.
+r"""What an offline subject returned, checked: a feasible action.
 
 Offline subjects return the chosen action as a flat integer array or an object with an
 ``action``, ``cache`` or ``seeds`` attribute (the reference result objects);
-:func:`as_action` checks it.  The online subject of the streaming cache returns the
-cache held in every round (or an object with it as ``caches``, like the reference's
-``StreamRun``), checked by :func:`as_caches`.  Anything else is a ``ValueError`` naming
-the subject and the problem.
+:func:`as_action` checks it, and anything else is a ``ValueError`` naming the subject and
+the problem.  (An online learner's caches are checked round by round as the scenario
+feeds it: :mod:`offcmab.validation.scenarios.llm_online`.)
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from offcmab.reference.dataset import IntArray
 
@@ -51,19 +49,3 @@ def as_action(result: Any, m: int, k: int, name: str = "algorithm") -> IntArray:
     if np.unique(ids).size != ids.size:
         raise ValueError(f"{where}: duplicate ids in {ids.tolist()}")
     return ids
-
-
-def as_caches(result: Any, T: int, m: int, k: int,
-              name: str = "algorithm") -> npt.NDArray[np.bool_]:
-    """Per-round caches a streaming subject returned: boolean ``(T, m)``, at most ``k`` a row."""
-    where = f"caches returned by {name}"
-    values = np.asarray(getattr(result, "caches", result))
-    if values.shape != (T, m):
-        raise ValueError(f"{where}: must have shape (T, m) = ({T}, {m}), got {values.shape}")
-    if values.dtype.kind != "b":
-        raise ValueError(f"{where}: must be boolean, got dtype {values.dtype}")
-    sizes = values.sum(axis=1)
-    if np.any(sizes > k):
-        t = int(np.flatnonzero(sizes > k)[0])
-        raise ValueError(f"{where}: round {t} holds {int(sizes[t])} queries, more than k={k}")
-    return values

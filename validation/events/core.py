@@ -254,7 +254,8 @@ def detectable_rate(trials: int, failure: float, level: float, power: float = 0.
     return high
 
 
-def tested(results: Sequence[EventResult]) -> int:
-    """Rows that can fail the run: every row but the n/a ones (an erratum row fails a
-    subject that breaks the printed statement more often than the printed algorithm)."""
-    return sum(not result.reason for result in results)
+def can_fail(case: EventCase) -> bool:
+    """Whether the row of ``case`` can fail the run: every row but an erratum row whose
+    printed algorithm breaks the statement in every measured trial (no subject can do worse).
+    """
+    return case.known is None or case.known.failures < case.known.trials

@@ -33,7 +33,7 @@ convenience for analyses, not a door: the causal guarantee comes from :func:`fee
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -44,6 +44,7 @@ from offcmab.bounds.bound import Bound
 from offcmab.reference.cucb_llm_stream import StreamingCache
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.problems.llm_cache import LLMCacheProblem, sample_costs, sample_queries
+from offcmab.validation.evaluator import cache as evaluator_cache
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
 from offcmab.validation.scenarios import llm_instances as cases
@@ -190,11 +191,22 @@ def draw_stream(problem: LLMCacheProblem, n: int, rng: np.random.Generator,
     return queries, sample_costs(problem.c[queries], rng, noise)
 
 
-def stream_regret(problem: LLMCacheProblem, caches: np.ndarray) -> float:
-    r"""Pseudo-regret :math:`\sum_t [c(\mathcal M_t) - c(\mathcal M^*)]` of per-round caches."""
-    weights = problem.p * problem.c
-    best = float(np.sum(weights[problem.optimal_cache()]))
-    return float(np.sum(best - caches @ weights))
+def stream_regret(params: Mapping[str, Any], caches: np.ndarray) -> float:
+    r"""Pseudo-regret :math:`\sum_t [c(\mathcal M_t) - c(\mathcal M^*)]` of per-round caches.
+
+    Computed by the independent evaluator (:mod:`offcmab.validation.evaluator.cache`): the
+    expected cost of a cache and the cheapest cache of ``k`` queries, not the problem's own.
+    """
+    weights = np.asarray(params["p"], dtype=np.float64) * np.asarray(params["c"], dtype=np.float64)
+    cheapest = -evaluator_cache.extremes(params).best
+    return float(np.sum((weights.sum() - caches @ weights) - cheapest))
+
+
+def round_regret_range(params: Mapping[str, Any]) -> float:
+    r"""The largest regret of one round, :math:`c(\emptyset) - c(\mathcal M^*)` (the evaluator's):
+    a cache holds at most ``k`` queries, so no round does worse than the empty one."""
+    weights = np.asarray(params["p"], dtype=np.float64) * np.asarray(params["c"], dtype=np.float64)
+    return float(weights.sum() + evaluator_cache.extremes(params).best)
 
 
 @dataclass(frozen=True)
@@ -222,14 +234,17 @@ class StreamScenario:
         queries, costs = draw_stream(problem, n, rng, instance.params["noise"])
         learner = subject.function(problem.m, problem.k, instance.delta)
         run = feed(learner, queries, costs, problem.m, problem.k, subject.spec)
-        return TrialOutcome(stream_regret(problem, run.caches))
+        return TrialOutcome(stream_regret(instance.params, run.caches))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         params = {"m": len(instance.params["p"]), "T": n, "delta": instance.delta}
         return bound_value(self.formula, variant, params)
 
+    def gap_range(self, instance: Instance, n: int) -> tuple[float, float]:
+        r"""Every trial's regret lies in :math:`[0, T\,(c(\emptyset) - c(\mathcal M^*))]`."""
+        return 0.0, n * round_regret_range(instance.params)
+
     def max_gap(self, instance: Instance, n: int) -> MaxGap:
         r"""Exact :math:`T\,[c(\emptyset) - c(\mathcal M^*)]`: a learner that never caches."""
-        problem = cases.build(instance.params).problem
-        return MaxGap(n * problem.gap(np.zeros(0, dtype=np.int64)), True,
+        return MaxGap(n * round_regret_range(instance.params), True,
                       "T rounds of the empty cache")
