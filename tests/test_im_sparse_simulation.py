@@ -1,4 +1,4 @@
-"""The sparse IC simulator's building blocks against exact laws (issue 16).
+"""The sparse IC simulator's building blocks against exact laws.
 
 * the cascade-size law of :func:`cascade_sizes` equals the exact law from live-edge enumeration,
   by a chi-square test, with every edge on the coin-per-edge path, then every edge on the

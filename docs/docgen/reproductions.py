@@ -25,7 +25,7 @@ def load(root: Path, figure: str) -> dict[str, Any] | None:
 #: Headers of the comparison table, one per column of ``comparison.csv``.
 HEADERS = {"claim": "what the paper reports", "paper": "the paper",
            "ours_paper_settings": "ours, paper's settings",
-           "ours_random_ids": "ours, ids at random (issue 13)",
+           "ours_random_ids": "ours, ids at random",
            "width_reproducing": "width scale that would reproduce it",
            "verdict": "verdict", "reason": "why"}
 

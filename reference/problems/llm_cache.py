@@ -35,7 +35,7 @@ Zhu et al.'s released code (:func:`sample_power_queries`, exact law
 smallest probability 1.76 for m = 100), not a Zipf law (ratio 100^0.9 = 63 for m = 100).
 Both list the queries from the commonest down unless given ``labels``
 (:func:`relabel`): the reproductions renumber the queries at random in every trial, so
-that tie-breaking toward smaller ids cannot pick popular queries for free (issue 13).
+that tie-breaking toward smaller ids cannot pick popular queries for free.
 
 References
 ----------

@@ -35,7 +35,7 @@ the node-level LCBs are all 0 (the estimator needs :math:`n q_u^2` far above
 :math:`\log(12nE/\delta)`, and here :math:`q_u = 3/V`), so IMM runs on an all-zero graph and is
 a small part of either side: the statistics path is what is timed.
 
-Goals (issue 14): time ratio ``<= 1.5``, memory ratio ``<= 2``.
+Goals: time ratio ``<= 1.5``, memory ratio ``<= 2``.
 """
 
 from __future__ import annotations

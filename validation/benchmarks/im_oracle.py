@@ -57,7 +57,7 @@ good seeds: each promises only :math:`(1-1/e-\varepsilon)\,\mathrm{OPT}`, so a s
 says the seeds differ in quality, not that either is wrong; ``spread_ratio`` (ours / theirs)
 must lie in :math:`[1-1/e-\varepsilon,\ 1/(1-1/e-\varepsilon)]` when both guarantees hold.
 
-GOAL (issue 14): ratio >= 0.5, i.e. our IMM within 2x of pynetim's C++ IMM on the NetHEPT-sized
+GOAL: ratio >= 0.5, i.e. our IMM within 2x of pynetim's C++ IMM on the NetHEPT-sized
 graph (the default run).  ``--quick`` is a smoke test; its figure is judged against the same goal
 although per-round costs weigh more on its small graph.
 Without pynetim installed the benchmark stops before timing anything, with

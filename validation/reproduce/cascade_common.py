@@ -36,7 +36,7 @@ ALGORITHMS: dict[str, Algorithm] = {
 
 
 def clcb_scaled(data: OfflineDataset, k: int, scale: float) -> IntArray:
-    r"""CLCB-Cascade with its radius multiplied by ``scale`` (the width sweep of issue 13).
+    r"""CLCB-Cascade with its radius multiplied by ``scale`` (the confidence-width sweep).
 
     ``scale = 1`` is :func:`offcmab.reference.clcb_cascade.clcb_cascade`; a scale below 1 is not an
     algorithm of the paper (see :mod:`offcmab.validation.reproduce.width_sweep` for what it does to

@@ -3,7 +3,7 @@ r"""The paper's reported numbers against ours, one row each (``comparison.csv``)
 :func:`comparison_rows` reads the summaries the reproductions return (or the committed
 JSON artifacts' ``summary`` fields) and gives, for every number or qualitative claim the
 paper's experiments report: our value at the paper's settings (query ids numbered as
-Zhu et al.'s sampler numbers them), our value with ids in a random order (issue 13), the
+Zhu et al.'s sampler numbers them), our value with ids in a random order, the
 confidence-width scale that would reproduce it (from ``width-sweep``) and a verdict:
 
 * ``reproduced``: our value (ids at random) attains the paper's under every averaging we

@@ -14,7 +14,7 @@ trial-averaged gap (grid points where the baseline's average gap is 0 are
 skipped); ``pooled_reduction_vs_*`` is :math:`1 - \sum_n \bar g_{\text{CLCB}}(n)
 / \sum_n \bar g_B(n)`.
 
-Item ids carry no information here (issue 13): the means are drawn i.i.d. per item, so a
+Item ids carry no information here: the means are drawn i.i.d. per item, so a
 random renumbering of the items leaves the law of every gap unchanged.
 """
 

@@ -17,7 +17,7 @@ both run:
   fresh :math:`\mathrm{Bernoulli}(0.5)`; then every cache of the top-k arrival
   probabilities is optimal.
 
-Query ids (issue 13).  Zhu et al.'s sampler numbers the queries from the commonest down,
+Query ids.  Zhu et al.'s sampler numbers the queries from the commonest down,
 and every algorithm here breaks ties toward smaller ids, so at small :math:`n` (most
 queries unseen, hence tied) the algorithms fill the cache with the truly commonest
 queries for free.  The headline run (``fig3a.png``, the top-level summary keys) therefore
@@ -63,7 +63,7 @@ Ids = Literal["random", "ordered"]
 #: Summary key of each id order.
 ID_KEYS: dict[str, str] = {"random": "random ids", "ordered": "ordered ids"}
 #: Extra figures this module writes, file stem -> caption (shown on the docs page).
-EXTRA_FIGURES = {"fig3a-ordered": "Before issue 13: query ids ordered by popularity "
+EXTRA_FIGURES = {"fig3a-ordered": "Query ids ordered by popularity "
                                   "(Zhu et al.'s numbering, the paper's setting)"}
 
 

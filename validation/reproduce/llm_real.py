@@ -13,7 +13,7 @@ The paper's SciQ prompts and OpenAI prices cannot be fetched here.  Substitutes:
   answers, so output tokens are not counted.  Costs are deterministic per prompt.
 * **Arrivals**: Zhu et al.'s power-law sampler, :math:`\alpha = 0.9`, prompts in a
   random order per trial and query ids in another random order (so that neither the
-  costs nor the popularity ranks follow the ids, issue 13); logs from empty caches;
+  costs nor the popularity ranks follow the ids); logs from empty caches;
   cache sizes :math:`K \in \{10, 20\}`; :math:`\delta = 0.1`; 20 trials (3 with ``--quick``).
 """
 

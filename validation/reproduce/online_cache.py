@@ -40,7 +40,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     horizon = T_QUICK if quick else T_FULL
     trials = 2 if quick else TRIALS
     instance_rng = np.random.default_rng(seed)
-    labels = instance_rng.permutation(M)  # ids in random order, not by popularity (issue 13)
+    labels = instance_rng.permutation(M)  # ids in random order, not by popularity
     problem = LLMCacheProblem(zipf_probabilities(M, ALPHA, labels), instance_rng.random(M), K)
     rounds = np.arange(1, horizon + 1)
     rate = np.sqrt(M * rounds * np.log(rounds + 1))

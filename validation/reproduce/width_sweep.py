@@ -1,4 +1,4 @@
-r"""Confidence-width sweep (issue 13): which width would the paper's numbers need?
+r"""Confidence-width sweep: which width would the paper's numbers need?
 
 CLCB-LLM-C (Figure 3(a)) and CLCB-Cascade (Figure 1(a)) are rerun with their confidence
 radius multiplied by a scale :math:`s \in \{2^{-6}, \dots, 2\}` (``SCALES``), on the same
@@ -7,7 +7,7 @@ CUCB-Offline keeps the printed radius).  For each scale we report the improvemen
 each baseline, measured exactly as in ``fig3a`` (ratio of mean gaps, mean of per-n ratios)
 and ``fig1a`` (mean over n and pooled reductions), and the scales at which each of the
 paper's numbers (1.32x; 47.75% and 20.02%) is attained.  Figure 3(a) is swept with query
-ids in random order (after issue 13) and, for comparison, in the paper's popularity order.
+ids in random order and, for comparison, in the paper's popularity order.
 
 Does a scale keep the theorem's guarantee?  Shrinking the radius weakens the
 concentration event :math:`\mathcal E_{\text{arm}}` the proofs rest on.  With the scaled
