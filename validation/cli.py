@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "spread": "offcmab.validation.commands.spread",
     "reproduce": "offcmab.validation.commands.reproduce",
     "bench": "offcmab.validation.commands.bench",
+    "cite": "offcmab.validation.commands.cite",
 }
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
