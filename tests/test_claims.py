@@ -97,7 +97,8 @@ def test_skipped_slow_checks_say_so(results: list[ClaimResult]) -> None:
     for result in results:
         if result.claim.slow:
             assert result.outcome.status == "unchecked"
-            assert "--slow" in result.outcome.detail
+            assert "--no-statistical" in result.outcome.detail
+            assert not result.ran
 
 
 def test_unknown_claim_id_is_an_input_error() -> None:

@@ -13,6 +13,7 @@ The whole paper: ``thm:upper_bound``, ``thm:lower_bound``, ``thm:app_ranking``,
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from functools import lru_cache
 
@@ -50,7 +51,8 @@ if len(_BY_ID) != len(CLAIMS):  # pragma: no cover - guards against a duplicated
     raise RuntimeError("duplicate claim id in the registry")
 
 CHECK_RAISED = "the check itself raised an error:"
-SKIPPED_SLOW = "statistical check not run (pass include_slow=True, or --slow on the CLI)"
+SKIPPED_SLOW = ("statistical check not run (pass include_slow=True; the command line runs it "
+                "unless told --no-statistical)")
 
 
 def get_claim(claim_id: str) -> Claim:
@@ -64,12 +66,13 @@ def get_claim(claim_id: str) -> Claim:
 def check_claim(claim: Claim, include_slow: bool = False) -> ClaimResult:
     """Run one claim's check (a slow one only when ``include_slow``)."""
     if claim.slow and not include_slow:
-        return ClaimResult(claim, Outcome("unchecked", "none", SKIPPED_SLOW))
+        return ClaimResult(claim, Outcome("unchecked", "none", SKIPPED_SLOW), ran=False)
+    start = time.perf_counter()
     try:
         outcome = claim.check()
     except Exception as error:  # a broken check must not hide the other claims
         outcome = Outcome("unchecked", "none", f"{CHECK_RAISED} {error!r}")
-    return ClaimResult(claim, outcome)
+    return ClaimResult(claim, outcome, seconds=time.perf_counter() - start)
 
 
 def check_all(include_slow: bool = False) -> list[ClaimResult]:

@@ -92,7 +92,8 @@ class Claim:
     check
         Returns the :class:`Outcome`.
     slow
-        True for statistical checks that run only when asked (``--slow``).
+        True for statistical checks (the library runs them when asked with ``include_slow``;
+        the command line runs them unless told ``--no-statistical``).
     correction
         The smallest change that makes the claim true (used when it fails).
     impact
@@ -118,10 +119,12 @@ class Claim:
 
 @dataclass(frozen=True)
 class ClaimResult:
-    """A claim together with the outcome of its check."""
+    """A claim together with the outcome of its check, whether it ran, and its time."""
 
     claim: Claim
     outcome: Outcome
+    ran: bool = True
+    seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for JSON output (no callables)."""
@@ -136,6 +139,8 @@ class ClaimResult:
             "method": self.outcome.method,
             "detail": self.outcome.detail,
             "evidence": dict(self.outcome.evidence),
+            "ran": self.ran,
+            "seconds": round(self.seconds, 3),
         }
         if self.outcome.status == "counterexample":
             data["correction"] = self.claim.correction

@@ -1,5 +1,5 @@
-r"""``offcmab claims [--json] [--slow] [--strict] [--id ID ...]``: every claim of the paper
-and the status its machine check gave."""
+r"""``offcmab claims [--json] [--no-statistical] [--strict] [--id ID ...]``: every claim of
+the paper and the status its machine check gave (statistical checks included by default)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ HELP = "list every encoded claim of the paper with the status its machine check 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    parser.add_argument("--slow", action="store_true",
-                        help="also run the statistical (simulation) checks")
+    parser.add_argument("--no-statistical", action="store_true",
+                        help="skip the statistical (simulation) checks (they run by default)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when any claim is a counterexample")
     parser.add_argument("--id", action="append", dest="ids", metavar="ID",
@@ -25,9 +25,10 @@ def run(args: argparse.Namespace) -> int:
     from offcmab.bounds.claims import check_all, check_claim, count_statuses, get_claim
 
     if args.ids:
-        results = [check_claim(get_claim(claim_id), args.slow) for claim_id in args.ids]
+        results = [check_claim(get_claim(claim_id), not args.no_statistical)
+                   for claim_id in args.ids]
     else:
-        results = check_all(include_slow=args.slow)
+        results = check_all(include_slow=not args.no_statistical)
     counts = count_statuses(results)
     if args.json:
         payload = {"claims": [result.as_dict() for result in results], "counts": counts}

@@ -1,4 +1,5 @@
-r"""``offcmab errata [--json] [--slow]``: the claims that failed, with evidence and correction."""
+r"""``offcmab errata [--json] [--no-statistical]``: the claims that failed, with evidence and
+correction."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ HELP = "list the paper's errata: failed claims with counterexample, correction a
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    parser.add_argument("--slow", action="store_true",
-                        help="also run the statistical (simulation) checks")
+    parser.add_argument("--no-statistical", action="store_true",
+                        help="skip the statistical (simulation) checks (they run by default)")
 
 
 def run(args: argparse.Namespace) -> int:
     from offcmab.bounds.errata import errata  # sympy: not on 'offcmab --help'
 
-    found = errata(include_slow=args.slow)
+    found = errata(include_slow=not args.no_statistical)
     if args.json:
         emit({"errata": [item.as_dict() for item in found]}, True)
         return 0
