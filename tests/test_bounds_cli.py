@@ -58,6 +58,16 @@ def test_bound_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["thm1-inf"]["optional"] == ["p_star"]
 
 
+def test_bound_list_is_a_table_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bound", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:2] == ["id", "bound"]
+    thm4 = next(line for line in lines if line.startswith("thm4-im "))
+    assert thm4.endswith("V d_max sigma_star eta gamma E n delta")
+    assert "{" not in "".join(lines)  # no JSON unless asked
+    assert any(line.startswith("thm1-inf ") and line.endswith("[p_star]") for line in lines)
+
+
 @pytest.mark.parametrize(
     ("argv", "field"),
     [

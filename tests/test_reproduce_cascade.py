@@ -16,11 +16,16 @@ from offcmab.validation.reproduce import fig1a
 def test_reproduce_quick_writes_outputs(
     figure: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["reproduce", figure, "--out", str(tmp_path), "--quick", "--seed", "1"]) == 0
+    assert main(["reproduce", figure, "--out", str(tmp_path), "--quick", "--seed", "1",
+                 "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["figure"] == figure
     for suffix in ("png", "pdf", "csv"):
         assert (tmp_path / f"{figure}.{suffix}").stat().st_size > 0
+    assert main(["reproduce", figure, "--out", str(tmp_path), "--quick", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"{figure}: wrote {tmp_path / figure}.csv")
+    assert "{" not in text and "trials: " in text  # a summary for people, not JSON
 
 
 def test_reductions_formula() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -71,16 +72,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def list_table(listing: dict[str, dict[str, Any]]) -> str:
+    """The bound ids as a table: title, where in the paper, parameters (optional ones in [])."""
+    rows = [(bound_id, entry["title"], entry["paper_ref"],
+             " ".join([*entry["parameters"], *(f"[{name}]" for name in entry["optional"])]))
+            for bound_id, entry in listing.items()]
+    header = ("id", "bound", "in the paper", "parameters ([optional])")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True))
+             + "  " + row[3] for row in [header, *rows]]
+    return "\n".join(lines) + "\n"
+
+
 def run(args: argparse.Namespace) -> int:
     from offcmab.bounds.registry import BOUNDS, get_bound  # sympy: not on 'offcmab --help'
 
     if args.list:
-        emit({bound.id: {"title": bound.title, "paper_ref": bound.paper_ref,
-                         "parameters": list(bound.parameters),
-                         "optional": list(bound.optional_parameters),
-                         "domains": {name: domain.describe()
-                                     for name, domain in bound.domains.items()}}
-              for bound in BOUNDS.values()}, args.json)
+        listing = {bound.id: {"title": bound.title, "paper_ref": bound.paper_ref,
+                              "parameters": list(bound.parameters),
+                              "optional": list(bound.optional_parameters),
+                              "domains": {name: domain.describe()
+                                          for name, domain in bound.domains.items()}}
+                   for bound in BOUNDS.values()}
+        if args.json:
+            emit(listing, True)
+        else:
+            sys.stdout.write(list_table(listing))
         return 0
     if args.id is None:
         raise InputError("id", "missing (use --list to see the bound ids)")

@@ -15,6 +15,22 @@ HELP = ("regenerate the paper's experiments as PNG/PDF figures and CSV tables; '
         "writes comparison.csv (the paper's numbers against ours)")
 
 
+def describe(name: str, summary: dict[str, Any] | None, out: Path) -> str:
+    """What a reproduction wrote and its headline numbers, for a person (``--json``: all)."""
+    files = sorted(str(path) for path in out.glob(f"{name}*"))
+    lines = [f"{name}: wrote {', '.join(files) or 'no file'}"]
+    for key, value in (summary or {}).items():
+        if isinstance(value, bool | int | float | str):
+            lines.append(f"  {key}: {value:.4g}" if isinstance(value, float)
+                         else f"  {key}: {value}")
+        elif isinstance(value, dict) and all(isinstance(v, list) for v in value.values()):
+            lines.append(f"  {key}: " + "; ".join(f"{k} {', '.join(map(str, v))}"
+                                                   for k, v in value.items()))
+        else:
+            lines.append(f"  {key}: in the CSV (--json prints it)")
+    return "\n".join(lines)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("figure", choices=[*FIGURES, "all"], metavar="FIGURE",
                         help=f"one of {', '.join(FIGURES)}, or all")
@@ -22,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=nonnegative_int, default=2025, help="run seed")
     parser.add_argument("--quick", action="store_true",
                         help="fewer trials and a shorter grid (for smoke tests)")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON object per figure instead of the summary")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,7 +49,10 @@ def run(args: argparse.Namespace) -> int:
     for name in names:
         summary = FIGURES[name].run(args.out, args.seed, args.quick)
         summaries[name] = summary
-        emit({"figure": name, **summary}, True)
+        if args.json:
+            emit({"figure": name, **(summary or {})}, True)
+        else:
+            print(describe(name, summary, args.out))
     if args.figure == "all":  # the paper's numbers against ours, one row each
         write_comparison(args.out / "comparison.csv", comparison_rows(summaries))
     return 0
