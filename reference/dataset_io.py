@@ -106,7 +106,10 @@ def parse_json_line(text: str, line: int) -> dict[str, Any]:
     try:
         record = json.loads(text)
     except json.JSONDecodeError as error:
-        raise InputError("json", f"malformed JSON ({error.msg})", line) from None
+        found = "a CSV row" if "," in text and not text.lstrip().startswith(("{", "[")) else None
+        what = (f"not JSON: it looks like {found}; logs are JSON Lines (one object per line) "
+                "or .npz" if found else f"malformed JSON ({error.msg})")
+        raise InputError("json", what, line) from None
     except RecursionError:
         raise InputError("json", "nested too deeply", line) from None
     if not isinstance(record, dict):

@@ -42,6 +42,7 @@ BAD_JSONL = [
     ([], "line 1: header: file is empty"),
     (['{"n": 3}', GOOD], 'line 1: m: header must hold a positive integer "m"'),
     (['{"m": 3}', "{oops"], "line 2: json: malformed JSON"),
+    (["round,arm,outcome", "0,1,0.5"], "line 1: json: not JSON: it looks like a CSV row"),
     (['{"m": 3}', GOOD, '{"triggered": [0, 1], "outcomes": [1]}'],
      "line 3: outcomes: has 1 entries but triggered has 2"),
     (['{"m": 3}', '{"triggered": [0, 3], "outcomes": [1, 0]}'],

@@ -24,7 +24,12 @@ from offcmab.reference.im.oracles import imm
 from offcmab.reference.oracles import KPathOracle, TopK, top_k
 from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw, check_cascade_log
 from offcmab.reference.problems.kpath import KPathProblem, lower_bound_family
-from offcmab.reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
+from offcmab.reference.problems.llm_cache import (
+    CacheLog,
+    EmptyCaches,
+    LLMCacheProblem,
+    sample_log,
+)
 
 HEAVY = ("sympy", "scipy", "networkx", "matplotlib", "offcmab.bounds", "offcmab.validation")
 
@@ -89,6 +94,11 @@ BAD_CALLS: list[tuple[Callable[[], Any], str]] = [
      "p: must sum to 1, sums to 1.1"),
     (lambda: LLMCacheProblem(np.array([0.5, 0.5]), np.array([0.5]), 1),
      "c: must have 2 entries, got 1"),
+    (lambda: CacheLog(3, np.zeros(4, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                      np.array([0, 1, 2]), np.full((3, 1), 0.5)),
+     "cost: must have the shape of the queries (3,), got shape (3, 1)"),
+    (lambda: GRAPH.with_probabilities(np.full((2, 1), 0.5)),
+     "p: needs shape (2,) (one per edge), got shape (2, 1)"),
     (lambda: clcb_llm(LOG, 4, 0.1), "k: must not exceed the number of arms m=3, got 4"),
     (lambda: ICGraph.from_edges(3, [0, 1], [1], 0.5), "targets: has 1 entries but sources has 2"),
     (lambda: estimate_spread(GRAPH, [NAN], 10, RNG), "seeds: must be integer node ids"),

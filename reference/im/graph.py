@@ -103,7 +103,8 @@ class ICGraph:
         r"""The same structure with new probabilities (e.g. the LCB graph :math:`\underline G`)."""
         prob = np.asarray(p, dtype=np.float64)
         if prob.shape != self.p.shape:
-            raise InputError("p", f"needs {self.edges} entries, got {prob.size}")
+            raise InputError("p", f"needs shape {self.p.shape} (one per edge), got shape "
+                                  f"{prob.shape}")
         if np.any(~np.isfinite(prob)) or np.any((prob < 0) | (prob > 1)):
             raise InputError("p", "edge probabilities must lie in [0, 1]")
         return ICGraph(self.nodes, self.sources, self.targets, prob, self.out_offsets)

@@ -455,7 +455,8 @@ def _checked_rounds(m: int, queries: npt.ArrayLike, costs: npt.ArrayLike
     _check_ids(query_ids, m, "query")
     cost_values = as_real_array(costs, "cost")
     if cost_values.shape != query_ids.shape:
-        raise InputError("cost", f"must have {query_ids.size} entries, got {cost_values.size}")
+        raise InputError("cost", f"must have the shape of the queries {query_ids.shape}, got "
+                                 f"shape {cost_values.shape}")
     return query_ids, cost_values
 
 
