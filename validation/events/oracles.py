@@ -163,8 +163,8 @@ def shortfall(space: Feasible, action: npt.ArrayLike, weights: FloatArray,
 
 def _fresh(oracle: Any, rng: np.random.Generator) -> Any:
     """``oracle`` with its ``seed`` redrawn, when it has one (a randomized oracle)."""
-    if dataclasses.is_dataclass(oracle) and any(f.name == "seed"
-                                               for f in dataclasses.fields(oracle)):
+    if (dataclasses.is_dataclass(oracle) and not isinstance(oracle, type)
+            and any(f.name == "seed" for f in dataclasses.fields(oracle))):
         return dataclasses.replace(oracle, seed=int(rng.integers(2**63)))
     return oracle
 
