@@ -58,7 +58,7 @@ def llm_cases(profile: str) -> list[core.EventCase]:
 
 def test_reference_algorithms_pass_every_event_row() -> None:
     cases = [*arm_cases("quick"), *llm_cases("quick"), *oracles.topk_cases(),
-             *oracles.imm_cases()]
+             *oracles.im_cases()]
     rows = [core.event_row(core.run_case(c, TRIALS, SEED), LEVEL) for c in cases]
     assert {row["verdict"] for row in rows if not row["erratum"]} == {core.PASS}
 

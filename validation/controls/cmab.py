@@ -9,7 +9,10 @@ in place of the LCB :math:`\hat\mu_i - \rho_i` of ``line:LCB``:
 * ``radius-0.1``: :math:`\hat\mu_i - \rho_i/10`;
 * ``ignores-data``: a fixed index, increasing in the arm id (the last arms win);
 * ``oracle-ignores-weights``: the LCBs are computed but the oracle is called with
-  constant weights (ties: the first arms win).
+  constant weights (ties: the first arms win), i.e. a first-``k`` oracle;
+* ``oracle-last-k``, ``oracle-reversed``, ``oracle-random``: CLCB itself with its oracle
+  wrapped in a :class:`offcmab.validation.controls.oracles.BrokenOracle` (the last ``k``
+  arms or the last path, the smallest LCBs first, an action unrelated to the LCBs).
 
 The returned :class:`offcmab.reference.clcb.CLCBResult` carries the index the oracle saw in
 its ``lcb`` field, so checks of the LCB's confidence event see what the control used.
@@ -22,10 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.reference.clcb import CLCBResult
+from offcmab.reference.clcb import CLCBResult, clcb
 from offcmab.reference.confidence import RadiusRule, arm_statistics, hoeffding_radius
 from offcmab.reference.dataset import FloatArray, OfflineDataset
 from offcmab.reference.oracles import Oracle, TopK
+from offcmab.validation.controls.oracles import BrokenOracle, Mistake
 
 
 def scaled_index(dataset: OfflineDataset, delta: float, scale: float,
@@ -83,6 +87,26 @@ def oracle_ignores_weights(dataset: OfflineDataset, oracle: Oracle, delta: float
     return CLCBResult(oracle(np.zeros_like(index)), stats.counts, stats.means, index)
 
 
+def _broken(mistake: Mistake, summary: str) -> Callable[..., CLCBResult]:
+    """CLCB with its oracle called with the wrong weights (``mistake``)."""
+
+    def run(dataset: OfflineDataset, oracle: Oracle, delta: float,
+            radius: RadiusRule = "alg1") -> CLCBResult:
+        return clcb(dataset, BrokenOracle(oracle, mistake), delta, radius)
+
+    run.__doc__ = summary
+    run.__name__ = f"oracle_{mistake}"
+    return run
+
+
+oracle_last_k = _broken("last", "A last-k oracle: CLCB's oracle returns the last k arms "
+                                "(or the last path), whatever the LCBs.")
+oracle_reversed = _broken("reversed", "A reversed oracle: CLCB's oracle ranks the smallest "
+                                      "LCBs first (it minimizes).")
+oracle_random = _broken("random", "A random oracle: CLCB's oracle returns an action unrelated "
+                                  "to the order of the LCBs.")
+
+
 def _cascade(control: Callable[..., CLCBResult]) -> Callable[..., CLCBResult]:
     """The CLCB-Cascade form of a CLCB control: top-k oracle, cascade radius."""
 
@@ -98,13 +122,18 @@ def _cascade(control: Callable[..., CLCBResult]) -> Callable[..., CLCBResult]:
 CLCB_CONTROLS: dict[str, Callable[..., CLCBResult]] = {
     "no-pessimism": no_pessimism, "optimism": optimism, "radius-0.1": radius_tenth,
     "ignores-data": ignores_data, "oracle-ignores-weights": oracle_ignores_weights,
+    "oracle-last-k": oracle_last_k, "oracle-reversed": oracle_reversed,
+    "oracle-random": oracle_random,
 }
+#: Controls whose mistake is the oracle's.
+ORACLE_CONTROLS = ("oracle-ignores-weights", "oracle-last-k", "oracle-reversed", "oracle-random")
 #: On the lower-bound pair the controls stand in for CLCB (the bound holds for all).  The
 #: oracle that ignores its weights picks the first path, which is also CLCB's pick on the
-#: proof's pair, so it is left out there.
+#: proof's pair, and that pair has no event row that could see the other oracle mistakes,
+#: so the oracle controls are left out there.
 LOWER_CONTROLS = {name: control for name, control in CLCB_CONTROLS.items()
-                  if name != "oracle-ignores-weights"}
+                  if name not in ORACLE_CONTROLS}
 CASCADE_CONTROLS: dict[str, Callable[..., CLCBResult]] = {
     name: _cascade(CLCB_CONTROLS[name])
-    for name in ("no-pessimism", "optimism", "radius-0.1", "ignores-data")
+    for name in ("no-pessimism", "optimism", "radius-0.1", "ignores-data", *ORACLE_CONTROLS)
 }

@@ -16,7 +16,11 @@ conditional one times :math:`s_c`), from the reference's own estimates and radii
 * ``printed-estimator``: the reference with ``estimator="printed"``
   (:math:`n_{1,\bar u,\bar v}/n_{1,\bar v}`, conditioning on the wrong event);
 * ``ignores-data``: the ``k`` nodes with the largest ids;
-* ``oracle-ignores-weights``: the oracle is called with weight 1 on every edge.
+* ``oracle-ignores-weights``: the oracle is called with weight 1 on every edge;
+* ``oracle-first-k``, ``oracle-reversed``, ``oracle-random``: CLCB-IM-N itself with its oracle
+  wrapped in a :class:`offcmab.validation.controls.oracles.BrokenOracle` (the seeds
+  :math:`\{0, \dots, k-1\}`, the spread under flipped edge LCBs, seeds unrelated to the LCBs).
+  A last-``k`` oracle is ``ignores-data`` above (the LCBs are computed, the seeds fixed).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from offcmab.reference.im.clcb_im_node import (
 from offcmab.reference.im.data import NodeCascades
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.oracles import Oracle, top_k
+from offcmab.validation.controls.oracles import BrokenOracle, Mistake
 
 
 def interval_edges(graph: ICGraph, cascades: NodeCascades, delta: float, scale: float,
@@ -112,8 +117,30 @@ def oracle_ignores_weights(graph: ICGraph, cascades: NodeCascades, oracle: Oracl
     return replace(ref, seeds=oracle(np.ones_like(ref.lcb)))
 
 
+def _broken(mistake: Mistake, summary: str) -> Callable[..., CLCBIMResult]:
+    """CLCB-IM-N with its oracle called with the wrong weights (``mistake``)."""
+
+    def run(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+            delta: float) -> CLCBIMResult:
+        return clcb_im_node(graph, cascades, BrokenOracle(oracle, mistake), delta)
+
+    run.__doc__ = summary
+    run.__name__ = f"oracle_{mistake}"
+    return run
+
+
+oracle_first_k = _broken("first", "A first-k oracle: CLCB-IM-N's oracle returns the seeds "
+                                  "0..k-1, whatever the edge LCBs.")
+oracle_reversed = _broken("reversed", "A reversed oracle: CLCB-IM-N's oracle maximizes the "
+                                      "spread under 1 - LCB on every edge.")
+oracle_random = _broken("random", "A random oracle: CLCB-IM-N's oracle returns seeds "
+                                  "unrelated to the edge LCBs.")
+
+
 IM_CONTROLS: dict[str, Callable[..., CLCBIMResult]] = {
     "no-pessimism": no_pessimism, "optimism": optimism, "radius-0.1": radius_tenth,
     "ignores-data": ignores_data, "oracle-ignores-weights": oracle_ignores_weights,
     "printed-estimator": printed_estimator, "no-lcb-cond": no_lcb_cond,
+    "oracle-first-k": oracle_first_k, "oracle-reversed": oracle_reversed,
+    "oracle-random": oracle_random,
 }

@@ -92,8 +92,21 @@ OOD = {"family": "cascade", "mu": [0.6, 0.5, 0.45, 0.4, 0.3, 0.3, 0.2, 0.1, 0.1,
        "k": 3, "law": {"kind": "ood"}}
 
 
-def _size(profile: str) -> int:
+def size(profile: str) -> int:
+    """The dataset size of the CMAB-T event rows."""
     return 1000 if profile == "quick" else 2000
+
+
+CLOSE = {"family": "kpath", "path_means": [0.52, 0.5, 0.48], "k": 2,
+         "law": {"kind": "paths", "weights": [1 / 3, 1 / 3, 1 / 3]}}
+
+
+def im_edge_params() -> dict[str, Any]:
+    """Edge-level IM on the six-node graph of the node-level scenario, k = 2."""
+    graph = {key: value for key, value in star_and_chain().items()
+             if key in ("nodes", "sources", "targets", "p")}
+    return {"family": "im-edge", "graph": graph, "k": 2,
+            "law": {"kind": "seeds", "q": [0.5] * 6}}
 
 
 def clcb_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]:
@@ -101,13 +114,8 @@ def clcb_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]
 
     ``run`` replaces the reference CLCB (a subject returning ``counts`` and ``lcb``).
     """
-    close = {"family": "kpath", "path_means": [0.52, 0.5, 0.48], "k": 2,
-             "law": {"kind": "paths", "weights": [1 / 3, 1 / 3, 1 / 3]}}
-    graph = {key: value for key, value in star_and_chain().items()
-             if key in ("nodes", "sources", "targets", "p")}
-    im_edge = {"family": "im-edge", "graph": graph, "k": 2,
-               "law": {"kind": "seeds", "q": [0.5] * 6}}
-    n = _size(profile)
+    close, im_edge = CLOSE, im_edge_params()
+    n = size(profile)
     return [
         arm_case("event-arm-clcb", "offcmab.reference.clcb", "kpath-close", close, n, 0.05,
                  run),
@@ -122,4 +130,4 @@ def cascade_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCa
     cascade_data = paper_fig1a() if profile == "full" else OOD
     cascade_name = "paper-fig1a" if profile == "full" else "cascade-ood"
     return [arm_case("event-arm-cascade", "offcmab.reference.clcb_cascade", cascade_name,
-                     cascade_data, _size(profile), 0.05, run)]
+                     cascade_data, size(profile), 0.05, run)]

@@ -9,8 +9,10 @@ Everything validation checks for this bound:
   (:class:`CascadeScenario`);
 * **signature**: ``f(dataset, k, delta)``, in place of
   :func:`offcmab.reference.clcb_cascade.clcb_cascade`;
-* **events**: CLCB-Cascade's arm event, and exactness of the top-k oracle;
-* **controls**: CLCB-Cascade with one expression broken;
+* **events**: CLCB-Cascade's arm event, exactness of the top-k oracle, and the subject's
+  action on its own LCBs;
+* **controls**: CLCB-Cascade with one expression broken (oracle mistakes included), each
+  also run through the event rows;
 * **tightness**: the cascade instance space.
 """
 
@@ -33,10 +35,10 @@ from offcmab.validation.tightness.spaces import cascade_space
 
 
 def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
-    """CLCB-Cascade's arm event; the top-k oracle's exactness when checking the reference."""
-    if subject is None:
-        return [*arms.cascade_cases(profile), *oracles.topk_cases()]
-    return arms.cascade_cases(profile, arm_algorithm(subject, spec, cascade=True))
+    """CLCB-Cascade's arm event, the top-k oracle's exactness and the choice on the
+    subject's own LCBs."""
+    run = None if subject is None else arm_algorithm(subject, spec, cascade=True)
+    return [*arms.cascade_cases(profile, run), *oracles.cascade_cases(profile, subject, spec)]
 
 
 THEOREM = Theorem(
@@ -47,6 +49,7 @@ THEOREM = Theorem(
     signature=Signature("f(dataset, k, delta)", clcb_cascade, exposes=("counts", "lcb")),
     events=events,
     controls=CASCADE_CONTROLS,
+    controls_check_events=True,
     space=cascade_space,
     check_params=CASCADE_PARAMS,
 )

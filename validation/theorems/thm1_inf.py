@@ -11,9 +11,11 @@ Everything validation checks for this bound:
 * **signature**: ``f(dataset, oracle, delta)``, in place of
   :func:`offcmab.reference.clcb.clcb`;
 * **events**: CLCB's arm event :math:`\mathcal E_{\text{arm}}` on k-path, cascade and
-  edge-level IM data;
+  edge-level IM data; the scenario's oracle against exact optima, and the subject's action
+  on its own LCBs;
 * **controls**: CLCB with one expression broken (no pessimism, optimism, a tenth of the
-  radius, data ignored, an oracle that ignores its weights);
+  radius, data ignored, an oracle that ignores its weights, returns the last arms,
+  minimizes or picks at random), each also run through the event rows;
 * **tightness**: the k-path instance space.
 """
 
@@ -25,7 +27,7 @@ from typing import Any
 from offcmab.bounds.theorems.upper import THM1_INF
 from offcmab.reference.clcb import clcb
 from offcmab.validation.controls.cmab import CLCB_CONTROLS
-from offcmab.validation.events import arms
+from offcmab.validation.events import arms, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
 from offcmab.validation.scenarios.thm1 import CLCBScenario
@@ -36,9 +38,10 @@ from offcmab.validation.tightness.spaces import kpath_space
 
 
 def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
-    """CLCB's arm event, on the reference or on ``subject`` (its ``counts`` and ``lcb``)."""
+    """CLCB's arm event, on the reference or on ``subject`` (its ``counts`` and ``lcb``),
+    and the oracle rows (the scenario's oracle, and the choice on the subject's LCBs)."""
     run = None if subject is None else arm_algorithm(subject, spec)
-    return arms.clcb_cases(profile, run)
+    return [*arms.clcb_cases(profile, run), *oracles.cmabt_cases(profile, subject, spec)]
 
 
 THEOREM = Theorem(
@@ -50,6 +53,7 @@ THEOREM = Theorem(
     signature=Signature("f(dataset, oracle, delta)", clcb, exposes=("counts", "lcb")),
     events=events,
     controls=CLCB_CONTROLS,
+    controls_check_events=True,
     space=kpath_space,
     check_params=CMABT_PARAMS,
 )

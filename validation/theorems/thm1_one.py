@@ -30,6 +30,7 @@ THEOREM = Theorem(
     signature=thm1_inf.THEOREM.signature,
     events=thm1_inf.events,
     controls=CLCB_CONTROLS,
+    controls_check_events=True,
     space=kpath_space,
     check_params=CMABT_PARAMS,
 )

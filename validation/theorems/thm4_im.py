@@ -11,7 +11,8 @@ Everything validation checks for this bound:
 * **signature**: ``f(graph, cascades, oracle, delta)``, in place of
   :func:`offcmab.reference.im.clcb_im_node.clcb_im_node`;
 * **events**: the interval events of the estimator, the edge LCB below the truth, the
-  oracle step on the algorithm's own LCBs, and IMM's approximation promise;
+  oracle step on the algorithm's own LCBs, and the promises of the exact and the IMM
+  oracle objects the scenario hands to the subject;
 * **controls**: CLCB-IM-N with one expression broken, each also run through the event
   rows (their trap rows are vacuous, so they run on traps in the full profile only);
 * **tightness**: the small-graph instance space.
@@ -36,9 +37,8 @@ from offcmab.validation.tightness.spaces import im_space
 
 
 def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
-    """The estimator's events and the oracle step; IMM's promise for the reference."""
-    cases = im_node.cases(profile, subject, spec)
-    return cases + oracles.imm_cases() if subject is None else cases
+    """The estimator's events, the oracle step, and the scenario's oracles' promises."""
+    return [*im_node.cases(profile, subject, spec), *oracles.im_cases()]
 
 
 THEOREM = Theorem(
