@@ -5,9 +5,9 @@ Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial l
 violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
 when a negative control a trap should catch is not flagged (:mod:`offcmab.validation.power`;
 controls never cause exit 1), and 3 when no row could fail for ``--algorithm`` (every
-row vacuous or n/a: nothing was checked) unless ``--allow-unchecked`` is given.  Rows whose bound is at least the largest gap the
-instance allows are ``vacuous`` (they cannot fail) and are counted apart from the rows
-with power.
+row vacuous or n/a: nothing was checked) unless ``--allow-unchecked`` is given.  Rows
+whose bound is at least the largest gap the instance allows are ``vacuous`` (they cannot
+fail) and are counted apart from the rows with power.
 """
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ class Plan:
     """The theorems, instances, row plans and tasks of a run.
 
     ``power_rows`` counts the rows that can fail; the false-alarm budget is split
-    equally over them (``level``), rate rows included.  A module that adds rows with power to a run must
-    count them here before :func:`size_trials` runs.
+    equally over them (``level``), rate rows included.  A module that adds rows with
+    power to a run must count them here before :func:`size_trials` runs.
     """
 
     theorems: dict[str, Theorem] = field(default_factory=dict)
