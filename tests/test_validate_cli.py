@@ -200,7 +200,9 @@ def test_resume_after_a_killed_run_gives_identical_rows(tmp_path: Path) -> None:
     process.send_signal(signal.SIGKILL)
     process.wait()
     written = len(log.read_text().splitlines()) - 1
-    total = 50  # quick: 4 online instances x 10 trials, then 1 IM instance x 10 trials
+    # quick, 10 trials per (instance, n): online 4 instances x 1 n + the rate instance x 3 n,
+    # then IM 1 instance x 1 n + the rate instance x 4 n
+    total = 10 * (4 + 3) + 10 * (1 + 4)
     assert 0 < written < total, "the kill should land mid-run"
     assert run_cli([*argv, "--resume", "--out", str(tmp_path / "killed")]) == 0
     assert run_cli([*argv, "--out", str(tmp_path / "clean")]) == 0

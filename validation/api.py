@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from offcmab.validation.runner import door
+from offcmab.validation.runner.door import NothingChecked
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
@@ -117,7 +118,7 @@ def signature_table(theorems: Sequence[Theorem] = THEOREMS) -> str:
 def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "default",
           seed: int = 2025, jobs: int = 1, backend: str | None = None,
           out: str | Path | None = None, theorems: Sequence[Theorem] = THEOREMS, *,
-          via: str = "offcmab.validation.check") -> CheckReport:
+          allow_unchecked: bool = False, via: str = "offcmab.validation.check") -> CheckReport:
     r"""Check ``function`` against the bound ``bound_id`` as ``offcmab validate`` would.
 
     Parameters
@@ -138,11 +139,17 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     theorems
         The theorem records ``bound_id`` is looked up in (default: every theorem of
         :mod:`offcmab.validation.theorems`; a record of your own runs with ``jobs=1``).
+    allow_unchecked
+        Return the report even when no row could fail for ``function`` (every row vacuous
+        or ``n/a``; its field ``unchecked`` is then true), as ``--allow-unchecked``.
     via
         How the report's provenance names the caller (the pytest fixture says so).
 
     Raises
     ------
+    NothingChecked
+        No row could fail for ``function`` and ``allow_unchecked`` is false (``offcmab
+        validate`` exits 3); the exception's ``report`` holds the report.
     ValueError
         Bad arguments, or an :class:`~offcmab.validation.user_algorithm.AlgorithmError` naming
         the function: it could not be loaded, has the wrong signature, raised, or
@@ -153,10 +160,12 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
         raise ValueError(f"bound_id: must be one of {', '.join(known)}, got {bound_id!r}")
     arguments = {"function": _name(function), "bound_id": bound_id, "profile": profile,
                  "seed": seed, "jobs": jobs, "backend": backend,
-                 "out": None if out is None else str(out), "theorems": known}
+                 "out": None if out is None else str(out), "theorems": known,
+                 "allow_unchecked": allow_unchecked}
     result = door.run(door.Door(function, (bound_id,), profile, seed, jobs, backend,
                                 None if out is None else Path(out),
-                                {"door": via, "arguments": arguments}), theorems)
+                                {"door": via, "arguments": arguments},
+                                allow_unchecked=allow_unchecked), theorems)
     return CheckReport(result.get("algorithm", {}), result)
 
 
@@ -168,4 +177,4 @@ def _name(function: Callable[..., Any] | str) -> str:
             f"{getattr(function, '__qualname__', repr(function))}")
 
 
-__all__ = ["AlgorithmError", "BoundViolation", "CheckReport", "check"]
+__all__ = ["AlgorithmError", "BoundViolation", "CheckReport", "NothingChecked", "check"]

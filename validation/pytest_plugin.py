@@ -11,7 +11,9 @@ returns the :class:`~offcmab.validation.api.CheckReport` otherwise.  It runs wha
 ``offcmab validate --algorithm FILE.py:FUNCTION --only ID`` runs: the profile is
 ``default`` (with the regression corpus) unless ``--offcmab-profile`` (command line) or
 ``offcmab_profile`` (ini file) says otherwise; keyword arguments of the call
-(``profile``, ``seed``, ``jobs``, ``backend``, ``out``) override both.  Without the
+(``profile``, ``seed``, ``jobs``, ``backend``, ``out``) override both.  A run in which no
+row could fail for the function (every row vacuous or ``n/a``) fails the test too, unless
+the call passes ``allow_unchecked=True``.  Without the
 installed entry point, load it with ``-p offcmab.validation.pytest_plugin``.
 """
 
@@ -48,13 +50,16 @@ def configured_profile(config: pytest.Config) -> str:
 def offcmab_check(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``offcmab_check(function, bound_id, **options)``: fail the test on a violated bound."""
     # imported on first use: every pytest session that has offcmab installed loads this plugin
-    from offcmab.validation.api import check
+    from offcmab.validation.api import NothingChecked, check
 
     profile = configured_profile(request.config)
 
     def run(function: Callable[..., Any] | str, bound_id: str, **options: Any) -> Any:
         options.setdefault("profile", profile)
-        report = check(function, bound_id, via="pytest fixture offcmab_check", **options)
+        try:
+            report = check(function, bound_id, via="pytest fixture offcmab_check", **options)
+        except NothingChecked as nothing:
+            pytest.fail(str(nothing), pytrace=False)
         if not report.passed:
             pytest.fail(report.message(), pytrace=False)
         return report

@@ -17,6 +17,7 @@ from typing import Any
 from offcmab.bounds.bound import Bound
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.runner.scenario import Scenario
+from offcmab.validation.runner.spec import Instance
 from offcmab.validation.tightness.spaces import Space
 
 #: The default of :attr:`Signature.returns`: what an offline algorithm hands back.
@@ -54,6 +55,38 @@ class Signature:
     def reference_name(self) -> str:
         """``module:function`` of the reference algorithm, as reports and docs show it."""
         return f"{self.reference.__module__}:{self.reference.__qualname__}"
+
+
+@dataclass(frozen=True)
+class Rate:
+    r"""The proven order of the gap in ``n``, checked where every bound row is vacuous.
+
+    The rate row fits the log-log slope of the subject's mean gap over the ``n`` grid of
+    one instance and fails when the slope is significantly steeper upwards than the
+    bound's: the bound's order plus the least-squares slope of its logarithmic factor over
+    the same grid (:func:`offcmab.validation.runner.analysis.rate_row`).
+
+    Attributes
+    ----------
+    order
+        The power of ``n`` in the bound: ``-1/2`` for a gap that shrinks as
+        :math:`n^{-1/2}`, ``1/2`` for a regret that grows as :math:`\sqrt T`.
+    instance
+        The name of the scenario's instance whose grid the slope is fitted over (the
+        scenario lists it in every profile that should have the row).
+    log_factor
+        The bound's factor beside :math:`n^{\text{order}}` (e.g.
+        :math:`\sqrt{\log(12nE/\delta)}`) as a function of the instance and ``n``;
+        ``None``: none.
+    floor
+        Mean gaps below this count as this (the logarithm of a zero mean is undefined);
+        a subject whose mean gap is at most the floor already at the smallest ``n`` passes.
+    """
+
+    order: float
+    instance: str
+    log_factor: Callable[[Instance, int], float] | None = None
+    floor: float = 1e-3
 
 
 #: The event cases of a theorem for one profile: ``events(profile, subject)`` with the
@@ -98,6 +131,9 @@ class Theorem:
         The instance space of ``offcmab tightness`` (``None``: not searchable).
     check_params
         Checks the parameters of a saved instance of this theorem.
+    rate
+        The proven order of the gap in ``n`` (a rate row), for a theorem whose bound rows
+        are vacuous at every runnable size; ``None``: no rate row.
     """
 
     id: str
@@ -112,6 +148,7 @@ class Theorem:
     traps_vacuous: bool = False
     space: Callable[[], Space] | None = None
     check_params: ParamsChecker | None = None
+    rate: Rate | None = None
 
     def __post_init__(self) -> None:
         if self.bound is not None and self.bound.id != self.id:

@@ -4,9 +4,10 @@ Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial l
 ``trials.jsonl`` into ``--out``.  Exit code 0 when no row fails, 1 when a bound is
 violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
 when a negative control a trap should catch is not flagged (:mod:`offcmab.validation.power`;
-controls never cause exit 1).  Rows whose bound is at least the largest gap the
-instance allows are ``vacuous`` (they cannot fail) and are counted apart from the rows
-with power.
+controls never cause exit 1), and 3 when no row could fail for ``--algorithm`` (every
+row vacuous or n/a: nothing was checked) unless ``--allow-unchecked`` is given.  Rows
+whose bound is at least the largest gap the instance allows are ``vacuous`` (they cannot
+fail) and are counted apart from the rows with power.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--algorithm", metavar="FILE.py:FUNCTION", default=None,
                         help="check your own function (or package.module:FUNCTION) in place "
                              "of the reference algorithm; needs --only (see --signatures)")
+    parser.add_argument("--allow-unchecked", action="store_true",
+                        help="exit 0, not 3, when no row could fail for --algorithm (every "
+                             "row vacuous or n/a)")
     parser.add_argument("--signatures", action="store_true",
                         help="print the call signature --algorithm needs per bound id, exit")
     power = parser.add_mutually_exclusive_group()

@@ -37,18 +37,25 @@ def _run(args: argparse.Namespace) -> int:
                     "argv": ["offcmab", *getattr(args, "argv", ["validate"])]},
         scheduler=args.scheduler, resume=args.resume, bound_scale=args.bound_scale,
         power="require" if args.require_power else "off" if args.no_power else "auto",
-        figures=not args.no_figures, progress=True, saved=saved)
+        figures=not args.no_figures, progress=True, saved=saved,
+        allow_unchecked=args.allow_unchecked)
     try:  # one run per output folder: the door locks it, a second run exits 2
         result = door.run(request, THEOREMS)
     except (KeyboardInterrupt, RunInterrupted):
         sys.stderr.write(f"offcmab validate: interrupted; finished trials are in "
                          f"{args.out / 'trials.jsonl'}; rerun with --resume\n")
         return 130
+    except door.NothingChecked as nothing:
+        sys.stderr.write(f"offcmab validate: {nothing}; report in {args.out}\n")
+        return 3
     summary = result["summary"]
     power = result.get("power")
     flagged = (f"; controls flagged {power['flagged']} of "
                f"{sum(entry['rows'] > 0 for entry in power['table'])} run"
                if power is not None else "")
+    if result["unchecked"]:
+        sys.stderr.write("offcmab validate: warning: no row could fail for this algorithm "
+                         "(every row vacuous or n/a): nothing was checked\n")
     sys.stdout.write(f"offcmab validate: {summary['power']} rows with power "
                      f"({summary['pass']} pass, {summary['FAIL']} fail), "
                      f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any, Protocol, cast
 
 import numpy as np
@@ -352,3 +353,51 @@ def slope_row(cells: Sequence[Cell], level: float, expected: float = -0.5) -> di
                   "verdict": FAIL if off else PASS,
                   "reason": f"slope {slope:.3f} outside {expected} +/- {tolerance:.3f}"
                   if off else ""}
+
+
+def rate_row(cells: Sequence[Cell], order: float, log_factor: Sequence[float], floor: float,
+             level: float) -> dict[str, Any]:
+    r"""Test that the mean gap over the ``n`` grid grows no faster than the proven order.
+
+    Fits :math:`\log\max(\bar g_j, f)` against :math:`\log n_j` by least squares
+    (:func:`offcmab.validation.runner.verdict.loglog_slope`; each point's standard error
+    of the mean carried through the logarithm, the delta method; trials at different
+    ``n`` are independent).  The allowed slope is ``order`` plus the least-squares slope
+    of :math:`\log L(n_j)`, ``L`` the bound's logarithmic factor (``log_factor``, one
+    value per ``n``), so a gap of exactly the bound's shape passes.  The row fails when
+    the one-sided lower confidence limit :math:`\hat b - z\,\mathrm{se}` (``z`` the
+    standard normal quantile at ``1 - level``) lies above the allowed slope: a subject
+    whose true slope is at most the allowed one is flagged with probability at most
+    ``level`` (normal approximation of the fitted slope), while a gap that does not
+    shrink (slope 0 against an order of -1/2) or a regret that grows linearly (slope 1
+    against 1/2) is flagged once its standard error is small.  A subject whose mean gap
+    is at most the floor ``f`` at the smallest ``n`` has nothing left to shrink and passes.
+    """
+    first = cells[0]
+    ns = [cell.n for cell in cells]
+    x = np.log(np.asarray(ns, dtype=float))
+    centred = x - x.mean()
+    factor_slope = float(np.sum(centred * np.log(np.asarray(log_factor, dtype=float)))
+                         / np.sum(centred**2))
+    allowed = order + factor_slope
+    means = [max(float(cell.gaps.mean()), floor) for cell in cells]
+    errors = [float(cell.gaps.std(ddof=1) / math.sqrt(cell.gaps.size)) for cell in cells]
+    slope, error = verdict.loglog_slope(ns, means, errors)
+    lower = slope - NormalDist().inv_cdf(1.0 - level) * error  # one-sided z
+    row: dict[str, Any] = {
+        "id": first.bound_id, "instance": first.instance.name, "origin": first.instance.origin,
+        "n": None, "variant": "rate", "check": f"log-log slope of the mean gap <= {allowed:.4g}",
+        "trials": int(first.gaps.size), "delta": first.instance.delta, "n_grid": ns,
+        "gap_means": [float(cell.gaps.mean()) for cell in cells], "floor": floor,
+        "order": order, "log_factor_slope": factor_slope, "bound": allowed,
+        "slope": slope, "slope_se": error, "slope_lower": lower, "tightness": None,
+        "detectable_rate": None, "row_level": level, "gap_mean": means[0],
+        "gap_max": float(max(cell.gaps.max() for cell in cells))}
+    if float(first.gaps.mean()) <= floor:
+        return row | {"violations": 0, "verdict": PASS,
+                      "reason": f"mean gap {first.gaps.mean():.3g} at n={first.n} is already "
+                                f"at most the floor {floor:g}"}
+    failed = lower > allowed + SLOPE_ROUNDING
+    return row | {"violations": int(failed), "verdict": FAIL if failed else PASS,
+                  "reason": f"slope {slope:.3f} (lower limit {lower:.3f}) above the proven "
+                            f"order {allowed:.3f}" if failed else ""}

@@ -60,6 +60,23 @@ PACKAGE_FOLDERS = tuple(Path(module.__file__ or "").resolve().parent
 POWER = ("auto", "require", "off")
 
 
+class NothingChecked(AssertionError):
+    r"""A user's algorithm met no row that could fail: every row was vacuous or ``n/a``.
+
+    Raised by :func:`run` after the report files are written (``offcmab validate`` exit 3)
+    unless the door allows it (``--allow-unchecked``, ``allow_unchecked=True``);
+    ``report`` is the run's report, whose field ``unchecked`` is true.
+    """
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        ids = ", ".join(dict.fromkeys(row["id"] for row in report["rows"])) or "no bound id"
+        super().__init__(f"nothing was checked: no row of {ids} could fail for "
+                         f"{report['subject']} (every row vacuous or n/a in profile "
+                         f"{report['profile']}); a pass here would be a pass on nothing "
+                         "(allow it with --allow-unchecked / allow_unchecked=True)")
+        self.report = report
+
+
 @dataclass(frozen=True)
 class Door:
     r"""One run as a user asks for it, whichever door they use.
@@ -85,6 +102,9 @@ class Door:
     saved
         Saved ``(bound id, instance)`` pairs (``--instances``): only they run, instead of
         the scenarios' instances and the corpus.
+    allow_unchecked
+        Return the report even when a user's algorithm met no row with power (else
+        :class:`NothingChecked`; ``--allow-unchecked``).
     """
 
     subject: Callable[..., Any] | str | None = None
@@ -102,12 +122,15 @@ class Door:
     figures: bool = True
     progress: bool = False
     saved: tuple[tuple[str, Instance], ...] = ()
+    allow_unchecked: bool = False
 
 
 def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
     """Check the arguments and the subject, run, write the report files; return the report.
 
-    ``ValueError`` naming the field for a bad argument, before any trial runs.
+    ``ValueError`` naming the field for a bad argument, before any trial runs;
+    :class:`NothingChecked` when a user's algorithm met no row with power and the door
+    does not allow it.
     """
     if in_worker():
         raise ValueError("check: called inside a worker process of another offcmab run (the "
@@ -141,10 +164,13 @@ def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
 
     if door.out is None:
         with tempfile.TemporaryDirectory(prefix="offcmab-check-") as scratch:
-            return execute(Path(scratch))
-    with folder_lock(door.out):
-        result = execute(door.out)
-        write(result, door.out, door.figures)
+            result = execute(Path(scratch))
+    else:
+        with folder_lock(door.out):
+            result = execute(door.out)
+            write(result, door.out, door.figures)
+    if result["unchecked"] and not door.allow_unchecked:
+        raise NothingChecked(result)
     return result
 
 

@@ -17,7 +17,7 @@ from offcmab.validation.runner import analysis, verdict
 from offcmab.validation.runner.backends import Task
 from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
 from offcmab.validation.runner.store import TrialRecord
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.theorem import Rate, Theorem
 
 CellKey = tuple[str, str, int]  # (bound id, instance name, n)
 
@@ -27,8 +27,8 @@ class Plan:
     """The theorems, instances, row plans and tasks of a run.
 
     ``power_rows`` counts the rows that can fail; the false-alarm budget is split
-    equally over them (``level``).  A module that adds rows with power to a run must
-    count them here before :func:`size_trials` runs.
+    equally over them (``level``), rate rows included.  A module that adds rows with
+    power to a run must count them here before :func:`size_trials` runs.
     """
 
     theorems: dict[str, Theorem] = field(default_factory=dict)
@@ -58,6 +58,20 @@ def plan_rows(plan: Plan, scale: float) -> None:
                 plan.rows[(bound_id, instance.name, n)] = rows
                 plan.power_rows += sum(row.power for row in rows)
             plan.power_rows += scenario.kind == "lower"  # the slope row
+            plan.power_rows += has_rate(plan.theorems[bound_id], instance)
+
+
+def has_rate(theorem: Theorem, instance: Instance) -> bool:
+    """Whether ``instance`` carries ``theorem``'s rate row (its record names it; 3+ sizes)."""
+    rate = theorem.rate
+    return rate is not None and rate.instance == instance.name and len(instance.n_grid) >= 3
+
+
+def rate_row(rate: Rate, group: list[analysis.Cell], level: float) -> dict[str, Any]:
+    """The rate row of one instance's cells (:func:`analysis.rate_row`, the record's spec)."""
+    factors = [1.0 if rate.log_factor is None else rate.log_factor(cell.instance, cell.n)
+               for cell in group]
+    return analysis.rate_row(group, rate.order, factors, rate.floor, level)
 
 
 def size_trials(plan: Plan, profile: Profile) -> None:
@@ -119,6 +133,9 @@ def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], detect
                     mine.extend(analysis.upper_row(cell, row, level, detect) for row in planned)
             if scenario.kind == "lower":
                 mine.append(analysis.slope_row(group, level))
+            rate = plan.theorems[bound_id].rate
+            if rate is not None and group and has_rate(plan.theorems[bound_id], group[0].instance):
+                mine.append(rate_row(rate, group, level))
         algorithm = scenario.algorithm if subject == "reference" else subject
         rows.extend(row | {"algorithm": algorithm} for row in mine)
     return rows

@@ -156,6 +156,14 @@ def power_lines(power: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _unchecked(report: dict[str, Any]) -> list[str]:
+    """The warning of a run in which no row could fail for a user's algorithm."""
+    if not report.get("unchecked"):
+        return []
+    return ["**Nothing was checked: no row could fail for this algorithm (every row vacuous "
+            "or n/a). Passing here says nothing about it.**", ""]
+
+
 def markdown(report: dict[str, Any]) -> str:
     """The human summary."""
     rows = report["rows"]
@@ -194,8 +202,14 @@ def markdown(report: dict[str, Any]) -> str:
         "that the measurement cannot refute (a stated lower bound on one pair of instances). "
         "A `slope` row fits the log-log slope of CLCB's risk on the lower-bound pair and "
         "accepts -1/2 within z standard errors (normal approximation, z at the row level) "
-        "plus 1e-9 for rounding.",
+        "plus 1e-9 for rounding. A `rate` row, for a bound whose rows are vacuous at every "
+        "runnable size, fits the log-log slope of the mean gap (floored, `floor`) over one "
+        "instance's grid and fails when its one-sided lower confidence limit "
+        "(delta-method standard error, z at the row level) lies above the bound's order plus "
+        "the slope of its logarithmic factor: the gap does not shrink, or the regret grows, "
+        "faster than proven.",
         "",
+        *_unchecked(report),
         "Event rows (ids `event-...`) check the high-probability events the proofs rest on "
         "(confidence intervals covering their means, the oracles' promises) with the "
         "algorithm's own statistics: a row fails when the exact binomial tail "

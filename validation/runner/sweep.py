@@ -163,6 +163,7 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
         "row_level": plan.level, "detect": config.profile.detect,
         "max_trials": config.profile.max_trials,
         "summary": summarize(rows),
+        "unchecked": unchecked(rows, config.subject),
         "instances": {bound_id: [_instance_json(i) for i in instances]
                       for bound_id, instances in plan.instances.items()},
         "rows": rows,
@@ -184,6 +185,16 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
         counts[row["verdict"]] += 1
     counts["power"] = counts[analysis.PASS] + counts[analysis.FAIL]
     return counts
+
+
+def unchecked(rows: Sequence[dict[str, Any]], subject: str) -> bool:
+    """True when a subject other than the reference met no row that could fail.
+
+    Every row was ``vacuous``, ``n/a``, ``note`` or ``known-failure``: the run says
+    nothing about the subject, so a pass would be a pass on nothing.
+    """
+    power = sum(row["verdict"] in (analysis.PASS, analysis.FAIL) for row in rows)
+    return subject != "reference" and power == 0
 
 
 def _instance_json(instance: Instance) -> dict[str, Any]:

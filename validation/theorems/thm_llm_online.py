@@ -5,7 +5,9 @@ Everything validation checks for this bound:
 * **bound**: the pseudo-regret of the printed CUCB-LLM-S over ``T`` rounds
   (:data:`offcmab.bounds.theorems.llm.THM_LLM_ONLINE`); no runnable ``T`` makes it smaller
   than the largest possible regret, so its rows are vacuous and the events below carry
-  the check (:class:`StreamScenario`);
+  the check (:class:`StreamScenario`), with a **rate row**: the regret may grow at most as
+  :math:`\sqrt{T\log T}` on a grid of a four-query instance (a learner that never caches
+  grows linearly);
 * **instances**: the offline cache instances without their logged caches, and the trap
   below;
 * **signature**: a learner factory ``f(m, k, delta)`` in place of
@@ -30,9 +32,14 @@ from offcmab.bounds.theorems.llm import THM_LLM_ONLINE
 from offcmab.validation.controls.stream import STREAM_CONTROLS
 from offcmab.validation.events import llm
 from offcmab.validation.events.core import EventCase
-from offcmab.validation.scenarios.llm_online import StreamScenario, printed_cache
+from offcmab.validation.scenarios.llm_online import (
+    RATE_INSTANCE,
+    StreamScenario,
+    printed_cache,
+    rate_factor,
+)
 from offcmab.validation.scenarios.traps import lock_in_traps
-from offcmab.validation.theorem import Signature, Theorem
+from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import online_space
 
@@ -61,4 +68,5 @@ THEOREM = Theorem(
     traps_vacuous=True,
     space=online_space,
     check_params=CACHE_PARAMS,
+    rate=Rate(0.5, RATE_INSTANCE, rate_factor),
 )

@@ -1,0 +1,120 @@
+"""Rate rows: the gap must shrink (the regret grow) at the bound's order where every bound
+row is vacuous; and a user's algorithm that meets no row with power is not passed.
+
+The slope statistics are unit-tested on exact gaps (no randomness).  The runs use the quick
+profile and the fixed seed 2025; each rate row fails a subject whose true slope is at most
+the allowed one with probability at most its row level (one-sided normal approximation of
+the delta-method slope; the run's budget 1e-3 split over its rows with power).  The
+reference's measured slopes lie far below the allowed ones (-1.9 against -0.47 for IM,
+0.22 against 0.54 online, standard errors below 0.01), the data-ignoring subjects' slopes
+far above (0 and exactly 1, with standard error 0).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_cli_solve import run_cli
+
+from offcmab.validation.api import NothingChecked, check
+from offcmab.validation.commands import validate_run
+from offcmab.validation.runner.analysis import FAIL, PASS, Cell, rate_row
+from offcmab.validation.runner.spec import Instance
+from offcmab.validation.theorems import THEOREMS
+
+HERE = Path(__file__).resolve().parent
+BLIND = f"{HERE / 'blind_algorithms.py'}:cascade_blind"
+NEVER = f"{HERE / 'online_learners.py'}:never_caches"
+GRID = (100, 400, 1600, 6400)
+
+
+def cells(gaps_per_n: list[np.ndarray]) -> list[Cell]:
+    instance = Instance("toy", {}, 0.05, GRID)
+    return [Cell("toy-id", instance, n, gaps, np.zeros(gaps.size), {})
+            for n, gaps in zip(GRID, gaps_per_n, strict=True)]
+
+
+def test_a_gap_of_the_proven_order_passes_and_a_flat_one_fails() -> None:
+    rng = np.random.default_rng(1)
+    noise = [1.0 + 0.01 * rng.standard_normal(50) for _ in GRID]
+    shrinking = cells([n**-0.5 * e for n, e in zip(GRID, noise, strict=True)])
+    flat = cells([0.15 * e for e in noise])
+    factors = [1.0] * len(GRID)
+    assert rate_row(shrinking, -0.5, factors, 1e-3, 1e-4)["verdict"] == PASS
+    row = rate_row(flat, -0.5, factors, 1e-3, 1e-4)
+    assert row["verdict"] == FAIL and abs(row["slope"]) < 0.02
+
+
+def test_the_log_factor_widens_the_allowed_slope_by_its_own_slope() -> None:
+    factors = [np.sqrt(np.log(n)) for n in GRID]
+    exact = cells([np.full(5, np.sqrt(n * np.log(n))) for n in GRID])
+    row = rate_row(exact, 0.5, factors, 1e-3, 1e-4)
+    assert row["verdict"] == PASS and row["slope"] == pytest.approx(row["bound"])
+    linear = cells([np.full(5, float(n)) for n in GRID])
+    assert rate_row(linear, 0.5, factors, 1e-3, 1e-4)["verdict"] == FAIL
+
+
+def test_a_gap_at_the_floor_from_the_start_passes_and_zeros_later_are_floored() -> None:
+    zeros = cells([np.zeros(5) for _ in GRID])
+    assert rate_row(zeros, -0.5, [1.0] * 4, 1e-3, 1e-4)["verdict"] == PASS
+    step = cells([np.full(5, 0.77), np.full(5, 0.77), np.zeros(5), np.zeros(5)])
+    row = rate_row(step, -0.5, [1.0] * 4, 1e-3, 1e-4)
+    assert row["verdict"] == PASS and np.isfinite(row["slope"]) and row["slope"] < -1
+
+
+def rate_of(folder: Path) -> dict:
+    rows = json.loads((folder / "report.json").read_text())["rows"]
+    [row] = [r for r in rows if r["variant"] == "rate"]
+    return row
+
+
+@pytest.mark.parametrize("bound_id", ["thm4-im", "thm-llm-online"])
+def test_the_reference_passes_its_rate_row(tmp_path: Path, bound_id: str) -> None:
+    code = run_cli(["validate", "--quick", "--only", bound_id, "--no-power", "--no-figures",
+                    "--out", str(tmp_path)])
+    row = rate_of(tmp_path)
+    assert code == 0 and row["verdict"] == PASS and row["slope_lower"] < row["bound"]
+
+
+@pytest.mark.parametrize(("bound_id", "subject", "slope"),
+                         [("thm4-im", BLIND, 0.0), ("thm-llm-online", NEVER, 1.0)])
+def test_a_data_ignoring_subject_fails_its_rate_row(tmp_path: Path, bound_id: str,
+                                                    subject: str, slope: float) -> None:
+    code = run_cli(["validate", "--quick", "--only", bound_id, "--algorithm", subject,
+                    "--no-figures", "--out", str(tmp_path)])
+    row = rate_of(tmp_path)
+    assert code == 1 and row["verdict"] == FAIL
+    assert row["slope"] == pytest.approx(slope, abs=1e-9) and row["slope_se"] < 1e-9
+
+
+def without_rate() -> tuple:
+    """Every record, with Theorem 4's rate row removed (its other rows are vacuous or n/a
+    for an algorithm that returns a bare seed set)."""
+    return tuple(dataclasses.replace(t, rate=None) if t.id == "thm4-im" else t
+                 for t in THEOREMS)
+
+
+def test_validate_exits_3_on_nothing_checked_unless_allowed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    monkeypatch.setattr(validate_run, "THEOREMS", without_rate())
+    argv = ["validate", "--quick", "--only", "thm4-im", "--algorithm", BLIND, "--no-figures"]
+    assert run_cli([*argv, "--out", str(tmp_path / "strict")]) == 3
+    assert "nothing was checked" in capsys.readouterr().err
+    report = json.loads((tmp_path / "strict" / "report.json").read_text())
+    assert report["unchecked"] is True and report["summary"]["power"] == 0
+    assert run_cli([*argv, "--allow-unchecked", "--out", str(tmp_path / "allowed")]) == 0
+    assert "nothing was checked" in capsys.readouterr().err
+
+
+def test_check_raises_on_nothing_checked_unless_allowed() -> None:
+    with pytest.raises(NothingChecked, match="nothing was checked") as raised:
+        check(BLIND, "thm4-im", profile="quick", theorems=without_rate())
+    assert raised.value.report["unchecked"] is True
+    report = check(BLIND, "thm4-im", profile="quick", theorems=without_rate(),
+                   allow_unchecked=True)
+    assert report.passed and report.report["unchecked"] is True
+
