@@ -372,6 +372,13 @@ def rate_row(cells: Sequence[Cell], order: float, log_factor: Sequence[float], f
     shrink (slope 0 against an order of -1/2) or a regret that grows linearly (slope 1
     against 1/2) is flagged once its standard error is small.  A subject whose mean gap
     is at most the floor ``f`` at the smallest ``n`` has nothing left to shrink and passes.
+
+    What the row does not claim: the theorem bounds the gap with high probability at each
+    ``n``, not the slope of the mean gap on one instance, and the grids may lie below the
+    theorem's sample-size condition.  The row is a regression check of a weaker, testable
+    consequence: over a grid where the reference's gap does shrink, the subject's gap must
+    shrink at least at the bound's order.  An algorithm that ignores its data, or a cache
+    that never caches, cannot; a correct algorithm with another tie rule can.
     """
     first = cells[0]
     ns = [cell.n for cell in cells]
