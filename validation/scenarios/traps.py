@@ -1,4 +1,5 @@
-r"""Trap instances: where pessimism matters, at an ``n`` where the bound is not vacuous.
+r"""Trap instances: where pessimism matters or the data mislead, at an ``n`` where the bound
+is not vacuous.
 
 A correct algorithm passes a trap; the negative controls of :mod:`offcmab.validation.controls`
 should not.  Each trap pairs an arm that matters and is rarely observed with arms that
@@ -80,6 +81,10 @@ good fails with a gap above the bound.  Each instance stands for classes of mist
     0.258 proved), the standard lemma at ``n = 32000`` beyond the quick profile (0.321
     stated, 0.343 proved).  ``rare-optimal`` above catches ranking by total observed cost
     (b): the logged cache hides the optimal query's cost, so its total is near zero.
+
+No misleading trap is run for Theorem 2 (a lower bound holds for every algorithm), the
+online bound (no affordable ``T`` makes its bound non-vacuous) or Theorem 4 (its logs draw
+seeds from a product law: no seed set is played most).
 """
 
 from __future__ import annotations
