@@ -1,4 +1,5 @@
-r"""Trap instances: where pessimism matters, at an ``n`` where the bound is not vacuous.
+r"""Trap instances: where pessimism matters or the data mislead, at an ``n`` where the bound
+is not vacuous.
 
 A correct algorithm passes a trap; the negative controls of :mod:`offcmab.validation.controls`
 should not.  Each trap pairs an arm that matters and is rarely observed with arms that
@@ -42,6 +43,48 @@ power table of :mod:`offcmab.validation.power`).
     The six-node graph of :func:`offcmab.validation.scenarios.im.star_and_chain` with the IMM
     oracle (:math:`\alpha = 1 - 1/e - 0.1`, failure ``0.01``) instead of brute force, so
     that validate exercises the oracle the paper uses.
+
+Misleading data
+---------------
+The traps above catch algorithms that trust too few samples.  The ones below catch
+algorithms that read the *wrong statistic* off plentiful data: in each, the logger's
+habits point away from the optimum, so a shortcut that is right whenever the logger is
+good fails with a gap above the bound.  Each instance stands for classes of mistakes:
+
+(a) *copying the logger* (behaviour cloning): play the most played action, show the most
+    shown items, keep the most often logged cache;
+(b) *counts instead of means*: rank by total reward, total clicks or total observed cost,
+    which mixes how good an arm is with how often the logger tried it (or, for caches,
+    how often the logged cache hid its cost);
+(c) *frequency-only caching* (LFU): cache the most requested queries, ignoring costs;
+(d) *cost-only caching*: cache the costliest queries, ignoring how often they arrive;
+(e) *outcome-blind ranking in cascades*: rank items by how often users examined them.
+
+``legacy-path`` (Theorem 1, both norms; classes a, b)
+    k-path, five paths of two arms with means 0.3, 0.4, 0.8, 0.5, 0.2.  The logger plays
+    the mediocre path 1 (mean 0.4) in 60% of rounds and the best path 2 (mean 0.8) in
+    20%, so path 1 is the most played and has the largest total reward per arm (0.24 n
+    against 0.16 n); its gap is 0.8, against the bound 0.49 stated (0.36 proved) at
+    ``n = 10000`` (:math:`C_\infty^* = 5`, :math:`C_1^* = 10`).
+``popular-items`` (Corollary 1; classes a, b, e)
+    Cascade, eight items, lists of two.  The logger shows the two items with the lowest
+    click rates (0.12 and 0.1) in 75% of rounds (in both orders) and the two best items
+    (0.7 and 0.6) each first in 5%: the popular items are the most shown, the most
+    examined and have the most clicks, and their list's gap is 0.672, against the bound
+    0.57 stated (0.40 proved) at ``n = 20000`` (:math:`C_1^* = 26`).
+``frequent-cheap`` (Theorem 3 and the standard-view lemma; classes a, c, d)
+    Three queries, cache of one: a frequent cheap query (arrival 0.5, cost 0.05), the
+    optimal query (0.45, 0.95) and a rare costliest one (0.05, 1.0).  The logged cache
+    holds the frequent query in 60% of rounds and is empty otherwise.  Copying the logged
+    cache and LFU keep the frequent query (gap 0.4025); caching by cost alone keeps the
+    rare one (gap 0.3775).  Theorem 3 is checked at ``n = 16000`` (bound 0.243 stated,
+    0.258 proved), the standard lemma at ``n = 32000`` beyond the quick profile (0.321
+    stated, 0.343 proved).  ``rare-optimal`` above catches ranking by total observed cost
+    (b): the logged cache hides the optimal query's cost, so its total is near zero.
+
+No misleading trap is run for Theorem 2 (a lower bound holds for every algorithm), the
+online bound (no affordable ``T`` makes its bound non-vacuous) or Theorem 4 (its logs draw
+seeds from a product law: no seed set is played most).
 """
 
 from __future__ import annotations
@@ -97,6 +140,25 @@ def imm_oracle() -> dict[str, Any]:
     return star_and_chain() | {"oracle": "imm"}
 
 
+def legacy_path() -> dict[str, Any]:
+    """k-path: the logger mostly plays a mediocre path and the best path a fifth of the time."""
+    return {"family": "kpath", "path_means": [0.3, 0.4, 0.8, 0.5, 0.2], "k": 2,
+            "law": {"kind": "paths", "weights": [0.05, 0.6, 0.2, 0.1, 0.05]}}
+
+
+def popular_items() -> dict[str, Any]:
+    """Cascade: the most shown items have the lowest click rates."""
+    return {"family": "cascade", "mu": [0.12, 0.3, 0.7, 0.1, 0.25, 0.6, 0.2, 0.15], "k": 2,
+            "law": {"kind": "mixture", "lists": [[0, 3], [3, 0], [1, 4], [2, 6], [5, 7]],
+                    "weights": [0.6, 0.15, 0.15, 0.05, 0.05]}}
+
+
+def frequent_cheap() -> dict[str, Any]:
+    """LLM cache: a frequent cheap query, the optimal one, and a rare costliest one."""
+    return {"p": [0.5, 0.45, 0.05], "c": [0.05, 0.95, 1.0], "k": 1, "noise": "bernoulli",
+            "law": {"kind": "explicit", "caches": [[0], []], "weights": [0.6, 0.4]}}
+
+
 def lucky_poor_traps(profile: Profile) -> list[Instance]:
     """The k-path trap of Theorem 1, in every profile."""
     return [Instance("trap-lucky-poor", lucky_poor(), 0.05, (5000,), TRAP,
@@ -137,3 +199,39 @@ def imm_oracle_traps(profile: Profile) -> list[Instance]:
         return []
     return [Instance("trap-imm-oracle", imm_oracle(), 0.05, (45000,), TRAP,
                      "the six-node graph solved by IMM")]
+
+
+def clcb_traps(profile: Profile) -> list[Instance]:
+    """Theorem 1's traps (both norms): lucky poor paths and a misleading logger."""
+    return [*lucky_poor_traps(profile),
+            Instance("trap-legacy-path", legacy_path(), 0.05, (10000,), TRAP,
+                     "the logger mostly plays a mediocre path")]
+
+
+def cascade_traps(profile: Profile) -> list[Instance]:
+    """Corollary 1's traps: rarely shown poor items, and popular items that rarely click."""
+    return [*rare_items_traps(profile),
+            Instance("trap-popular-items", popular_items(), 0.05, (20000,), TRAP,
+                     "the most shown items have the lowest click rates")]
+
+
+def frequent_cheap_trap(n: int) -> Instance:
+    """The frequency-against-cost cache trap at ``n``."""
+    return Instance("trap-frequent-cheap", frequent_cheap(), 0.05, (n,), TRAP,
+                    "a frequent cheap query beside a rare costly one")
+
+
+def improved_cache_traps(profile: Profile) -> list[Instance]:
+    """Theorem 3's traps, in every profile: a hidden optimal cost, frequency against cost."""
+    return [*rare_optimal_traps(profile), frequent_cheap_trap(16000)]
+
+
+def standard_cache_traps(profile: Profile) -> list[Instance]:
+    """The standard lemma's traps; frequency against cost beyond the quick profile.
+
+    The lemma's bound is larger than Theorem 3's, so its frequency trap needs ``n =
+    32000`` (a second of trials, too slow for the quick profile).
+    """
+    if profile.name == "quick":
+        return rare_optimal_traps(profile)
+    return [*rare_optimal_traps(profile), frequent_cheap_trap(32000)]

@@ -28,7 +28,7 @@ from offcmab.validation.events import arms, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
 from offcmab.validation.scenarios.cascade import CascadeScenario
-from offcmab.validation.scenarios.traps import rare_items_traps
+from offcmab.validation.scenarios.traps import cascade_traps
 from offcmab.validation.theorem import Signature, Theorem
 from offcmab.validation.tightness.files import CASCADE_PARAMS
 from offcmab.validation.tightness.spaces import cascade_space
@@ -45,7 +45,7 @@ THEOREM = Theorem(
     id=COR1_CASCADE.id,
     bound=COR1_CASCADE,
     title="Corollary 1's bound",
-    scenario=CascadeScenario(COR1_CASCADE, rare_items_traps),
+    scenario=CascadeScenario(COR1_CASCADE, cascade_traps),
     signature=Signature("f(dataset, k, delta)", clcb_cascade, exposes=("counts", "lcb")),
     events=events,
     controls=CASCADE_CONTROLS,

@@ -29,7 +29,7 @@ from offcmab.validation.events import llm, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
 from offcmab.validation.scenarios.llm import CacheScenario
-from offcmab.validation.scenarios.traps import rare_optimal_traps
+from offcmab.validation.scenarios.traps import standard_cache_traps
 from offcmab.validation.theorem import Signature, Theorem
 from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import cache_space
@@ -45,7 +45,7 @@ THEOREM = Theorem(
     id=LEM_LLM_STD.id,
     bound=LEM_LLM_STD,
     title="The standard-view LLM cache bound",
-    scenario=CacheScenario(LEM_LLM_STD, rare_optimal_traps),
+    scenario=CacheScenario(LEM_LLM_STD, standard_cache_traps),
     signature=Signature("f(log, k, delta)", clcb_llm, {"variant": "standard"},
                         exposes=CACHE_FIELDS),
     events=events,

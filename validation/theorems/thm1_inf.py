@@ -31,7 +31,7 @@ from offcmab.validation.events import arms, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
 from offcmab.validation.scenarios.thm1 import CLCBScenario
-from offcmab.validation.scenarios.traps import lucky_poor_traps
+from offcmab.validation.scenarios.traps import clcb_traps
 from offcmab.validation.theorem import Signature, Theorem
 from offcmab.validation.tightness.files import CMABT_PARAMS
 from offcmab.validation.tightness.spaces import kpath_space
@@ -49,7 +49,7 @@ THEOREM = Theorem(
     bound=THM1_INF,
     title="Theorem 1's bound (infinity-norm coverage)",
     scenario=CLCBScenario(THM1_INF, ("alpha", "B1", "K2bar", "C_inf", "p_star"),
-                          lucky_poor_traps),
+                          clcb_traps),
     signature=Signature("f(dataset, oracle, delta)", clcb, exposes=("counts", "lcb")),
     events=events,
     controls=CLCB_CONTROLS,

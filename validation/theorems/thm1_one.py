@@ -15,7 +15,7 @@ from __future__ import annotations
 from offcmab.bounds.theorems.upper import THM1_ONE
 from offcmab.validation.controls.cmab import CLCB_CONTROLS
 from offcmab.validation.scenarios.thm1 import CLCBScenario
-from offcmab.validation.scenarios.traps import lucky_poor_traps
+from offcmab.validation.scenarios.traps import clcb_traps
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import thm1_inf
 from offcmab.validation.tightness.files import CMABT_PARAMS
@@ -26,7 +26,7 @@ THEOREM = Theorem(
     bound=THM1_ONE,
     title="Theorem 1's bound (1-norm coverage)",
     scenario=CLCBScenario(THM1_ONE, ("alpha", "B1", "Kbar", "C_one", "p_star"),
-                          lucky_poor_traps),
+                          clcb_traps),
     signature=thm1_inf.THEOREM.signature,
     events=thm1_inf.events,
     controls=CLCB_CONTROLS,

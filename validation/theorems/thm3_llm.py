@@ -28,7 +28,7 @@ from offcmab.validation.events import llm, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
 from offcmab.validation.scenarios.llm import CacheScenario
-from offcmab.validation.scenarios.traps import rare_optimal_traps
+from offcmab.validation.scenarios.traps import improved_cache_traps
 from offcmab.validation.theorem import Signature, Theorem
 from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import cache_space
@@ -44,7 +44,7 @@ THEOREM = Theorem(
     id=THM3_LLM.id,
     bound=THM3_LLM,
     title="Theorem 3's bound",
-    scenario=CacheScenario(THM3_LLM, rare_optimal_traps),
+    scenario=CacheScenario(THM3_LLM, improved_cache_traps),
     signature=Signature("f(log, k, delta)", clcb_llm, {"variant": "improved"},
                         exposes=CACHE_FIELDS),
     events=events,
