@@ -169,7 +169,7 @@ def test_cache_log_read_without_caches_has_the_same_statistics(
 @pytest.mark.parametrize(("costs", "bounded", "message"), [
     ([0.5, np.inf], False, "cost: observed costs must be finite"),
     ([0.5, 1.5], True, r"cost: observed costs must lie in \[0, 1\]"),
-    ([0.5], True, "cost: must have 2 entries"),
+    ([0.5], True, r"cost: must have the shape of the queries \(2,\), got shape \(1,\)"),
 ])
 def test_hit_log_checks_costs(costs: list[float], bounded: bool, message: str) -> None:
     from offcmab.reference.errors import InputError

@@ -46,8 +46,9 @@ class Report:
     def figures(self, ids: Iterable[str]) -> dict[str, bytes]:
         out = {}
         for bound_id in ids:
+            # a rate row has no single n (its bound is a slope): not on a gap-against-n plot
             rows = [r for r in self.rows_for(bound_id) if _finite(r.get("bound"))
-                    and _finite(r.get("gap_max"))]
+                    and _finite(r.get("gap_max")) and r.get("n") is not None]
             if rows:
                 out[bound_id] = plot(bound_id, rows)
         return out

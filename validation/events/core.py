@@ -124,6 +124,10 @@ class EventCase:
     known
         For an erratum row (required there): how often the printed algorithm breaks the
         statement (:class:`KnownRate`); the row fails a subject that breaks it more often.
+    subject_free
+        True for a row that checks the package's own objects (the oracle a scenario hands
+        over), not the algorithm under test: it runs beside a user's algorithm but says
+        nothing about it, so it never counts as that algorithm having been checked.
     """
 
     id: str
@@ -139,6 +143,7 @@ class EventCase:
     erratum: str = ""
     trials: int = 0
     known: KnownRate | None = None
+    subject_free: bool = False
 
     def __post_init__(self) -> None:
         if self.erratum and self.known is None:
@@ -187,7 +192,8 @@ def _base(case: EventCase) -> dict[str, Any]:
             "algorithm": case.algorithm, "lemma": case.lemma, "check": case.statement,
             "instance": case.instance, "origin": "named", "n": case.n, "variant": "event",
             "delta": case.delta, "failure_probability": case.failure, "bound": None,
-            "gap_max": None, "tightness": None, "erratum": case.erratum or None}
+            "gap_max": None, "tightness": None, "erratum": case.erratum or None,
+            "subject_free": case.subject_free}
 
 
 def _known_failure(result: EventResult, known: KnownRate, rejected: bool,

@@ -181,7 +181,7 @@ def promise_case(event_id: str, instance: str, space: Feasible, oracle: Any, alg
     return EventCase(event_id, (), algorithm, "eq:def_oracle",
                      f"r(ORACLE(w); w) >= {alpha:.4g} max_S r(S; w), w on a 0.1 grid, "
                      "exact optimum by the evaluator", instance, space.size, failure, failure,
-                     draw)
+                     draw, subject_free=True)
 
 
 def choice_case(event_id: str, instance: str, params: Mapping[str, Any], n: int, delta: float,
@@ -218,7 +218,7 @@ def topk_case(m: int, k: int, oracle: Any = None) -> EventCase:
     return EventCase("event-oracle-topk", (),
                      "offcmab.reference.oracles.TopK", "alg:CLCB_cascade (Top-k exact)",
                      "sum of the chosen k weights = sum of the k largest", f"m{m}-k{k}", m,
-                     0.0, 0.0, draw)
+                     0.0, 0.0, draw, subject_free=True)
 
 
 def topk_cases() -> list[EventCase]:
