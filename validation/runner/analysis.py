@@ -16,7 +16,7 @@ probability 0.9; Hoeffding rows report the shortfall or excess they detect.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any, Protocol, cast
@@ -86,10 +86,6 @@ class Cell:
                 "delta": self.instance.delta, "gap_mean": float(self.gaps.mean()),
                 "gap_max": float(self.gaps.max()),
                 "gap_error_max": float(self.errors.max())}
-
-
-BoundFn = Callable[[Instance, int, str], BoundValue]
-MaxGapFn = Callable[[Instance, int], MaxGap]
 
 
 @dataclass(frozen=True)

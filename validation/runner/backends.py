@@ -33,7 +33,7 @@ import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from offcmab.reference.errors import InputError
 from offcmab.validation.evaluator.crosscheck import InternalError, within
@@ -46,7 +46,6 @@ from offcmab.validation.subjects import resolve
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 
-Backend = Literal["serial", "processes", "dask"]
 BACKENDS: tuple[str, ...] = ("serial", "processes", "dask")
 
 

@@ -82,10 +82,6 @@ class Learner(Protocol):
     def observe(self, query: int, cost: float | None) -> None: ...
 
 
-#: A subject of the online bound: ``f(m, k, delta) -> learner``.
-LearnerFactory = Callable[[int, int, float], Learner]
-
-
 @dataclass(frozen=True)
 class OnlineRun:
     r"""What the runner recorded while feeding a learner.
