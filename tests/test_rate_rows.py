@@ -105,10 +105,7 @@ def test_validate_exits_3_on_nothing_checked_unless_allowed(
     assert run_cli([*argv, "--out", str(tmp_path / "strict")]) == 3
     assert "nothing was checked" in capsys.readouterr().err
     report = json.loads((tmp_path / "strict" / "report.json").read_text())
-    assert report["unchecked"] is True
-    # the only rows that could fail check the scenario's own oracles, not the subject
-    assert all(row.get("subject_free") for row in report["rows"]
-               if row["verdict"] in ("pass", "FAIL"))
+    assert report["unchecked"] is True and report["summary"]["power"] == 0
     assert run_cli([*argv, "--allow-unchecked", "--out", str(tmp_path / "allowed")]) == 0
     assert "nothing was checked" in capsys.readouterr().err
 

@@ -23,10 +23,16 @@ from offcmab.validation.theorem import Theorem
 
 
 def theorem_cases(theorem: Theorem, profile: str, subject: str = REFERENCE) -> list[EventCase]:
-    """The event cases of one theorem, checking ``subject`` (a spec; the reference default)."""
+    """The event cases of one theorem, checking ``subject`` (a spec; the reference default).
+
+    Cases that check only the package's own objects (``subject_free``: the oracle a scenario
+    hands over) run in reference runs only: beside another subject they would pass whatever
+    it does, and a run of a user's algorithm must not count them as checks of it.
+    """
     function = None if subject == REFERENCE else resolve(subject, theorem)
     return [replace(case, bound_ids=(theorem.id,))
-            for case in theorem.events(profile, function, subject)]
+            for case in theorem.events(profile, function, subject)
+            if subject == REFERENCE or not case.subject_free]
 
 
 def all_cases(theorems: Sequence[Theorem], profile: str,

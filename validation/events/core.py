@@ -126,8 +126,8 @@ class EventCase:
         statement (:class:`KnownRate`); the row fails a subject that breaks it more often.
     subject_free
         True for a row that checks the package's own objects (the oracle a scenario hands
-        over), not the algorithm under test: it runs beside a user's algorithm but says
-        nothing about it, so it never counts as that algorithm having been checked.
+        over), not the algorithm under test: it says nothing about a substituted algorithm,
+        so it runs in reference runs only.
     """
 
     id: str
@@ -192,8 +192,7 @@ def _base(case: EventCase) -> dict[str, Any]:
             "algorithm": case.algorithm, "lemma": case.lemma, "check": case.statement,
             "instance": case.instance, "origin": "named", "n": case.n, "variant": "event",
             "delta": case.delta, "failure_probability": case.failure, "bound": None,
-            "gap_max": None, "tightness": None, "erratum": case.erratum or None,
-            "subject_free": case.subject_free}
+            "gap_max": None, "tightness": None, "erratum": case.erratum or None}
 
 
 def _known_failure(result: EventResult, known: KnownRate, rejected: bool,

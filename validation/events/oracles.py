@@ -13,8 +13,9 @@ oracle's own code.  An action that is not feasible fails the trial.
     brute-force IM oracle of the node-level scenario), called with weights drawn uniformly
     from the grid :math:`\{0, 0.1, \dots, 1\}` (ties occur).  These oracles are exact: promise
     0, one shortfall fails the row.  It catches an oracle that returns a fixed action
-    (first or last ``k``), minimizes, or picks at random, whatever algorithm is checked; it
-    cannot catch an algorithm that bypasses the oracle (see the choice rows).
+    (first or last ``k``), minimizes, or picks at random; it cannot catch an algorithm that
+    bypasses the oracle (see the choice rows).  It checks the package's own oracle, not the
+    algorithm, so it runs in reference runs only (``subject_free``).
 ``event-oracle-imm``
     The IMM oracle object the node-level IM scenario hands to the subject on its IMM
     instance (:class:`offcmab.reference.im.oracles.IMMOracle`), grid weights as above, with
@@ -22,7 +23,8 @@ oracle's own code.  An action that is not feasible fails the trial.
     :math:`1-\delta'` over its own randomness, so each trial redraws the object's ``seed``
     (the trials are then independent) and the row is the exact binomial test at
     :math:`\delta'`.  It catches an IMM whose approximation fails more often than
-    :math:`\delta'`; it cannot see a failure rate below the row's detectable rate.
+    :math:`\delta'`; it cannot see a failure rate below the row's detectable rate.  Like
+    the promise rows it runs in reference runs only.
 ``event-oracle-choice`` (CLCB) and ``event-oracle-choice-cascade`` (CLCB-Cascade)
     The subject runs on a dataset as its theorem calls it; on the LCBs it returns, both the
     action it returned and the scenario's oracle's action must reach the optimum (exact

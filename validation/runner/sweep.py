@@ -190,12 +190,10 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
 def unchecked(rows: Sequence[dict[str, Any]], subject: str) -> bool:
     """True when a subject other than the reference met no row that could fail.
 
-    Every row about it was ``vacuous``, ``n/a``, ``note`` or ``known-failure`` (rows that
-    check only the package's own objects, ``subject_free``, do not count): the run says
+    Every row was ``vacuous``, ``n/a``, ``note`` or ``known-failure``: the run says
     nothing about the subject, so a pass would be a pass on nothing.
     """
-    power = sum(row["verdict"] in (analysis.PASS, analysis.FAIL)
-                and not row.get("subject_free") for row in rows)
+    power = sum(row["verdict"] in (analysis.PASS, analysis.FAIL) for row in rows)
     return subject != "reference" and power == 0
 
 
