@@ -33,6 +33,7 @@ import numpy as np
 
 from offcmab.reference.dataset import OfflineDataset, offsets_from_lengths
 from offcmab.reference.errors import InputError, check_size
+from offcmab.reference.jsonsafe import loads, read_text, text_lines
 from offcmab.reference.npz import read_npz_members, write_npz_aligned
 
 T = TypeVar("T")
@@ -89,29 +90,24 @@ def write_dataset(dataset: OfflineDataset, path: str | Path) -> None:
 
 
 def open_text(path: Path) -> list[str]:
-    """The lines of a UTF-8 text file, or an ``InputError`` on field ``data`` saying why not."""
-    try:
-        with path.open("r", encoding="utf-8") as handle:
-            return handle.read().splitlines()
-    except FileNotFoundError:
-        raise InputError("data", f"file not found: {path}") from None
-    except UnicodeDecodeError:
-        raise InputError("data", f"{path} is not UTF-8 text (is it an .npz file?)") from None
-    except OSError as error:
-        raise InputError("data", f"cannot read {path}: {error.strerror}") from None
+    """The lines of a UTF-8 text file (split at newlines only), or an ``InputError`` on field
+    ``data`` saying why not."""
+    return text_lines(read_text(path, "data"))
 
 
 def parse_json_line(text: str, line: int) -> dict[str, Any]:
-    """Parse one JSON Lines record into a dict, or raise ``InputError`` naming the line."""
+    """Parse one JSON Lines record into a dict, or raise ``InputError`` naming the line.
+
+    Decoded by :mod:`offcmab.reference.jsonsafe`: a repeated key, a number no float holds or
+    nesting deeper than its limit is refused naming the key (or ``json``) and the line.
+    """
     try:
-        record = json.loads(text)
+        record = loads(text, "json", line)
     except json.JSONDecodeError as error:
         found = "a CSV row" if "," in text and not text.lstrip().startswith(("{", "[")) else None
         what = (f"not JSON: it looks like {found}; logs are JSON Lines (one object per line) "
                 "or .npz" if found else f"malformed JSON ({error.msg})")
         raise InputError("json", what, line) from None
-    except RecursionError:
-        raise InputError("json", "nested too deeply", line) from None
     if not isinstance(record, dict):
         raise InputError("json", "each line must be a JSON object", line)
     return record

@@ -108,7 +108,7 @@ BAD: list[tuple[str, list[str], str]] = [
            "float")),
     ("400-digit cost", ["solve", "llm-cache", "--data", "{d}/big-cost.jsonl", "--k", "1",
                         "--delta", "0.1"],
-     exact("offcmab solve: error: line 2: cost: must be a finite number")),
+     exact("offcmab solve: error: line 2: cost: holds a number too large for a 64-bit float")),
     ("seed id beyond int64", ["spread", "--graph", "{d}/graph.csv", "--seeds",
                               "99999999999999999999999"],
      exact("offcmab spread: error: argument --seeds: node ids: must be at most 49999999, got "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 from offcmab.reference.errors import InputError
@@ -51,3 +52,11 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text!r}")
     return value
+
+
+def output_path(text: str) -> Path:
+    """A file or folder to write (``--out``): not empty nor blank, which would mean the
+    current folder and scatter the output among what is there."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must name a file or folder to write, got {text!r}")
+    return Path(text)

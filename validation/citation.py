@@ -9,12 +9,12 @@ for (the command line, or the arguments of ``offcmab.validation.check``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from offcmab import __version__
+from offcmab.reference.jsonsafe import read_json
 
 #: The paper's authors, family name first.
 AUTHORS = (("Liu", "Xutong"), ("Dai", "Xiangxiang"), ("Zuo", "Jinhang"), ("Wang", "Siwei"),
@@ -52,15 +52,10 @@ def software_bibtex(version: str = __version__) -> str:
 def read_report(folder: Path) -> dict[str, Any]:
     """``report.json`` of a run folder; ``ValueError`` naming the file when it is not one."""
     path = Path(folder) / "report.json"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.is_file():
         raise ValueError(f"run: no report.json in {folder} (a folder written by "
-                         "offcmab validate --out)") from None
-    try:
-        report = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"run: {path} is not JSON ({error.msg}, line {error.lineno})") from None
+                         "offcmab validate --out)")
+    report = read_json(path, "run", constants=True)
     if not isinstance(report, dict) or not isinstance(report.get("provenance"), dict):
         raise ValueError(f"run: {path} records no provenance (written by an offcmab older "
                          "than the provenance block, or not by offcmab)")

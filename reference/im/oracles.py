@@ -162,6 +162,22 @@ def rr_set_count(theta: float) -> int:
     return max(math.ceil(theta), 0)
 
 
+def selection_rr_sets_floor(nodes: int, edge_mass: float, k: int, eps: float,
+                            delta_prime: float) -> float:
+    r"""The fewest RR sets IMM's selection phase can draw on a graph of this size.
+
+    The phase draws :math:`2V((1-1/e)a+b)^2/(\varepsilon^2\,LB)` sets with
+    :math:`LB \le OPT \le \min(V, k+\sum_e p_e)` (``edge_mass`` is :math:`\sum_e p_e`: each
+    edge activates at most one node, with probability at most :math:`p_e`), so this is a
+    lower bound on its work, known before any set is drawn (a cost estimate).
+    """
+    log_fail = -math.log(delta_prime)
+    e_factor = 1.0 - 1.0 / math.e
+    a = math.sqrt(math.log(4.0) + log_fail)
+    b = math.sqrt(e_factor * (_log_binomial(nodes, k) + math.log(4.0) + log_fail))
+    return 2.0 * nodes * (e_factor * a + b) ** 2 / eps / eps / min(nodes, k + edge_mass)
+
+
 def imm(
     graph: ICGraph, k: int, eps: float, delta_prime: float, rng: np.random.Generator
 ) -> IMMResult:
@@ -179,12 +195,11 @@ def imm(
     log_fail = -math.log(delta_prime)  # log(1/delta') is finite for every float delta' > 0
     lam1 = (2.0 + 2.0 * eps1 / 3.0) * (log_choose + math.log(2.0) + log_fail + log_steps) \
         * V / eps1 / eps1  # inf (then refused) rather than a division by an underflowed 0
+    # refuse at once what would be refused after minutes
+    rr_set_count(selection_rr_sets_floor(V, float(graph.p.sum()), k, eps, delta_prime))
     e_factor = 1.0 - 1.0 / math.e
     a = math.sqrt(math.log(4.0) + log_fail)
     b = math.sqrt(e_factor * (log_choose + math.log(4.0) + log_fail))
-    # OPT <= min(V, k + E) (each edge activates at most one node), so the selection phase
-    # needs at least this many RR sets: refuse at once what would be refused after minutes.
-    rr_set_count(2.0 * V * (e_factor * a + b) ** 2 / eps / eps / min(V, k + graph.edges))
     # Sampling phase: find LB <= OPT (failure <= delta'/2 over all rounds).
     lower = 1.0
     rr = RRSets(V, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))

@@ -326,3 +326,41 @@ def lower_bound_family(
 def lower_bound_gap_parameter(C_inf: float, n: int) -> float:
     r"""The proof's choice :math:`\Delta = \min(1/4, \sqrt{C_\infty^*/(20n)})`."""
     return min(0.25, math.sqrt(C_inf / (20.0 * n)))
+
+
+def check_kpath_log(dataset: OfflineDataset, k: int) -> OfflineDataset:
+    r"""Return ``dataset`` after checking its logged actions are paths of ``k`` arms.
+
+    A feasible action is a path: the ``k`` consecutive arms ``j*k, ..., j*k+k-1``.  Feedback
+    is semi-bandit, so every arm of the played path is triggered: the triggered arms of a
+    sample are its action.  Checked by array operations on the CSR layout.
+
+    Raises
+    ------
+    InputError
+        Naming the field and the first offending sample (``InputError.sample``); on
+        ``actions`` when the log records none (there is nothing to check).
+    """
+    if dataset.actions is None or dataset.action_offsets is None:
+        raise InputError("actions", "the log records no actions to check (JSON Lines: an "
+                         "\"action\" list per sample; .npz: actions and action_offsets)")
+    KPathOracle(dataset.m, k)  # k must divide m
+    for field, offsets, ids in (("actions", dataset.action_offsets, dataset.actions),
+                                ("triggered", dataset.triggered_offsets, dataset.triggered)):
+        wrong = np.flatnonzero(np.diff(offsets) != k)
+        if wrong.size:
+            t = int(wrong[0])
+            raise InputError(field, f"lists {int(offsets[t + 1] - offsets[t])} arms; a path "
+                             f"has k={k}", sample=t)
+    paths = np.sort(dataset.actions.reshape(-1, k), axis=1)
+    starts = paths[:, 0] - paths[:, 0] % k
+    not_path = ~(paths == starts[:, None] + np.arange(k)).all(axis=1)
+    if not_path.any():
+        t = int(np.argmax(not_path))
+        raise InputError("actions", f"{paths[t].tolist()} is not a path (k={k} consecutive "
+                         f"arms from a multiple of k)", sample=t)
+    other = ~(np.sort(dataset.triggered.reshape(-1, k), axis=1) == paths).all(axis=1)
+    if other.any():
+        raise InputError("triggered", "must be the arms of the logged path (every arm of "
+                         "the played path is observed)", sample=int(np.argmax(other)))
+    return dataset

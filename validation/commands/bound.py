@@ -49,8 +49,13 @@ def parse_assignments(items: list[str]) -> dict[str, float]:
 
 
 def parse_eps(text: str) -> float:
-    """``eps=0.1`` or ``0.1`` -> 0.1 (a finite number above 0)."""
-    _, _, number = text.rpartition("=")
+    """``eps=0.1`` or ``0.1`` -> 0.1 (a finite number above 0); another name is refused."""
+    name, sep, number = text.partition("=")
+    if sep and name.strip() != "eps":
+        raise argparse.ArgumentTypeError(f"solves for the target gap eps: write eps=EPS, got "
+                                         f"{name.strip()!r} in {text!r} (parameters of the "
+                                         "bound are NAME=VALUE words)")
+    number = number if sep else text
     try:
         value = numbers.parse_float(number, "eps")
     except InputError as error:
@@ -107,10 +112,17 @@ def run(args: argparse.Namespace) -> int:
         with np.errstate(all="raise"):
             return _evaluate(bound, params, args)
     except (FloatingPointError, OverflowError, ZeroDivisionError):
-        name = max(params, key=lambda key: abs(params[key]), default="parameters")
-        raise InputError(name, "the bound overflows a 64-bit float at these values (largest "
-                         f"given: {name}={params[name]:g})" if params else
-                         "the bound overflows a 64-bit float") from None
+        if not params:
+            raise InputError("parameters", "the bound overflows a 64-bit float") from None
+        name = most_extreme(params)
+        raise InputError(name, "the bound overflows a 64-bit float at these values (the most "
+                         f"extreme given: {name}={params[name]:g})") from None
+
+
+def most_extreme(params: dict[str, float]) -> str:
+    """The parameter farthest from 1 in orders of magnitude (``alpha=1e-320`` before
+    ``n=1000``): the likeliest cause of an overflow, as a huge value or a tiny divisor."""
+    return max(params, key=lambda key: abs(math.log10(abs(params[key]))) if params[key] else 0.0)
 
 
 def _evaluate(bound: Any, params: dict[str, float], args: argparse.Namespace) -> int:

@@ -15,6 +15,8 @@ from typing import Any
 from offcmab.bounds import coefficients
 from offcmab.reference.errors import InputError
 from offcmab.validation import numbers
+from offcmab.validation.costs import cascade_coefficients_cost
+from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.output import emit
 
 HELP = "exact coverage coefficients (C_inf, C_one, Kbar, K2bar, B1, p_star) of an instance"
@@ -70,12 +72,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("assignments", nargs="*", metavar="NAME=VALUE",
                         help="e.g. mu=0.7,0.5,0.3 k=2 data=uniform")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     values = parse_problem_arguments(args.problem, args.assignments)
     result: dict[str, Any]
     if args.problem == "cascade":
+        m = len(values["mu"])
+        check_cost(cascade_coefficients_cost(m, min(values["k"], m)), args.force)
         result = coefficients.cascade_coefficients(values["mu"], values["k"],
                                                    values.get("data", "uniform"))
     elif args.problem == "kpath":

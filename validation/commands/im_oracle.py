@@ -12,6 +12,8 @@ from offcmab.reference.errors import check_cardinality
 from offcmab.reference.im.graph_io import read_graph_csv
 from offcmab.reference.im.oracles import imm
 from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int, probability
+from offcmab.validation.costs import imm_cost
+from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.output import emit
 
 HELP = ("k seeds maximizing the IC influence spread by IMM (reverse-reachable sets), "
@@ -28,12 +30,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="failure probability of the guarantee (default 1/V)")
     parser.add_argument("--seed", type=nonnegative_int, default=0, help="random seed")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     graph = read_graph_csv(args.graph, need_p=True)
     k = check_cardinality(args.k, graph.nodes)
     delta_prime = args.delta_prime if args.delta_prime is not None else 1.0 / max(graph.nodes, 2)
+    if args.eps < 1.0 - 1.0 / math.e:  # a larger eps: imm refuses it, naming it
+        check_cost(imm_cost(graph.nodes, float(graph.p.sum()), k, args.eps, delta_prime), args.force)
     result = imm(graph, k, args.eps, delta_prime, np.random.default_rng(args.seed))
     emit({"seeds": result.seeds, "spread": result.spread,
           "alpha": 1.0 - 1.0 / math.e - args.eps, "delta_prime": delta_prime,

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from offcmab.validation.arguments import nonnegative_int
+from offcmab.validation.arguments import nonnegative_int, output_path
 from offcmab.validation.output import emit
 from offcmab.validation.reproduce import FIGURES
 from offcmab.validation.reproduce.comparison import comparison_rows, write_comparison
@@ -34,7 +34,7 @@ def describe(name: str, summary: dict[str, Any] | None, out: Path) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("figure", choices=[*FIGURES, "all"], metavar="FIGURE",
                         help=f"one of {', '.join(FIGURES)}, or all")
-    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--out", type=output_path, required=True, help="output folder")
     parser.add_argument("--seed", type=nonnegative_int, default=2025, help="run seed")
     parser.add_argument("--quick", action="store_true",
                         help="fewer trials and a shorter grid (for smoke tests)")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 
 from offcmab.validation.cli import load_command, requested
+from offcmab.validation.costs import dataset_cost
+from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.solvers.summary import add_output_arguments, report
 
 HELP = "run the paper's algorithm (or a baseline) for a problem on an offline dataset file"
@@ -47,9 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                          f"{next(iter(module.ALGORITHMS))})")
         module.add_arguments(sub)
         add_output_arguments(sub)
+        add_force_argument(sub)
         sub.set_defaults(solve=module.solve)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_cost(dataset_cost(args.data), args.force)
     report(args.solve(args), args.json, args.out)
     return 0

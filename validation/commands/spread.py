@@ -12,6 +12,8 @@ from offcmab.reference.im.diffusion import estimate_spread
 from offcmab.reference.im.graph import MAX_NODES
 from offcmab.reference.im.graph_io import read_graph_csv
 from offcmab.validation.arguments import nonnegative_int, positive_int
+from offcmab.validation.costs import spread_cost
+from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.numbers import parse_int, parse_list
 from offcmab.validation.output import emit
 
@@ -35,9 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="number of simulated cascades (default 10000)")
     parser.add_argument("--seed", type=nonnegative_int, default=0, help="random seed")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_cost(spread_cost(args.samples, len(set(args.seeds))), args.force)
     graph = read_graph_csv(args.graph, need_p=True)
     estimate = estimate_spread(graph, np.asarray(args.seeds, dtype=np.int64), args.samples,
                                np.random.default_rng(args.seed))

@@ -11,9 +11,8 @@ says which), 2 on bad input (unknown id, a lower-bound id, budget below 1).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from offcmab.validation.arguments import nonnegative_int, positive_int
+from offcmab.validation.arguments import nonnegative_int, output_path, positive_int
 
 HELP = "search for the instance where a bound is tightest; save it for validate --instances"
 
@@ -25,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instances to evaluate (default 60)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,
                         help="seed of the optimizer and of every trial (default 2025)")
-    parser.add_argument("--out", type=Path, default=None, metavar="FILE.json",
+    parser.add_argument("--out", type=output_path, default=None, metavar="FILE.json",
                         help="where to save the tightest instance (default tightness-ID.json)")
 
 

@@ -6,7 +6,8 @@ import argparse
 
 from offcmab.reference.baselines import cucb_offline, emp
 from offcmab.reference.clcb import clcb
-from offcmab.reference.dataset_io import read_dataset
+from offcmab.reference.dataset_io import check_file, read_dataset
+from offcmab.reference.problems.kpath import check_kpath_log
 from offcmab.reference.oracles import KPathOracle
 from offcmab.validation.solvers.cascade import add_data_arguments
 from offcmab.validation.solvers.summary import Solution, hoeffding_rule, smallest_count
@@ -27,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def solve(args: argparse.Namespace) -> Solution:
     dataset = read_dataset(args.data, actions=args.check_logged_actions)  # paths: unused
+    if args.check_logged_actions:
+        check_file(args.data, lambda data: check_kpath_log(data, args.k), dataset)
     oracle = KPathOracle(dataset.m, args.k)
     algorithm = {"clcb": clcb, "emp": emp, "cucb-offline": cucb_offline}[args.algorithm]
     result = algorithm(dataset, oracle, args.delta, radius=args.radius)

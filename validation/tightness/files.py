@@ -22,6 +22,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from offcmab.reference.errors import InputError
+from offcmab.reference.jsonsafe import read_json
+from offcmab.validation.limits import check_cost
+from offcmab.validation.runner.trial_cost import PROBE_ABOVE_N, trial_cost
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.theorem import Theorem
 
@@ -169,13 +173,15 @@ def check_document(document: Any, theorems: Sequence[Theorem]) -> Theorem:
     return theorem
 
 
-def read_instance(path: Path, origin: str, theorems: Sequence[Theorem]) -> Saved:
-    """``(bound id, instance, document)`` of a saved instance file, checked strictly."""
-    try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"instances: {path} is not JSON ({error.msg}, line {error.lineno})"
-                         ) from None
+def read_instance(path: Path, origin: str, theorems: Sequence[Theorem],
+                  force: bool = False) -> Saved:
+    """``(bound id, instance, document)`` of a saved instance file, checked strictly.
+
+    An instance of more than :data:`~offcmab.validation.runner.trial_cost.PROBE_ABOVE_N` samples is
+    refused when one trial would need more memory than the limit of
+    :mod:`offcmab.validation.limits` (unless ``force``): its ``n`` is named with the estimate.
+    """
+    document = read_json(path, "instances")
     try:
         theorem = check_document(document, theorems)
     except ValueError as error:
@@ -184,6 +190,11 @@ def read_instance(path: Path, origin: str, theorems: Sequence[Theorem]) -> Saved
                         float(document["delta"]), (document["n"],), origin,
                         f"from {Path(path).name}")
     _check_builds(theorem, instance, path)
+    if instance.n_grid[0] > PROBE_ABOVE_N:
+        try:
+            check_cost(trial_cost(theorem, instance, instance.n_grid[0]), force)
+        except InputError as error:
+            raise InputError("instances", f"{path}: {error}") from None
     return document["bound_id"], instance, document
 
 
@@ -195,10 +206,10 @@ def _check_builds(theorem: Theorem, instance: Instance, path: Path) -> None:
         raise ValueError(f"instances: {path}: instance: {error}") from None
 
 
-def read_instances(paths: Sequence[Path], origin: str,
-                   theorems: Sequence[Theorem]) -> list[Saved]:
+def read_instances(paths: Sequence[Path], origin: str, theorems: Sequence[Theorem],
+                   force: bool = False) -> list[Saved]:
     """Every file's instance; two instances of one bound id may not share a name."""
-    found = [read_instance(path, origin, theorems) for path in paths]
+    found = [read_instance(path, origin, theorems, force) for path in paths]
     seen: set[tuple[str, str]] = set()
     for (bound_id, instance, _), path in zip(found, paths, strict=True):
         if (bound_id, instance.name) in seen:

@@ -1,0 +1,94 @@
+r"""Cost models of the commands, evaluated from their parameters before any large allocation.
+
+Each function returns a :class:`~offcmab.validation.limits.Cost` that
+:func:`~offcmab.validation.limits.check_cost` compares with the limits.  The byte counts
+follow the arrays the code allocates (named in each docstring); the throughputs are
+measurements on a small shared machine (see :mod:`offcmab.validation.limits`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from offcmab.reference.im.oracles import selection_rr_sets_floor
+from offcmab.validation.limits import Cost
+
+#: Multiply-adds per second of the elementary-symmetric tables (numpy rows of length m).
+MULTIPLY_ADDS_PER_SECOND = 1e8
+#: Bytes per RR set while IMM samples and covers: its offset, at least one node id, and
+#: the sampler's keys and counts (measured: 50 bytes per set of about one node).
+BYTES_PER_RR_SET = 48
+#: Seconds per RR set, sampling and greedy cover together (measured: 1.5 microseconds).
+SECONDS_PER_RR_SET = 1.5e-6
+#: Seconds per node activation of a simulated cascade (measured: 0.2 to 0.5 microseconds).
+SECONDS_PER_ACTIVATION = 2e-7
+#: Bytes per simulated cascade kept by ``spread``: its size (int64) and a float64 copy.
+BYTES_PER_CASCADE = 16
+#: Bytes of a batch of cascades in flight (the diffusion batches about a million keys).
+CASCADE_BATCH_BYTES = 64e6
+#: Peak bytes of reading a JSON Lines dataset and running an algorithm, per byte of file:
+#: the lines as strings, then each id or outcome (2 to 4 characters of the file) as a Python
+#: object in a list before it becomes an 8-byte array entry (measured: 5.3 on a cascade log).
+JSONL_BYTES_PER_FILE_BYTE = 6
+#: The same for a ``.npz`` dataset, whose members are read straight into their arrays
+#: (measured: 0.72 on the same log; the algorithm's per-sample temporaries stay below it).
+NPZ_BYTES_PER_FILE_BYTE = 1
+
+def cascade_coefficients_cost(m: int, k: int) -> Cost:
+    r"""``coefficients cascade``: the exact :math:`p^{D_S}` of uniform lists.
+
+    :func:`~offcmab.reference.problems.cascade.leave_one_out_elementary` fills prefix and
+    suffix tables of :math:`(k) \times (m+1)` floats and an output of :math:`k \times m`, and
+    the position matrix is :math:`m \times k`: :math:`4 \cdot 8\,mk` bytes.  Its inner loop
+    runs :math:`k^2/2` row products of length :math:`m`.
+    """
+    steps = m * k * k / 2.0
+    return Cost("k", 32.0 * m * k, steps / MULTIPLY_ADDS_PER_SECOND,
+                f"m*k^2/2 = {steps:.3g} multiply-adds at {MULTIPLY_ADDS_PER_SECOND:.0e}/s, "
+                f"4 tables of m*k = {m * k} floats")
+
+
+def imm_cost(nodes: int, edge_mass: float, k: int, eps: float, delta_prime: float) -> Cost:
+    r"""``im-oracle``: IMM's selection phase alone, with its fewest possible RR sets.
+
+    ``edge_mass`` is the sum of the edge probabilities (it bounds the optimal spread).
+    :func:`~offcmab.reference.im.oracles.selection_rr_sets_floor` bounds the count from
+    below before anything is sampled; each set costs :data:`BYTES_PER_RR_SET` bytes and
+    :data:`SECONDS_PER_RR_SET`.  Larger sets (denser graphs) cost more: this is a floor.
+    """
+    sets = selection_rr_sets_floor(nodes, edge_mass, k, eps, delta_prime)
+    return Cost("eps", sets * BYTES_PER_RR_SET, sets * SECONDS_PER_RR_SET,
+                f"at least {sets:.3g} RR sets (2V((1-1/e)a+b)^2/(eps^2 min(V, k+sum p))) of "
+                f"{BYTES_PER_RR_SET} bytes and {SECONDS_PER_RR_SET * 1e6:g} us each")
+
+
+def spread_cost(samples: int, seeds: int) -> Cost:
+    r"""``spread``: ``samples`` cascades, each activating at least its ``seeds`` nodes.
+
+    :func:`~offcmab.reference.im.diffusion.cascade_sizes` keeps one int64 size per cascade
+    (and :func:`~offcmab.reference.im.diffusion.estimate_spread` a float copy) beside one
+    batch in flight.
+    """
+    activations = float(samples) * seeds
+    return Cost("samples", samples * BYTES_PER_CASCADE + CASCADE_BATCH_BYTES,
+                activations * SECONDS_PER_ACTIVATION,
+                f"samples*seeds = {activations:.3g} activations at least, "
+                f"{SECONDS_PER_ACTIVATION * 1e6:g} us each; {BYTES_PER_CASCADE} bytes per "
+                "cascade")
+
+
+def dataset_cost(path: Path, field: str = "data") -> Cost:
+    """``solve``: reading a dataset file and running the algorithm on it, from the file size.
+
+    A missing file costs nothing here (the reader reports it).  No time model: reading is
+    linear in the file and the algorithms are linear in the samples.
+    """
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        size = 0
+    factor = NPZ_BYTES_PER_FILE_BYTE if Path(path).suffix == ".npz" \
+        else JSONL_BYTES_PER_FILE_BYTE
+    return Cost(field, float(size) * factor, 0.0,
+                f"{factor} bytes per byte of the {size}-byte file")
+
