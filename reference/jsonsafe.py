@@ -8,7 +8,8 @@ user cannot act on:
   measured first (without recursion) and more than :data:`MAX_DEPTH` levels are refused;
 * a 400-digit number or ``1e999`` decodes to an integer no float holds, or to infinity, and
   fails later with ``OverflowError`` far from its field: refused while decoding, naming the
-  key that holds it (as are ``NaN`` and ``Infinity``, which are not JSON);
+  key that holds it (``NaN`` and ``Infinity`` decode as floats: every reader checks its
+  numbers are finite, naming the entry, e.g. ``instance.path_means[0]``);
 * :meth:`str.splitlines` also breaks lines at U+2028, U+0085 and other separators that may
   sit inside a JSON string: JSON Lines are split at ``\n`` only (:func:`text_lines`).
 
@@ -24,6 +25,7 @@ import json
 import math
 import re
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -45,7 +47,7 @@ _BRACKET = re.compile(r"[\[\]{}]")
 
 
 class _Refused:
-    """A number (or constant) that no float holds, kept until the key holding it is known."""
+    """A number that no float holds, kept until the key holding it is known."""
 
     __slots__ = ("why",)
 
@@ -84,16 +86,14 @@ def check_depth(text: str, field: str, line: int | None = None) -> None:
 
 
 class Decoder:
-    """A JSON decoder with the checks of this module; one per file read (it keeps state)."""
+    """A JSON decoder with the checks of this module (it keeps state: one per thread)."""
 
-    def __init__(self, field: str, constants: bool = False) -> None:
+    def __init__(self, field: str) -> None:
         self.field = field
         self.refused: list[_Refused] = []
         self.line: int | None = None
         self._decoder = json.JSONDecoder(object_pairs_hook=self._object,
-                                         parse_float=self._float, parse_int=self._int,
-                                         parse_constant=self._constant if not constants
-                                         else None)
+                                         parse_float=self._float, parse_int=self._int)
 
     def decode(self, text: str, line: int | None = None) -> Any:
         """The value of ``text`` (depth checked first); ``InputError`` or ``JSONDecodeError``."""
@@ -116,9 +116,6 @@ class Decoder:
                                          and abs(int(text)) <= FLOAT_MAX_INT):
             return int(text)
         return self._refuse(TOO_LARGE)
-
-    def _constant(self, text: str) -> _Refused:
-        return self._refuse(f"holds {text}, which is not a finite number (nor JSON)")
 
     def _refuse(self, why: str) -> _Refused:
         refused = _Refused(why)
@@ -156,9 +153,17 @@ def _refused_in(value: Any) -> str | None:
     return None
 
 
+#: One decoder per thread and field, reused: building one costs as much as decoding a line.
+_DECODERS = threading.local()
+
+
 def loads(text: str, field: str, line: int | None = None) -> Any:
     """``text`` decoded strictly (module docstring); errors name a key or ``field``."""
-    return Decoder(field).decode(text, line)
+    decoders = _DECODERS.__dict__.setdefault("by_field", {})
+    decoder = decoders.get(field)
+    if decoder is None:
+        decoder = decoders[field] = Decoder(field)
+    return decoder.decode(text, line)
 
 
 def read_text(path: str | Path, field: str) -> str:
@@ -188,16 +193,15 @@ def text_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def read_json(path: str | Path, field: str, constants: bool = False) -> Any:
+def read_json(path: str | Path, field: str) -> Any:
     """The JSON document in ``path``, decoded strictly.
 
     Every error is an ``InputError`` on ``field`` naming the file, then the line and key when
-    known.  ``constants=True`` lets ``NaN`` and ``Infinity`` through (files this package
-    wrote with them, such as a run's report).
+    known.
     """
     text = read_text(path, field)
     try:
-        return Decoder(field, constants).decode(text)
+        return loads(text, field)
     except json.JSONDecodeError as error:
         raise InputError(field, f"{path} is not JSON ({error.msg}, line {error.lineno})"
                          ) from None

@@ -70,7 +70,8 @@ BAD_CASCADE_FILES = [
      "line 2: triggered: holds an id too large for a 64-bit integer"),
     ("huge_m.jsonl", '{"m": 100000000000000}\n{"triggered": [0], "outcomes": [1]}\n',
      "line 1: m: at most 50000000 is supported, got 100000000000000"),
-    ("deep.jsonl", '{"m": 3}\n' + "[" * 100_000 + "\n", "line 2: json: nested too deeply"),
+    ("deep.jsonl", '{"m": 3}\n' + "[" * 100_000 + "\n",
+     "line 2: json: nested too deeply (more than 64 levels of arrays and objects)"),
     ("prefix.jsonl", '{"m": 3}\n{"action": [1, 2], "triggered": [0], "outcomes": [1]}\n',
      "line 2: triggered: must be a prefix of the ranked list (action)"),
     ("early.jsonl", '{"m": 3}\n\n{"action": [0, 1, 2], "triggered": [0, 1], '

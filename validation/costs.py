@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from offcmab.reference.im.oracles import selection_rr_sets_floor
+from offcmab.reference.im.oracles import rr_set_count, selection_rr_sets_floor
 from offcmab.validation.limits import Cost
 
 #: Multiply-adds per second of the elementary-symmetric tables (numpy rows of length m).
@@ -57,6 +57,7 @@ def imm_cost(nodes: int, edge_mass: float, k: int, eps: float, delta_prime: floa
     :data:`SECONDS_PER_RR_SET`.  Larger sets (denser graphs) cost more: this is a floor.
     """
     sets = selection_rr_sets_floor(nodes, edge_mass, k, eps, delta_prime)
+    rr_set_count(sets)  # beyond what IMM supports at all: refused as IMM refuses it
     return Cost("eps", sets * BYTES_PER_RR_SET, sets * SECONDS_PER_RR_SET,
                 f"at least {sets:.3g} RR sets (2V((1-1/e)a+b)^2/(eps^2 min(V, k+sum p))) of "
                 f"{BYTES_PER_RR_SET} bytes and {SECONDS_PER_RR_SET * 1e6:g} us each")

@@ -67,23 +67,23 @@ def memory_limit() -> float:
 
 
 def describe_bytes(size: float) -> str:
-    """``1.5 GB``, ``320 MB``, ``12 kB``: a size for a person (powers of 1000)."""
+    """``about 1.5 GB``, ``about 320 MB``: a size for a person (powers of 1000)."""
     if not math.isfinite(size):
-        return "more memory than any machine has"
+        return "more than any machine has"
     for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if size >= scale:
-            return f"{size / scale:.3g} {unit}"
-    return f"{size:.0f} bytes"
+            return f"about {size / scale:.3g} {unit}"
+    return f"about {size:.0f} bytes"
 
 
 def describe_seconds(seconds: float) -> str:
-    """``45 s``, ``12 min``, ``3.5 h``, ``2e+03 days``: a duration for a person."""
+    """``about 45 s``, ``about 12 min``, ``about 3.5 h``: a duration for a person."""
     if not math.isfinite(seconds):
         return "forever"
     for unit, scale in (("days", 86400.0), ("h", 3600.0), ("min", 60.0)):
         if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds:.3g} s"
+            return f"about {seconds / scale:.3g} {unit}"
+    return f"about {seconds:.3g} s"
 
 
 def check_cost(cost: Cost, force: bool = False) -> Cost:
@@ -92,13 +92,13 @@ def check_cost(cost: Cost, force: bool = False) -> Cost:
         return cost
     limit = memory_limit()
     if not cost.bytes <= limit:
-        raise InputError(cost.field, f"would need about {describe_bytes(cost.bytes)} of "
-                         f"memory, more than {describe_bytes(limit)} (half of this machine's); "
+        raise InputError(cost.field, f"would need {describe_bytes(cost.bytes)} of memory, "
+                         f"more than {limit / 1e9:.3g} GB (half of this machine's); "
                          f"estimate: {cost.model}; --force runs it anyway")
     if not cost.seconds <= SECONDS_LIMIT:
-        raise InputError(cost.field, f"would take about {describe_seconds(cost.seconds)}, "
-                         f"more than {SECONDS_LIMIT:.0f} s; estimate: {cost.model}; --force "
-                         "runs it anyway")
+        raise InputError(cost.field, f"would take {describe_seconds(cost.seconds)}, more than "
+                         f"{SECONDS_LIMIT:.0f} s; estimate: {cost.model}; --force runs it "
+                         "anyway")
     return cost
 
 

@@ -345,12 +345,12 @@ def check_kpath_log(dataset: OfflineDataset, k: int) -> OfflineDataset:
         raise InputError("actions", "the log records no actions to check (JSON Lines: an "
                          "\"action\" list per sample; .npz: actions and action_offsets)")
     KPathOracle(dataset.m, k)  # k must divide m
-    for field, offsets, ids in (("actions", dataset.action_offsets, dataset.actions),
-                                ("triggered", dataset.triggered_offsets, dataset.triggered)):
+    for name, offsets in (("actions", dataset.action_offsets),
+                          ("triggered", dataset.triggered_offsets)):
         wrong = np.flatnonzero(np.diff(offsets) != k)
         if wrong.size:
             t = int(wrong[0])
-            raise InputError(field, f"lists {int(offsets[t + 1] - offsets[t])} arms; a path "
+            raise InputError(name, f"lists {int(offsets[t + 1] - offsets[t])} arms; a path "
                              f"has k={k}", sample=t)
     paths = np.sort(dataset.actions.reshape(-1, k), axis=1)
     starts = paths[:, 0] - paths[:, 0] % k

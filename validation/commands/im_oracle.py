@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
     k = check_cardinality(args.k, graph.nodes)
     delta_prime = args.delta_prime if args.delta_prime is not None else 1.0 / max(graph.nodes, 2)
     if args.eps < 1.0 - 1.0 / math.e:  # a larger eps: imm refuses it, naming it
-        check_cost(imm_cost(graph.nodes, float(graph.p.sum()), k, args.eps, delta_prime), args.force)
+        check_cost(imm_cost(graph.nodes, float(graph.p.sum()), k, args.eps, delta_prime),
+                   args.force)
     result = imm(graph, k, args.eps, delta_prime, np.random.default_rng(args.seed))
     emit({"seeds": result.seeds, "spread": result.spread,
           "alpha": 1.0 - 1.0 / math.e - args.eps, "delta_prime": delta_prime,

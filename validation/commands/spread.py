@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from offcmab.reference.errors import InputError
-from offcmab.reference.im.diffusion import estimate_spread
+from offcmab.reference.im.diffusion import MAX_SAMPLES, estimate_spread
 from offcmab.reference.im.graph import MAX_NODES
 from offcmab.reference.im.graph_io import read_graph_csv
 from offcmab.validation.arguments import nonnegative_int, positive_int
@@ -41,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_cost(spread_cost(args.samples, len(set(args.seeds))), args.force)
+    if args.samples <= MAX_SAMPLES:  # more: refused by cascade_sizes before any allocation
+        check_cost(spread_cost(args.samples, len(set(args.seeds))), args.force)
     graph = read_graph_csv(args.graph, need_p=True)
     estimate = estimate_spread(graph, np.asarray(args.seeds, dtype=np.int64), args.samples,
                                np.random.default_rng(args.seed))

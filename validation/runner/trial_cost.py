@@ -44,8 +44,9 @@ def trial_cost(theorem: Theorem, instance: Instance, n: int) -> Cost:
     Drawing a dataset and running the algorithm allocate arrays linear in ``n`` (offsets,
     triggered ids, outcomes, actions, their temporaries) whose per-sample size depends on
     the instance; rather than a formula per scenario family, two probe trials at
-    :data:`PROBE_N` and twice that (after a warm-up trial) measure the fixed part and the part per sample, which is
-    extrapolated to ``n``.  No time model (the probes take milliseconds).
+    :data:`PROBE_N` and twice that (after a warm-up trial) measure the fixed part and the
+    part per sample, which is extrapolated to ``n``.  No time model (the probes take
+    milliseconds).
     """
     small = min(n, PROBE_N)
     trial_peak_bytes(theorem, instance, small)  # warm-up: caches filled once are not per trial

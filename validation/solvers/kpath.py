@@ -7,8 +7,8 @@ import argparse
 from offcmab.reference.baselines import cucb_offline, emp
 from offcmab.reference.clcb import clcb
 from offcmab.reference.dataset_io import check_file, read_dataset
-from offcmab.reference.problems.kpath import check_kpath_log
 from offcmab.reference.oracles import KPathOracle
+from offcmab.reference.problems.kpath import check_kpath_log
 from offcmab.validation.solvers.cascade import add_data_arguments
 from offcmab.validation.solvers.summary import Solution, hoeffding_rule, smallest_count
 

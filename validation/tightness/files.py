@@ -25,8 +25,8 @@ from typing import Any
 from offcmab.reference.errors import InputError
 from offcmab.reference.jsonsafe import read_json
 from offcmab.validation.limits import check_cost
-from offcmab.validation.runner.trial_cost import PROBE_ABOVE_N, trial_cost
 from offcmab.validation.runner.spec import Instance
+from offcmab.validation.runner.trial_cost import PROBE_ABOVE_N, trial_cost
 from offcmab.validation.theorem import Theorem
 
 Checker = Callable[[Any, str], None]
