@@ -11,6 +11,8 @@ beyond fixed seeds, so none has a false-alarm probability.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -330,3 +332,18 @@ def traced_peak(work: Callable[[], object]) -> int:
     finally:
         tracemalloc.stop()
 
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077])
+def test_solve_output_follows_the_umask(tmp_path: Path, mask: int,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"m": 4}\n{"triggered": [0], "outcomes": [1]}\n')
+    out = tmp_path / "stats.csv"
+    previous = os.umask(mask)
+    try:
+        assert run_cli(["solve", "cascade", "--data", str(log), "--k", "1", "--delta", "0.1",
+                        "--out", str(out)]) == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~mask
