@@ -347,3 +347,20 @@ def test_solve_output_follows_the_umask(tmp_path: Path, mask: int,
     finally:
         os.umask(previous)
     assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~mask
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda t: t.rstrip()[:-1] + ', "x": ' + "[" * 5000 + "]" * 5000 + "}",
+     "line 51: nested too deeply"),
+    (lambda t: t.replace("0.6879", BIG, 1), "path_means: holds a number too large"),
+    (lambda t: t.rstrip()[:-1] + ', "delta": 0.2}', "delta: given twice"),
+    (lambda t: t.replace('"n": 3000', '"n": 1000000000', 1), "n: would need about "),
+])
+def test_validate_refuses_bad_instance_files(tmp_path: Path, edit: Callable[[str], str],
+                                             message: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = saved_instance(tmp_path, edit)
+    err = refused(["validate", "--quick", "--no-figures", "--instances", str(path), "--out",
+                   str(tmp_path / "run")], capsys)
+    assert err.startswith(f"offcmab validate: error: instances: {path}: ")
+    assert message in err
