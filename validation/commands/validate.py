@@ -1,7 +1,8 @@
 r"""``offcmab validate``: check every bound of the paper against Monte-Carlo gaps.
 
 Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial log
-``trials.jsonl`` into ``--out``.  Exit code 0 when no row fails, 1 when a bound is
+``trials.jsonl`` into ``--out`` (a folder holding results is refused without ``--resume``
+or ``--overwrite``).  Ctrl-C or SIGTERM exits 130 keeping the finished trials.  Exit code 0 when no row fails, 1 when a bound is
 violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
 when a negative control a trap should catch is not flagged (:mod:`offcmab.validation.power`;
 controls never cause exit 1), and 3 when no row could fail for ``--algorithm`` (every
@@ -38,8 +39,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "local cluster of --jobs workers)")
     parser.add_argument("--out", type=Path, default=Path("offcmab-report"),
                         help="output folder (default ./offcmab-report)")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue an interrupted run from its trials.jsonl")
+    again = parser.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true",
+                       help="continue an interrupted run from its trials.jsonl (checked line "
+                            "by line; refused when the log is from other options)")
+    again.add_argument("--resume-anyway", action="store_true",
+                       help="resume even when the log's header differs from this run, "
+                            "keeping the trials that still check out")
+    again.add_argument("--overwrite", action="store_true",
+                       help="replace the results --out already holds (without it, or "
+                            "--resume, such a folder is refused)")
     parser.add_argument("--bound-scale", type=positive_float, default=1.0, metavar="X",
                         help="multiply every bound by X (a sensitivity probe)")
     parser.add_argument("--no-figures", action="store_true", help="skip figures/*.png")

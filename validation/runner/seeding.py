@@ -18,11 +18,26 @@ import numpy as np
 from offcmab.validation.runner.spec import TrialKey
 
 
-def trial_seed_sequence(run_seed: int, key: TrialKey) -> np.random.SeedSequence:
-    """The ``SeedSequence`` of one trial."""
+def trial_spawn(key: TrialKey) -> tuple[int, ...]:
+    """The spawn key of one trial: four words of the instance hash, ``n``, the trial index."""
     digest = hashlib.sha256(f"{key.bound_id}\x1f{key.instance}".encode()).digest()
     words = tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
-    return np.random.SeedSequence(entropy=run_seed, spawn_key=(*words, key.n, key.trial))
+    return (*words, key.n, key.trial)
+
+
+def trial_seed_sequence(run_seed: int, key: TrialKey) -> np.random.SeedSequence:
+    """The ``SeedSequence`` of one trial."""
+    return np.random.SeedSequence(entropy=run_seed, spawn_key=trial_spawn(key))
+
+
+def trial_stream(run_seed: int, key: TrialKey) -> str:
+    """A fingerprint of one trial's random stream (the first 128 bits of its seed state).
+
+    The trial log stores it beside the run seed: a line whose stream is not the one the
+    run seed spawns for its key was not drawn by this run.
+    """
+    state = trial_seed_sequence(run_seed, key).generate_state(2, dtype=np.uint64)
+    return "".join(f"{int(word):016x}" for word in state)
 
 
 def trial_generator(run_seed: int, key: TrialKey) -> np.random.Generator:
