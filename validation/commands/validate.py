@@ -1,8 +1,7 @@
 r"""``offcmab validate``: check every bound of the paper against Monte-Carlo gaps.
 
 Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial log
-``trials.jsonl`` into ``--out`` (a folder holding results is refused without ``--resume``
-or ``--overwrite``).  Ctrl-C or SIGTERM exits 130 keeping the finished trials.  Exit code 0 when no row fails, 1 when a bound is
+``trials.jsonl`` into ``--out``.  Exit code 0 when no row fails, 1 when a bound is
 violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
 when a negative control a trap should catch is not flagged (:mod:`offcmab.validation.power`;
 controls never cause exit 1), and 3 when no row could fail for ``--algorithm`` (every

@@ -13,11 +13,12 @@ An operating-system error while writing (a full disk, a read-only folder) names 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import tempfile
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
 from pathlib import Path
+from typing import Any, TypeVar
 
 from offcmab.reference.errors import InputError
 
@@ -118,6 +119,22 @@ def _naming(error: OSError, path: Path) -> OSError:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` so that readers see the old or the new file only."""
     atomic_write(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+
+
+@contextlib.contextmanager
+def atomic_text(path: Path) -> Iterator[io.StringIO]:
+    """A text buffer for the ``with`` block (``newline=""``, as :mod:`csv` wants), written
+    to ``path`` atomically (UTF-8) when the block ends without an error."""
+    buffer = io.StringIO(newline="")
+    yield buffer
+    atomic_write(path, lambda temporary: temporary.write_bytes(
+        buffer.getvalue().encode("utf-8")))
+
+
+def atomic_figure(figure: Any, path: Path, **options: Any) -> None:
+    """Save a matplotlib ``figure`` to ``path`` atomically, in the format its suffix names."""
+    atomic_write(path, lambda temporary: figure.savefig(
+        temporary, format=path.suffix.lstrip("."), **options))
 
 
 def refuse_results(folder: Path, field: str = "out") -> None:

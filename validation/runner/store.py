@@ -5,8 +5,9 @@ bound ids, subject, whether controls run, and a hash of each instance's paramete
 then holds one JSON line per finished trial: its full key (bound id, instance, ``n``,
 trial index, subject, the run seed, and a fingerprint of the random stream that seed
 spawns for the key, :mod:`offcmab.validation.runner.seeding`), its gap, gap error,
-extras and seconds.  Every line ends with ``check``, a truncated SHA-256 of the canonical JSON of the rest of the line,
-so a garbled, edited or half-written line is recognised wherever it sits.
+extras and seconds.  Every line ends with ``check``, a truncated SHA-256 of the
+canonical JSON of the rest of the line, so a garbled, edited or half-written line is
+recognised wherever it sits.
 
 Lines are written and flushed as soon as a trial finishes, so a killed run loses only the
 trials still in flight.  ``os.fsync`` (durability against a machine crash) runs at most

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation.runner.folder import atomic_write_text
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.theorem import Theorem
 
@@ -212,4 +213,4 @@ def write_instance(document: Mapping[str, Any], path: Path,
                    theorems: Sequence[Theorem]) -> None:
     """Write a saved instance (checked first: what is written can be read back)."""
     check_document(json.loads(json.dumps(document)), theorems)
-    Path(path).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    atomic_write_text(Path(path), json.dumps(document, indent=2) + "\n")
