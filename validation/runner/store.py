@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeGuard
 
 from offcmab.reference.errors import InputError
 from offcmab.validation.runner.folder import atomic_write, named
@@ -170,16 +170,19 @@ def _decode(raw: bytes) -> dict[str, Any]:
 
 def _key(data: Mapping[str, Any]) -> TrialKey:
     """The full key of a decoded trial line, checked against its text."""
-    texts = [data.get(name) for name in ("id", "instance", "subject")]
-    counts = [data.get(name) for name in ("n", "trial")]
-    if not all(isinstance(text, str) for text in texts) or not all(
-            isinstance(count, int) and not isinstance(count, bool) and count >= 0
-            for count in counts):
+    bound_id, instance, subject = (data.get(name) for name in ("id", "instance", "subject"))
+    n, trial = (data.get(name) for name in ("n", "trial"))
+    if not (isinstance(bound_id, str) and isinstance(instance, str)
+            and isinstance(subject, str) and _count(n) and _count(trial)):
         raise BadLine("incomplete key")
-    key = TrialKey(texts[0], texts[1], counts[0], counts[1], texts[2])
+    key = TrialKey(bound_id, instance, n, trial, subject)
     if key.text() != data.get("key"):
         raise BadLine("key text does not match its fields")
     return key
+
+
+def _count(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def parse_trial(raw: bytes, run_seed: int | None) -> tuple[TrialKey, TrialRecord]:
