@@ -30,11 +30,13 @@ from typing import Any
 import offcmab
 from offcmab import bounds, reference
 from offcmab import validation as validation_package
+from offcmab.reference.errors import InputError
 from offcmab.validation.runner import figures
 from offcmab.validation.runner import report as report_io
 from offcmab.validation.runner.backends import BACKENDS, in_worker
-from offcmab.validation.runner.folder import folder_lock, refuse_results
+from offcmab.validation.runner.folder import folder_lock
 from offcmab.validation.runner.spec import PROFILES, Instance
+from offcmab.validation.runner.store import LOG_NAME
 from offcmab.validation.runner.sweep import RunConfig, package_versions, run_validation
 from offcmab.validation.subjects import REFERENCE, resolve
 from offcmab.validation.theorem import Theorem
@@ -211,6 +213,14 @@ def _backend(door: Door) -> str:
     if door.out is not None and door.out.exists() and not door.out.is_dir():
         raise ValueError(f"out: {door.out} exists and is not a folder")
     return door.backend or ("serial" if door.jobs == 1 else "processes")
+
+
+def refuse_results(folder: Path) -> None:
+    """``InputError`` on ``out`` when ``folder`` holds a run's trial log or report."""
+    found = [name for name in (LOG_NAME, REPORT_NAMES[0]) if (folder / name).exists()]
+    if found:
+        raise InputError("out", f"{folder} already holds a run's results ({found[0]}); add "
+                         "--resume to continue that run or --overwrite to replace it")
 
 
 def write(result: dict[str, Any], out: Path, with_figures: bool) -> None:

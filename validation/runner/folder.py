@@ -24,10 +24,6 @@ from offcmab.reference.errors import InputError
 
 LOCK_NAME = ".offcmab.lock"
 
-#: Files whose presence means a folder holds a run's results (``validate`` refuses to
-#: start over on them without ``--overwrite``).
-RESULT_NAMES = ("trials.jsonl", "report.json")
-
 Result = TypeVar("Result")
 
 
@@ -135,11 +131,3 @@ def atomic_figure(figure: Any, path: Path, **options: Any) -> None:
     """Save a matplotlib ``figure`` to ``path`` atomically, in the format its suffix names."""
     atomic_write(path, lambda temporary: figure.savefig(
         temporary, format=path.suffix.lstrip("."), **options))
-
-
-def refuse_results(folder: Path, field: str = "out") -> None:
-    """:class:`InputError` on ``field`` when ``folder`` holds a run's results."""
-    found = [name for name in RESULT_NAMES if (folder / name).exists()]
-    if found:
-        raise InputError(field, f"{folder} already holds a run's results ({found[0]}); add "
-                         "--resume to continue that run or --overwrite to replace it")

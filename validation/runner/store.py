@@ -353,7 +353,7 @@ class TrialLog:
         self.path, self.seed, self.keys = path, int(header["seed"]), keys
         self.finished: dict[str, TrialRecord] = {}
         path.parent.mkdir(parents=True, exist_ok=True)
-        if (resume or resume_anyway) and path.exists():
+        if (resume or resume_anyway) and path.exists() and path.stat().st_size:
             self._resume(header, resume_anyway)
         else:
             atomic_write(path, lambda temporary: temporary.write_text(
