@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -81,7 +82,13 @@ def _run(args: argparse.Namespace) -> int:
 def terminated_as_interrupt() -> Iterator[None]:
     """Treat SIGTERM (``kill``, a batch system's time limit) as Ctrl-C for the block: the
     log is synced and closed, and the command says how to resume."""
+    owner = os.getpid()
+
     def interrupt(number: int, frame: object) -> None:
+        if os.getpid() != owner:  # a forked child: end as SIGTERM asks
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+            return
         raise KeyboardInterrupt
 
     try:
