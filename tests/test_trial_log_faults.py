@@ -134,8 +134,9 @@ def assert_nothing_lost(before: list[bytes], after: Path, dropped: set[int]) -> 
 # ---------------------------------------------------------------- killed runs
 
 
-@pytest.mark.parametrize(("number", "seed"), [(signal.SIGKILL, 1), (signal.SIGINT, 2),
-                                              (signal.SIGTERM, 3)])
+@pytest.mark.parametrize(("number", "seed"), [
+    pytest.param(signal.SIGKILL, 1, id="SIGKILL"), pytest.param(signal.SIGINT, 2, id="SIGINT"),
+    pytest.param(signal.SIGTERM, 3, id="SIGTERM")])
 def test_a_run_killed_after_k_trials_resumes_to_the_uninterrupted_rows(
         clean: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         number: signal.Signals, seed: int) -> None:
