@@ -14,14 +14,16 @@ import validate_fake
 
 from offcmab.validation.runner.folder import LOCK_NAME, atomic_write_text, folder_lock
 from offcmab.validation.runner.spec import PROFILES
-from offcmab.validation.runner.store import LOG_NAME, read_log, read_prefix
+from offcmab.validation.runner.store import DROPPED_NAME, LOG_NAME, header_line, read_log, scan
 from offcmab.validation.runner.sweep import RunConfig, run_validation
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def rows_of(out: Path, resume: bool = False) -> list[dict[str, Any]]:
-    config = RunConfig(profile=PROFILES["quick"], seed=7, out=out, resume=resume)
+def rows_of(out: Path, resume: bool = False, resume_anyway: bool = False
+            ) -> list[dict[str, Any]]:
+    config = RunConfig(profile=PROFILES["quick"], seed=7, out=out, resume=resume,
+                       resume_anyway=resume_anyway)
     rows: list[dict[str, Any]] = run_validation(config, validate_fake.THEOREMS)["rows"]
     return rows
 
@@ -63,44 +65,51 @@ def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path: Path) -> N
     assert path.read_text() == "new\n"
 
 
-@pytest.mark.parametrize("damage", [
-    b"123\n",
-    b"{}\n",
-    b'{"key": "fake-upper|named|20|9", "gap": [1]}\n',
-    b'{"key": "fake-upper|na{"key": "fake\n',
-    b"\xff\xfe\n",
-    b'{"header": {"seed": 7, "profile": "quick"}}\n',  # a header is only valid first
+@pytest.mark.parametrize(("damage", "reason"), [
+    (b"123\n", "not a record"),
+    (b"{}\n", "no checksum"),
+    (b'{"key": "fake-upper|named|20|9", "gap": [1]}\n', "no checksum"),
+    (b'{"key": "fake-upper|na{"key": "fake\n', "not JSON"),
+    (b"\xff\xfe\n", "not JSON"),
+    (header_line({"seed": 7, "profile": "quick"}).encode() + b"\n",
+     "header after the first line"),
 ])
-def test_resume_keeps_the_valid_prefix_of_a_damaged_log(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: bytes) -> None:
+def test_resume_drops_only_the_damaged_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: bytes, reason: str) -> None:
     reference = rows_of(tmp_path / "whole")
     log = tmp_path / "whole" / LOG_NAME
     lines = log.read_bytes().splitlines(keepends=True)
     damaged = tmp_path / "damaged"
     damaged.mkdir()
-    kept = 5  # header + 4 trials, then the damage, then 3 good lines that must be dropped
-    (damaged / LOG_NAME).write_bytes(b"".join(lines[:kept]) + damage + b"".join(lines[6:9]))
-    prefix = read_prefix(damaged / LOG_NAME)
-    assert (len(prefix.records), prefix.dropped) == (kept - 1, 4)
+    # header + 4 trials, the damage (line 6), then 4 good trials that must be kept
+    (damaged / LOG_NAME).write_bytes(b"".join(lines[:5]) + damage + b"".join(lines[5:9]))
+    found = scan(damaged / LOG_NAME)
+    assert (len(found.records), [(n, why) for n, why, _ in found.dropped]) == (8, [(6, reason)])
     capsys.readouterr()
     assert rows_of(damaged, resume=True) == reference
     assert capsys.readouterr().err == (
-        f"offcmab validate: resume: {damaged / LOG_NAME} was damaged; kept {kept - 1} "
-        "trials, dropped 4 line(s) from the first damaged one on (those trials run again)\n")
+        f"offcmab validate: resume: {damaged / LOG_NAME}: dropped 1 line(s) (1 {reason}) at "
+        f"line(s) 6; kept 8 trials; the dropped lines are saved in {damaged / DROPPED_NAME} "
+        "and their trials run again\n")
+    assert (damaged / DROPPED_NAME).read_bytes() == damage
     header, records = read_log(damaged / LOG_NAME)
-    assert header == {"seed": 7, "profile": "quick"}
+    assert header == read_log(log)[0]
+    assert records.keys() == read_log(log)[1].keys()
     assert len(damaged.joinpath(LOG_NAME).read_text().splitlines()) == 1 + len(records)
 
 
-def test_resume_of_a_log_with_a_damaged_header_starts_over(tmp_path: Path) -> None:
+def test_resume_of_a_log_with_a_damaged_header_needs_resume_anyway(tmp_path: Path) -> None:
     reference = rows_of(tmp_path / "whole")
     damaged = tmp_path / "damaged"
     damaged.mkdir()
     good = (tmp_path / "whole" / LOG_NAME).read_bytes().splitlines(keepends=True)
     (damaged / LOG_NAME).write_bytes(b'{"header": 3}\n' + b"".join(good[1:]))
-    assert rows_of(damaged, resume=True) == reference
-    first = json.loads((damaged / LOG_NAME).read_text().splitlines()[0])
-    assert first == {"header": {"seed": 7, "profile": "quick"}}
+    with pytest.raises(ValueError, match="has no valid header line"):
+        rows_of(damaged, resume=True)
+    assert (damaged / LOG_NAME).read_bytes() == b'{"header": 3}\n' + b"".join(good[1:])
+    assert rows_of(damaged, resume=True, resume_anyway=True) == reference
+    assert (damaged / LOG_NAME).read_bytes() == b"".join(good)  # same header, same trials
+    assert (damaged / DROPPED_NAME).read_bytes() == b'{"header": 3}\n'
 
 
 def test_validate_resume_recovers_from_non_record_lines(
@@ -117,6 +126,6 @@ def test_validate_resume_recovers_from_non_record_lines(
     capsys.readouterr()
     assert main([*argv, "--resume"]) == 0
     err = capsys.readouterr().err
-    assert (f"kept 2 trials, dropped {len(lines) - 3 + 2} line(s) from the first damaged "
-            "one on") in err
+    assert (f"dropped 2 line(s) (1 not a record, 1 no checksum) at line(s) 4, 5; kept "
+            f"{len(lines) - 1} trials") in err
     assert json.loads((tmp_path / "report.json").read_text())["rows"] == clean

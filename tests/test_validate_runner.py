@@ -13,7 +13,7 @@ import validate_fake
 from scipy import stats
 
 from offcmab.validation.runner import verdict
-from offcmab.validation.runner.seeding import trial_generator
+from offcmab.validation.runner.seeding import trial_generator, trial_stream
 from offcmab.validation.runner.spec import PROFILES, TrialKey
 from offcmab.validation.runner.store import LOG_NAME, TrialLog, TrialRecord, read_log
 from offcmab.validation.runner.sweep import RunConfig, RunInterrupted, run_validation
@@ -22,7 +22,8 @@ QUICK = PROFILES["quick"]
 
 
 def rows_of(out: Path, **options: Any) -> list[dict[str, Any]]:
-    config = RunConfig(profile=options.pop("profile", QUICK), seed=7, out=out, **options)
+    config = RunConfig(profile=options.pop("profile", QUICK), seed=options.pop("seed", 7),
+                       out=out, **options)
     report = run_validation(config, validate_fake.THEOREMS)
     return report["rows"]
 
@@ -75,16 +76,29 @@ def test_resume_after_interruption_gives_identical_rows(tmp_path: Path) -> None:
     assert rows_of(tmp_path / "cut", resume=True) == reference
     header, records = read_log(tmp_path / "cut" / LOG_NAME)
     lines = (tmp_path / "cut" / LOG_NAME).read_text().splitlines()
-    assert header == {"seed": 7, "profile": "quick"}
+    assert header is not None and (header["seed"], header["profile"]) == (7, "quick")
     assert len(lines) == 1 + len(records)  # no trial written twice
 
 
 def test_resume_refuses_a_log_of_another_seed(tmp_path: Path) -> None:
-    log = TrialLog(tmp_path / LOG_NAME, {"seed": 1, "profile": "quick"}, resume=False)
-    log.append(TrialRecord("fake-upper|named|20|0", 0.0))
-    log.close()
-    with pytest.raises(ValueError, match="seed"):
+    rows_of(tmp_path, seed=1)
+    with pytest.raises(ValueError, match="written with seed=1, this run has seed=7"):
         rows_of(tmp_path, resume=True)
+
+
+def test_trial_log_lines_carry_seed_stream_and_checksum(tmp_path: Path) -> None:
+    key = TrialKey("fake-upper", "named", 20, 0)
+    log = TrialLog(tmp_path / LOG_NAME, {"seed": 1, "profile": "quick"}, {key.text(): key})
+    log.append(TrialRecord(key.text(), 0.25, extra={"a": 1.0}))
+    log.close()
+    lines = (tmp_path / LOG_NAME).read_text().splitlines()
+    line = json.loads(lines[1])
+    assert line["seed"] == 1 and line["stream"] == trial_stream(1, key)
+    assert (line["id"], line["instance"], line["n"], line["trial"]) == ("fake-upper", "named",
+                                                                         20, 0)
+    header, records = read_log(tmp_path / LOG_NAME)
+    assert header == {"seed": 1, "profile": "quick"}
+    assert records[key.text()] == TrialRecord(key.text(), 0.25, 0.0, {"a": 1.0}, 0.0, 1)
 
 
 @pytest.mark.slow

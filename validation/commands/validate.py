@@ -38,8 +38,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "local cluster of --jobs workers)")
     parser.add_argument("--out", type=Path, default=Path("offcmab-report"),
                         help="output folder (default ./offcmab-report)")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue an interrupted run from its trials.jsonl")
+    again = parser.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true",
+                       help="continue an interrupted run from its trials.jsonl (checked line "
+                            "by line; refused when the log is from other options)")
+    again.add_argument("--resume-anyway", action="store_true",
+                       help="resume even when the log's header differs from this run, "
+                            "keeping the trials that still check out")
+    again.add_argument("--overwrite", action="store_true",
+                       help="replace the results --out already holds (without it, or "
+                            "--resume, such a folder is refused)")
     parser.add_argument("--bound-scale", type=positive_float, default=1.0, metavar="X",
                         help="multiply every bound by X (a sensitivity probe)")
     parser.add_argument("--no-figures", action="store_true", help="skip figures/*.png")

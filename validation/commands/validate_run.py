@@ -7,7 +7,11 @@ module only when a run starts.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import sys
+from collections.abc import Iterator
 
 from offcmab.validation.api import CheckReport, signature_table
 from offcmab.validation.runner import door
@@ -38,9 +42,11 @@ def _run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler, resume=args.resume, bound_scale=args.bound_scale,
         power="require" if args.require_power else "off" if args.no_power else "auto",
         figures=not args.no_figures, progress=True, saved=saved,
-        allow_unchecked=args.allow_unchecked)
+        allow_unchecked=args.allow_unchecked, overwrite=args.overwrite,
+        resume_anyway=args.resume_anyway)
     try:  # one run per output folder: the door locks it, a second run exits 2
-        result = door.run(request, THEOREMS)
+        with terminated_as_interrupt():
+            result = door.run(request, THEOREMS)
     except (KeyboardInterrupt, RunInterrupted):
         sys.stderr.write(f"offcmab validate: interrupted; finished trials are in "
                          f"{args.out / 'trials.jsonl'}; rerun with --resume\n")
@@ -70,6 +76,30 @@ def _run(args: argparse.Namespace) -> int:
                          f"{', '.join(power['missing'])}\n")
         return 3
     return 0
+
+
+@contextlib.contextmanager
+def terminated_as_interrupt() -> Iterator[None]:
+    """Treat SIGTERM (``kill``, a batch system's time limit) as Ctrl-C for the block: the
+    log is synced and closed, and the command says how to resume."""
+    owner = os.getpid()
+
+    def interrupt(number: int, frame: object) -> None:
+        if os.getpid() != owner:  # a forked child: end as SIGTERM asks
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+            return
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]

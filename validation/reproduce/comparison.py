@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation.runner.folder import atomic_text
+
 #: Columns of ``comparison.csv`` (and of the docs table).
 COLUMNS = ("claim", "paper", "ours_paper_settings", "ours_random_ids", "width_reproducing",
            "verdict", "reason")
@@ -234,7 +236,7 @@ def comparison_rows(summaries: Summaries) -> list[Row]:
 
 def write_comparison(path: Path, rows: list[Row]) -> None:
     """Write ``comparison.csv`` (one row per reported number, columns :data:`COLUMNS`)."""
-    with path.open("w", newline="", encoding="utf-8") as handle:
+    with atomic_text(path) as handle:
         writer = csv.DictWriter(handle, fieldnames=list(COLUMNS))
         writer.writeheader()
         writer.writerows(rows)

@@ -28,6 +28,7 @@ import numpy as np
 
 from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 from offcmab.validation.reproduce.cascade_common import ALGORITHMS, Algorithm
+from offcmab.validation.runner.folder import atomic_figure, atomic_text
 
 TITLE = "Figure 1(a): cascading bandits, synthetic, suboptimality gap vs n"
 PAPER = "CLCB reduces the gap by 47.75% vs CUCB-Offline and 20.02% vs EMP (m=100, K=5)"
@@ -76,7 +77,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     grid = QUICK_GRID if quick else GRID
     trials = 3 if quick else 20
     gaps = simulate(seed, trials, grid)
-    with (out_dir / "fig1a.csv").open("w", newline="") as handle:
+    with atomic_text(out_dir / "fig1a.csv") as handle:
         writer = csv.writer(handle)
         writer.writerow(["n", *(f"{name}_{stat}" for name in gaps for stat in ("mean", "std"))])
         for column, n in enumerate(grid):
@@ -91,7 +92,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     axes.legend()
     figure.tight_layout()
     for suffix in ("png", "pdf"):
-        figure.savefig(out_dir / f"fig1a.{suffix}")
+        atomic_figure(figure, out_dir / f"fig1a.{suffix}")
     plt.close(figure)
     return {"trials": trials, "grid": list(grid), **reductions(gaps),
             "final_gap": {name: float(v[:, -1].mean()) for name, v in gaps.items()}}

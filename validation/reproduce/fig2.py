@@ -19,6 +19,7 @@ import numpy as np
 
 from offcmab.reference.problems.cascade import AdaptiveListsLaw, CascadeProblem, UniformListsLaw
 from offcmab.validation.reproduce.cascade_common import ALGORITHMS
+from offcmab.validation.runner.folder import atomic_figure, atomic_text
 
 TITLE = "Figure 2: cascade logs from random, UCB, LCB and mean-based lists (n=100, K=5)"
 PAPER = ("CLCB has the smallest gap under every generation method; with UCB-generated "
@@ -52,7 +53,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     trials = 3 if quick else 20
     n = 30 if quick else 100
     gaps = simulate(seed, trials, n)
-    with (out_dir / "fig2.csv").open("w", newline="") as handle:
+    with atomic_text(out_dir / "fig2.csv") as handle:
         writer = csv.writer(handle)
         writer.writerow(["method", "algorithm", "mean_gap", "std_gap"])
         for method, by_algorithm in gaps.items():
@@ -71,7 +72,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     axes.legend()
     figure.tight_layout()
     for suffix in ("png", "pdf"):
-        figure.savefig(out_dir / f"fig2.{suffix}")
+        atomic_figure(figure, out_dir / f"fig2.{suffix}")
     plt.close(figure)
     best = {}  # every algorithm attaining the smallest mean gap (ties are common)
     for method in METHODS:

@@ -31,6 +31,7 @@ from offcmab.reference.im.diffusion import estimate_spread
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.oracles import IMMOracle
 from offcmab.reference.im.social import SOCIAL_GRAPHS, social_graph
+from offcmab.validation.runner.folder import atomic_figure, atomic_text
 
 TITLE = "IM on networkx social graphs: CLCB-IM-N vs plug-in (node-level feedback)"
 PAPER = ("not in the paper (its IM experiments are not reported on these graphs); "
@@ -97,10 +98,10 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
         axis.set_ylabel("gap in spread")
         axis.legend()
     figure.tight_layout()
-    figure.savefig(out_dir / "im-real.png", dpi=120)
-    figure.savefig(out_dir / "im-real.pdf")
+    atomic_figure(figure, out_dir / "im-real.png", dpi=120)
+    atomic_figure(figure, out_dir / "im-real.pdf")
     plt.close(figure)
-    with (out_dir / "im-real.csv").open("w", newline="", encoding="utf-8") as handle:
+    with atomic_text(out_dir / "im-real.csv") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)

@@ -32,6 +32,7 @@ from offcmab.reference.problems.llm_cache import (
     LLMCacheProblem,
     sample_log,
 )
+from offcmab.validation.runner.folder import atomic_figure, atomic_text
 
 #: An algorithm maps (log, k, delta) to a cache.
 Algorithms = dict[str, Callable[[CacheLog, int, float], IntArray]]
@@ -124,7 +125,7 @@ def write_outputs(out_dir: Path, name: str, rows: list[dict[str, Any]],
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    with (out_dir / f"{name}.csv").open("w", newline="", encoding="utf-8") as handle:
+    with atomic_text(out_dir / f"{name}.csv") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
@@ -141,5 +142,5 @@ def write_outputs(out_dir: Path, name: str, rows: list[dict[str, Any]],
     figure.suptitle(title, fontsize=10)
     figure.tight_layout()
     for suffix in ("png", "pdf"):
-        figure.savefig(out_dir / f"{name}.{suffix}")
+        atomic_figure(figure, out_dir / f"{name}.{suffix}")
     plt.close(figure)

@@ -24,6 +24,7 @@ import numpy as np
 
 from offcmab.reference.cucb_llm_stream import VARIANTS, cucb_llm_stream
 from offcmab.reference.problems.llm_cache import LLMCacheProblem, zipf_probabilities
+from offcmab.validation.runner.folder import atomic_figure, atomic_text
 
 TITLE = "Online streaming LLM cache: CUCB-LLM-S regret (printed vs corrected)"
 PAPER = "regret O(sqrt(m T log(mT/delta))) (theorem in apdx_sec:app_LLM_cache_online)"
@@ -52,7 +53,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
         curves[variant] = np.mean([r.cumulative_regret for r in runs], axis=0)
         violations[variant] = float(np.mean([(~r.equals_reference).sum() for r in runs]))
     out_dir.mkdir(parents=True, exist_ok=True)
-    with (out_dir / "online-cache.csv").open("w", newline="", encoding="utf-8") as handle:
+    with atomic_text(out_dir / "online-cache.csv") as handle:
         writer = csv.writer(handle)
         writer.writerow(["t", "sqrt_m_t_log_t", *curves])
         for i in range(0, horizon, max(1, horizon // 400)):
@@ -69,7 +70,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
     axis.legend(fontsize=7)
     figure.tight_layout()
     for suffix in ("png", "pdf"):
-        figure.savefig(out_dir / f"online-cache.{suffix}")
+        atomic_figure(figure, out_dir / f"online-cache.{suffix}")
     plt.close(figure)
     half = rounds >= horizon // 2
     summary: dict[str, Any] = {"T": horizon, "trials": trials}

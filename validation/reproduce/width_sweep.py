@@ -46,6 +46,7 @@ from offcmab.validation.reproduce import fig1a, fig3a
 from offcmab.validation.reproduce.cascade_common import ALGORITHMS, Algorithm, clcb_scaled
 from offcmab.validation.reproduce.cascade_common import DELTA as CASCADE_DELTA
 from offcmab.validation.reproduce.llm_common import Algorithms, improvement, sweep
+from offcmab.validation.runner.folder import atomic_figure, atomic_text
 
 TITLE = "Confidence-width sweep: improvement over each baseline against the width's scale"
 PAPER = ("the paper prints one width per algorithm; its 1.32x (LLM) and 47.75% / 20.02% "
@@ -178,7 +179,7 @@ def run(out_dir: Path, seed: int, quick: bool) -> dict[str, Any]:
 
 def write_csv(path: Path, summary: dict[str, Any]) -> None:
     """One row per (experiment, id order, baseline, averaging, scale)."""
-    with path.open("w", newline="", encoding="utf-8") as handle:
+    with atomic_text(path) as handle:
         writer = csv.writer(handle)
         writer.writerow(["experiment", "ids", "baseline", "averaging", "scale", "value",
                          "failure_bound", "guarantee_kept"])
@@ -230,5 +231,5 @@ def plot(out_dir: Path, summary: dict[str, Any]) -> None:
     figure.suptitle(f"Width sweep, {summary['trials']} trials", fontsize=10)
     figure.tight_layout()
     for suffix in ("png", "pdf"):
-        figure.savefig(out_dir / f"width-sweep.{suffix}")
+        atomic_figure(figure, out_dir / f"width-sweep.{suffix}")
     plt.close(figure)

@@ -30,11 +30,13 @@ from typing import Any
 import offcmab
 from offcmab import bounds, reference
 from offcmab import validation as validation_package
+from offcmab.reference.errors import InputError
 from offcmab.validation.runner import figures
 from offcmab.validation.runner import report as report_io
 from offcmab.validation.runner.backends import BACKENDS, in_worker
 from offcmab.validation.runner.folder import folder_lock
 from offcmab.validation.runner.spec import PROFILES, Instance
+from offcmab.validation.runner.store import LOG_NAME
 from offcmab.validation.runner.sweep import RunConfig, package_versions, run_validation
 from offcmab.validation.subjects import REFERENCE, resolve
 from offcmab.validation.theorem import Theorem
@@ -54,6 +56,9 @@ MAX_JOBS = 256
 #: The folders of the installed package whose files the provenance hashes.
 PACKAGE_FOLDERS = tuple(Path(module.__file__ or "").resolve().parent
                         for module in (offcmab, reference, bounds, validation_package))
+
+#: The report files ``write`` puts in ``out``.
+REPORT_NAMES = ("report.json", "report.md")
 
 #: What ``power`` may be: ``auto`` runs the controls outside ``quick``; ``require`` in
 #: every profile (the command line then exits 3 when one goes unflagged); ``off`` never.
@@ -99,6 +104,10 @@ class Door:
     scheduler, resume, bound_scale, power, figures, progress
         Options of the command line (``--scheduler``, ``--resume``, ``--bound-scale``,
         ``--require-power``/``--no-power``, ``--no-figures``; a progress bar).
+    overwrite, resume_anyway
+        ``--overwrite``: replace the results ``out`` already holds (without it, and without
+        ``resume``, such a folder is refused); ``--resume-anyway``: resume a log whose
+        header does not match this run, keeping the trials that still check out.
     saved
         Saved ``(bound id, instance)`` pairs (``--instances``): only they run, instead of
         the scenarios' instances and the corpus.
@@ -123,6 +132,8 @@ class Door:
     progress: bool = False
     saved: tuple[tuple[str, Instance], ...] = ()
     allow_unchecked: bool = False
+    overwrite: bool = False
+    resume_anyway: bool = False
 
 
 def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
@@ -156,7 +167,8 @@ def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
     def execute(folder: Path) -> dict[str, Any]:
         config = RunConfig(
             profile=PROFILES[door.profile], seed=door.seed, out=folder, only=door.only,
-            jobs=door.jobs, backend=backend, scheduler=door.scheduler, resume=door.resume,
+            jobs=door.jobs, backend=backend, scheduler=door.scheduler,
+            resume=door.resume or door.resume_anyway, resume_anyway=door.resume_anyway,
             bound_scale=door.bound_scale, progress=door.progress,
             subject=spec, power=power, replay_only=bool(door.saved),
             extra_instances=door.saved or corpus_instances(door.profile, THEOREMS))
@@ -166,7 +178,12 @@ def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="offcmab-check-") as scratch:
             result = execute(Path(scratch))
     else:
-        with folder_lock(door.out):
+        with folder_lock(door.out):  # every argument is checked: only now touch the folder
+            if not (door.resume or door.resume_anyway or door.overwrite):
+                refuse_results(door.out)
+            if door.overwrite:  # no report of the replaced run may sit beside the new log
+                for name in REPORT_NAMES:
+                    (door.out / name).unlink(missing_ok=True)
             result = execute(door.out)
             write(result, door.out, door.figures)
     if result["unchecked"] and not door.allow_unchecked:
@@ -190,15 +207,26 @@ def _backend(door: Door) -> str:
         raise ValueError("scheduler: only used with --backend dask (add --backend dask)")
     if door.power not in POWER:
         raise ValueError(f"power: must be one of {', '.join(POWER)}, got {door.power!r}")
+    if door.overwrite and (door.resume or door.resume_anyway):
+        raise ValueError("overwrite: not with --resume / --resume-anyway (overwrite starts "
+                         "over, resume continues)")
     if door.out is not None and door.out.exists() and not door.out.is_dir():
         raise ValueError(f"out: {door.out} exists and is not a folder")
     return door.backend or ("serial" if door.jobs == 1 else "processes")
 
 
+def refuse_results(folder: Path) -> None:
+    """``InputError`` on ``out`` when ``folder`` holds a run's trial log or report."""
+    found = [name for name in (LOG_NAME, REPORT_NAMES[0]) if (folder / name).exists()]
+    if found:
+        raise InputError("out", f"{folder} already holds a run's results ({found[0]}); add "
+                         "--resume to continue that run or --overwrite to replace it")
+
+
 def write(result: dict[str, Any], out: Path, with_figures: bool) -> None:
     """``report.json``, ``report.md`` and (``with_figures``) ``figures/*.png`` in ``out``."""
-    report_io.write_json(result, out / "report.json")
-    report_io.write_markdown(result, out / "report.md")
+    report_io.write_json(result, out / REPORT_NAMES[0])
+    report_io.write_markdown(result, out / REPORT_NAMES[1])
     if with_figures:
         figures.write_figures(result["rows"], out / "figures")
         if "power" in result:

@@ -11,6 +11,7 @@ purpose: the reference and a substituted algorithm see the same dataset.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 import numpy as np
@@ -18,11 +19,31 @@ import numpy as np
 from offcmab.validation.runner.spec import TrialKey
 
 
+def trial_spawn(key: TrialKey) -> tuple[int, ...]:
+    """The spawn key of one trial: four words of the instance hash, ``n``, the trial index."""
+    return (*_instance_words(key.bound_id, key.instance), key.n, key.trial)
+
+
+@functools.lru_cache(maxsize=4096)
+def _instance_words(bound_id: str, instance: str) -> tuple[int, ...]:
+    """Four 32-bit words of the SHA-256 of (bound id, instance): the same in every process."""
+    digest = hashlib.sha256(f"{bound_id}\x1f{instance}".encode()).digest()
+    return tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
+
+
 def trial_seed_sequence(run_seed: int, key: TrialKey) -> np.random.SeedSequence:
     """The ``SeedSequence`` of one trial."""
-    digest = hashlib.sha256(f"{key.bound_id}\x1f{key.instance}".encode()).digest()
-    words = tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
-    return np.random.SeedSequence(entropy=run_seed, spawn_key=(*words, key.n, key.trial))
+    return np.random.SeedSequence(entropy=run_seed, spawn_key=trial_spawn(key))
+
+
+def trial_stream(run_seed: int, key: TrialKey) -> str:
+    """A fingerprint of one trial's random stream (the first 128 bits of its seed state).
+
+    The trial log stores it beside the run seed: a line whose stream is not the one the
+    run seed spawns for its key was not drawn by this run.
+    """
+    state = trial_seed_sequence(run_seed, key).generate_state(2, dtype=np.uint64)
+    return state.astype("<u8").tobytes().hex()
 
 
 def trial_generator(run_seed: int, key: TrialKey) -> np.random.Generator:

@@ -26,7 +26,13 @@ from offcmab.validation.runner import analysis
 from offcmab.validation.runner.backends import Task, execute
 from offcmab.validation.runner.plan import Plan, build_cells, make_rows, plan_rows, size_trials
 from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
-from offcmab.validation.runner.store import LOG_NAME, TrialLog, TrialRecord
+from offcmab.validation.runner.store import (
+    LOG_FORMAT,
+    LOG_NAME,
+    TrialLog,
+    TrialRecord,
+    instance_digest,
+)
 from offcmab.validation.theorem import Theorem
 
 
@@ -52,6 +58,8 @@ class RunConfig:
     backend: str = "serial"
     scheduler: str | None = None
     resume: bool = False
+    #: Resume even when the log's header does not match this run (``--resume-anyway``).
+    resume_anyway: bool = False
     bound_scale: float = 1.0
     progress: bool = False
     stop_after: int | None = None
@@ -109,7 +117,8 @@ def _progress(total: int, initial: int, enabled: bool) -> Any:
 
 def run_trials(config: RunConfig, plan: Plan, header: dict[str, Any]) -> dict[str, TrialRecord]:
     """Run every trial of the plan that the log does not hold yet; return all records."""
-    log = TrialLog(config.out / LOG_NAME, header, config.resume)
+    keys = {task.key.text(): task.key for task in plan.tasks}
+    log = TrialLog(config.out / LOG_NAME, header, keys, config.resume, config.resume_anyway)
     todo = [task for task in plan.tasks if task.key.text() not in log.finished]
     bar = _progress(len(plan.tasks), len(plan.tasks) - len(todo), config.progress)
     written = 0
@@ -139,8 +148,7 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
     power = config.power and config.subject == "reference"
     if power:
         plan.tasks.extend(controls.plan_tasks(plan, config.seed, config.profile))
-    header = {"seed": config.seed, "profile": config.profile.name}
-    records = run_trials(config, plan, header)
+    records = run_trials(config, plan, log_header(config, plan, power))
     cells = build_cells(plan, records, config.subject)
     rows = make_rows(plan, cells, config.profile.detect, config.subject)
     event_start = time.perf_counter()
@@ -176,6 +184,17 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
     if describe is not None:
         report |= describe()
     return report
+
+
+def log_header(config: RunConfig, plan: Plan, power: bool) -> dict[str, Any]:
+    """What the trial log's first line records: all that decides which trials a run draws
+    and what they measure (``--resume`` refuses a log whose header differs)."""
+    return {"format": LOG_FORMAT, "version": package_versions().get("offcmab", "unknown"),
+            "seed": config.seed, "profile": config.profile.name,
+            "ids": list(plan.theorems), "subject": config.subject, "power": power,
+            "instances": {bound_id: {instance.name: instance_digest(instance)
+                                     for instance in instances}
+                          for bound_id, instances in plan.instances.items()}}
 
 
 def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, int]:

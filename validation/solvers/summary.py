@@ -22,6 +22,7 @@ import numpy as np
 from offcmab.reference.confidence import LOG_CONSTANT
 from offcmab.reference.npz import write_npz_aligned
 from offcmab.validation.output import emit
+from offcmab.validation.runner.folder import atomic_write
 
 #: Summary fields every solver prints (besides its action and ``extra``).
 SUMMARY = frozenset({"algorithm", "n", "m", "delta", "min_count", "radius", "radius_rule"})
@@ -126,8 +127,8 @@ def write_statistics(solution: Solution, path: Path) -> None:
 
 def report(solution: Solution, as_json: bool, out: Path | None) -> None:
     """Print the summary (or the JSON object) and write ``--out`` if asked."""
-    if out is not None:
-        write_statistics(solution, out)
+    if out is not None:  # whole or absent: a reader never sees half a table
+        atomic_write(out, lambda temporary: write_statistics(solution, temporary))
     if as_json:
         emit(solution.payload(), True)
         return

@@ -25,6 +25,7 @@ from typing import Any
 from offcmab.reference.errors import InputError
 from offcmab.reference.jsonsafe import read_json
 from offcmab.validation.limits import check_cost
+from offcmab.validation.runner.folder import atomic_write_text
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.trial_cost import PROBE_ABOVE_N, trial_cost
 from offcmab.validation.theorem import Theorem
@@ -223,4 +224,4 @@ def write_instance(document: Mapping[str, Any], path: Path,
                    theorems: Sequence[Theorem]) -> None:
     """Write a saved instance (checked first: what is written can be read back)."""
     check_document(json.loads(json.dumps(document)), theorems)
-    Path(path).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    atomic_write_text(Path(path), json.dumps(document, indent=2) + "\n")
