@@ -16,6 +16,7 @@ import argparse
 from pathlib import Path
 
 from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int
+from offcmab.validation.limits import add_force_argument
 
 HELP = "check every bound against Monte-Carlo suboptimality gaps; exit 1 on a violation"
 
@@ -68,6 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--instances", nargs="+", type=Path, metavar="FILE",
                         help="replay only these saved instances (offcmab tightness --out); "
                              "the default and full profiles also run validation/corpus")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -109,7 +109,7 @@ def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]
         return (), only
     if only:
         raise ValueError("only: not used with --instances (the files name their bound ids)")
-    found = read_instances(args.instances, "file", THEOREMS)
+    found = read_instances(args.instances, "file", THEOREMS, force=args.force)
     for path, (_, _, document) in zip(args.instances, found, strict=True):
         if document.get("seed", args.seed) != args.seed:
             sys.stderr.write(f"offcmab validate: note: {path} was searched with seed "
