@@ -48,9 +48,11 @@ def solve(args: argparse.Namespace) -> Solution:
     if args.algorithm != "clcb":
         cache = (lfu if args.algorithm == "lfu" else lec)(log, k)
     # The radius that matters is the cost UCB's, at N_c(q): the cost observations of q.
+    # LFU and LEC use no radius, so their output shows none.
     count = smallest_count(result.cost_counts, cache)
-    radius = float(ucb_radius(np.asarray([count or 0]), log.n, log.m, args.delta)[0])
+    radius = float(ucb_radius(np.asarray([count or 0]), log.n, log.m, args.delta)[0]) \
+        if args.algorithm == "clcb" else None
     return Solution(args.algorithm, "cache", cache, log.n, log.m, args.delta, count, radius,
-                    "sqrt(2 log(4 m n / delta) / N_c)",
+                    "sqrt(2 log(4 m n / delta) / N_c)" if radius is not None else None,
                     {"p_hat": result.p_hat, "c_hat": result.c_hat, "c_ucb": result.c_ucb,
                      "counts": result.counts, "cost_counts": result.cost_counts})
