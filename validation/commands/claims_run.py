@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from typing import Any
 
 from offcmab.bounds.claims import (
@@ -54,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
         emit(payload, True)
     else:
         sys.stdout.write(table(results))
+        if args.ids:  # a few claims asked for by id: what each check found, too
+            for result in results:
+                sys.stdout.write(textwrap.fill(f"{result.claim.id}: {result.outcome.detail}",
+                                               width=100, subsequent_indent="  ") + "\n")
         sys.stdout.write("counts: " + ", ".join(f"{status} {number}"
                                                 for status, number in counts.items()))
         sys.stdout.write(f"; checked in {total:.1f} s (--json: each claim's method, "
