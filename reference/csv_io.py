@@ -15,6 +15,19 @@ Layout (cascade and k-path logs, and any log of triggered arms with outcomes)::
   each arm's outcome (a number in ``[0, 1]``) in the slot of the same number, and empty
   cells after the last arm.  Every row has one cell per column (empty ones included).
 
+LLM cache logs (``offcmab solve llm-cache``) have their own columns::
+
+    # queries=100
+    query,cost,cache_1,cache_2
+    4,0.7,3,1
+    1,,3,1
+
+* line 1: ``# queries=M``, the number of distinct queries;
+* line 2: ``query``, ``cost`` and ``cache_1`` to ``cache_K`` (the largest cache logged);
+* every further row is one round: the query, its cost (empty exactly when the query was in
+  the cache: a hit, whose cost is not observed) and the round's cache in the first
+  ``cache_J`` cells, empty cells after its last query.
+
 Parsing is by column: the ``csv`` module splits the rows, and every check and conversion
 then runs on whole columns at once.  Every problem is an
 :class:`~offcmab.reference.errors.InputError` naming the column and the file line, and
@@ -34,6 +47,8 @@ import numpy as np
 from offcmab.reference.dataset import OfflineDataset, offsets_from_lengths
 from offcmab.reference.dataset_io import check_file, open_text, read_dataset
 from offcmab.reference.errors import InputError, check_size
+from offcmab.reference.problems.llm_cache import CacheLog, HitLog
+from offcmab.reference.problems.llm_cache_io import read_cache_log
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -45,8 +60,6 @@ PREAMBLE = 2
 #: Most digits of an id a 64-bit integer holds for sure.
 MAX_ID_DIGITS = 18
 
-_M_LINE = re.compile(r"#\s*m\s*=\s*([0-9]+)\s*")
-_COLUMN = re.compile(r"(action|triggered|outcome)_([1-9][0-9]*)")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
@@ -59,6 +72,15 @@ def read_log(path: str | Path, actions: bool = True) -> OfflineDataset:
     """Read a logged dataset in any format ``offcmab solve`` takes: CSV (this module), or
     JSON Lines / ``.npz`` (:func:`offcmab.reference.dataset_io.read_dataset`)."""
     return read_csv_dataset(path) if is_csv(path) else read_dataset(path, actions)
+
+
+def read_any_cache_log(path: str | Path, bounded: bool = True, caches: bool = True
+                       ) -> CacheLog | HitLog:
+    """Read an LLM cache log in any format ``offcmab solve llm-cache`` takes: CSV (this
+    module), or JSON Lines / ``.npz``
+    (:func:`offcmab.reference.problems.llm_cache_io.read_cache_log`)."""
+    return read_cache_csv(path, bounded) if is_csv(path) else \
+        read_cache_log(path, bounded, caches)
 
 
 def check_log(path: str | Path, check: Callable[[T], R], data: T) -> R:
@@ -85,27 +107,32 @@ def _split(text: list[str]) -> tuple[list[list[str]], np.ndarray]:
     return rows, np.asarray(lines, dtype=np.int64)
 
 
-def _read_m(lines: list[str]) -> int:
+def _read_size(lines: list[str], key: str, what: str) -> int:
+    """The size on the first line, ``# KEY=SIZE`` (``what`` names it in messages)."""
+    expected = f"a first line '# {key}=M' (the number of {what})"
     if not lines or not lines[0].strip():
-        raise InputError("m", "file is empty; expected a first line '# m=M' (the number of "
-                         "arms), then the column names, then one row per round", 1)
-    match = _M_LINE.fullmatch(lines[0].strip())
+        raise InputError(key, f"file is empty; expected {expected}, then the column names, "
+                         "then one row per round", 1)
+    match = re.fullmatch(rf"#\s*{key}\s*=\s*([0-9]+)\s*", lines[0].strip())
     if match is None:
-        raise InputError("m", f"expected a first line '# m=M' (the number of arms), found "
-                         f"{lines[0].strip()[:40]!r}", 1)
-    return check_size(int(match.group(1)), "m", 1)
+        raise InputError(key, f"expected {expected}, found {lines[0].strip()[:40]!r}", 1)
+    return check_size(int(match.group(1)), key, 1)
 
 
-def _columns(header: list[str]) -> dict[str, list[int]]:
-    """Column positions of each group, in slot order; checks the names on line 2."""
-    slots: dict[str, dict[int, int]] = {group: {} for group in GROUPS}
+def _columns(header: list[str], slotted: tuple[str, ...], single: tuple[str, ...] = ()
+             ) -> dict[str, list[int]]:
+    """Column positions of each group, in slot order (``GROUP_1``, ``GROUP_2``, ...; a
+    ``single`` column is its own group); checks the names on line 2."""
+    pattern = re.compile(rf"({'|'.join(slotted)})_([1-9][0-9]*)|({'|'.join(single) or '$^'})")
+    slots: dict[str, dict[int, int]] = {group: {} for group in (*slotted, *single)}
     for position, name in enumerate(header):
-        match = _COLUMN.fullmatch(name.strip())
+        match = pattern.fullmatch(name.strip())
         if match is None:
+            known = ", ".join([*(f"{group}_J" for group in slotted), *single])
             raise InputError(name.strip() or f"column {position + 1}",
-                             "unknown column; expected triggered_J, outcome_J or action_J "
-                             "(J = 1, 2, ...)", PREAMBLE)
-        group, slot = match.group(1), int(match.group(2))
+                             f"unknown column; expected {known} (J = 1, 2, ...)", PREAMBLE)
+        group, slot = (match.group(1), int(match.group(2))) if match.group(1) else \
+            (match.group(3), 1)
         if slot in slots[group]:
             raise InputError(name.strip(), "appears twice in the header", PREAMBLE)
         slots[group][slot] = position
@@ -114,20 +141,27 @@ def _columns(header: list[str]) -> dict[str, list[int]]:
             missing = min(set(range(1, max(found) + 1)) - set(found))
             raise InputError(f"{group}_{missing}", f"missing from the header, which has "
                              f"{group}_{max(found)}", PREAMBLE)
-    if not slots["triggered"]:
-        raise InputError("triggered_1", "missing from the header: a log needs triggered_J "
-                         "and outcome_J columns", PREAMBLE)
-    if len(slots["outcome"]) != len(slots["triggered"]):
-        raise InputError("outcome", f"expected {len(slots['triggered'])} outcome columns "
-                         f"(one per triggered column), found {len(slots['outcome'])}",
-                         PREAMBLE)
     return {group: [found[slot] for slot in sorted(found)] for group, found in slots.items()}
 
 
-def _rows(path: Path) -> tuple[int, list[str], np.ndarray, np.ndarray]:
-    """``m``, the header cells, the table of stripped cells and each row's file line."""
+def _dataset_columns(header: list[str]) -> dict[str, list[int]]:
+    """The columns of a dataset: triggered and outcome slots in equal number, actions."""
+    columns = _columns(header, GROUPS)
+    if not columns["triggered"]:
+        raise InputError("triggered_1", "missing from the header: a log needs triggered_J "
+                         "and outcome_J columns", PREAMBLE)
+    if len(columns["outcome"]) != len(columns["triggered"]):
+        raise InputError("outcome", f"expected {len(columns['triggered'])} outcome columns "
+                         f"(one per triggered column), found {len(columns['outcome'])}",
+                         PREAMBLE)
+    return columns
+
+
+def _rows(path: Path, key: str = "m", what: str = "arms"
+          ) -> tuple[int, list[str], np.ndarray, np.ndarray]:
+    """The size, the header cells, the table of stripped cells and each row's file line."""
     text = open_text(path)
-    m = _read_m(text)
+    m = _read_size(text, key, what)
     if len(text) < PREAMBLE or not text[1].strip():
         raise InputError("header", "expected the column names on line 2 (triggered_1, ..., "
                          "outcome_1, ...), found an empty line", PREAMBLE)
@@ -164,8 +198,9 @@ def _ascii(cells: np.ndarray, names: list[str], lines: np.ndarray) -> np.ndarray
 
 
 def _ids(table: np.ndarray, columns: list[int], names: list[str], lines: np.ndarray,
-         m: int) -> tuple[np.ndarray, np.ndarray]:
-    """The ids of one group (``-1`` where empty) and its mask of filled cells."""
+         m: int, what: str = "arm") -> tuple[np.ndarray, np.ndarray]:
+    """The ids of one group (``-1`` where empty) and its mask of filled cells; ``what`` an
+    id names (``arm``, ``query``) in messages."""
     cells = table[:, columns]
     filled = cells != ""
     _no_gaps(filled, names, lines)
@@ -173,27 +208,32 @@ def _ids(table: np.ndarray, columns: list[int], names: list[str], lines: np.ndar
     digits = np.char.isdigit(raw) | ~filled
     if not digits.all():
         row, column = _first(~digits)
-        raise InputError(names[column], f"expected an arm id (a whole number from 0 to "
-                         f"{m - 1}), found {str(cells[row, column])!r}", int(lines[row]))
+        raise InputError(names[column], f"expected {article(what)} id (a whole number from 0 "
+                         f"to {m - 1}), found {str(cells[row, column])!r}", int(lines[row]))
     long = np.char.str_len(raw) > MAX_ID_DIGITS
     if long.any():
         row, column = _first(long)
-        raise InputError(names[column], f"expected an arm id from 0 to {m - 1}, found "
-                         f"{cells[row, column]} (too large)", int(lines[row]))
+        raise InputError(names[column], f"expected {article(what)} id from 0 to {m - 1}, "
+                         f"found {cells[row, column]} (too large)", int(lines[row]))
     ids = np.where(filled, raw, b"-1").astype(np.int64)
     unknown = filled & (ids >= m)
     if unknown.any():
         row, column = _first(unknown)
-        raise InputError(names[column], f"unknown arm id {ids[row, column]}: expected an id "
-                         f"from 0 to {m - 1} (m={m})", int(lines[row]))
+        raise InputError(names[column], f"unknown {what} id {ids[row, column]}: expected an "
+                         f"id from 0 to {m - 1} ({m} {what} ids)", int(lines[row]))
     ordered = np.sort(ids, axis=1)
     twice = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)
     if twice.any():
         row, column = _first(twice)
-        raise InputError(names[0].rsplit("_", 1)[0], f"lists arm {ordered[row, column + 1]} "
-                         "more than once in one round; expected distinct arms",
-                         int(lines[row]))
+        raise InputError(names[0].rsplit("_", 1)[0], f"lists {what} "
+                         f"{ordered[row, column + 1]} more than once in one round; expected "
+                         f"distinct {what} ids", int(lines[row]))
     return ids, filled
+
+
+def article(word: str) -> str:
+    """``word`` with its indefinite article."""
+    return f"an {word}" if word[0] in "aeiou" else f"a {word}"
 
 
 def _no_gaps(filled: np.ndarray, names: list[str], lines: np.ndarray) -> None:
@@ -238,7 +278,7 @@ def _outcomes(table: np.ndarray, columns: list[int], names: list[str], lines: np
 def read_csv_dataset(path: str | Path) -> OfflineDataset:
     """Read a CSV log; see the module docstring for the layout."""
     m, header, table, lines = _rows(Path(path))
-    columns = _columns(header)
+    columns = _dataset_columns(header)
     names = {group: [header[i].strip() for i in where] for group, where in columns.items()}
     ids, filled = _ids(table, columns["triggered"], names["triggered"], lines, m)
     values = _outcomes(table, columns["outcome"], names["outcome"], lines, filled,
@@ -278,4 +318,71 @@ def write_csv_dataset(dataset: OfflineDataset, path: str | Path) -> None:
         handle.write(f"# m={dataset.m}\n")
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(header)
+        writer.writerows(table.tolist())
+
+
+def read_cache_csv(path: str | Path, bounded: bool = True) -> CacheLog:
+    """Read an LLM cache log from CSV; see the module docstring for the layout.
+
+    Observed costs must lie in ``[0, 1]`` unless ``bounded`` is false (then any finite
+    number: sub-Gaussian costs).
+    """
+    m, header, table, lines = _rows(Path(path), "queries", "distinct queries")
+    columns = _columns(header, ("cache",), ("query", "cost"))
+    for name in ("query", "cost"):
+        if not columns[name]:
+            raise InputError(name, "missing from the header: a cache log needs query, cost "
+                             "and cache_J columns", PREAMBLE)
+    queries, asked = _ids(table, columns["query"], ["query"], lines, m, "query")
+    if not asked.all():
+        row = int(np.flatnonzero(~asked)[0])
+        raise InputError("query", "expected the round's query id, found an empty cell",
+                         int(lines[row]))
+    cached, kept = _ids(table, columns["cache"], [header[i].strip() for i in columns["cache"]],
+                        lines, m, "query") if columns["cache"] else \
+        (np.zeros((table.shape[0], 0), np.int64), np.zeros((table.shape[0], 0), bool))
+    hits = (cached == queries).any(axis=1)
+    costs = _costs(table[:, columns["cost"][0]], hits, lines, bounded)
+    return CacheLog(m, offsets_from_lengths(kept.sum(axis=1)), cached[kept],
+                    queries[:, 0], costs, bounded)
+
+
+def _costs(cells: np.ndarray, hits: np.ndarray, lines: np.ndarray, bounded: bool) -> np.ndarray:
+    """The costs, ``nan`` on hits: empty exactly where the query was in the cache."""
+    observed = cells != ""
+    if (observed == hits).any():
+        row = int(np.flatnonzero(observed == hits)[0])
+        expected = "an empty cell (the query is in the cache: a hit)" if hits[row] else \
+            "the cost (the query is not in the cache: a miss)"
+        found = repr(str(cells[row])) if observed[row] else "an empty cell"
+        raise InputError("cost", f"expected {expected}, found {found}", int(lines[row]))
+    raw = _ascii(cells[:, None], ["cost"], lines)[:, 0]
+    costs = np.full(cells.shape, np.nan)
+    try:
+        if (np.char.find(raw, b"_") >= 0).any():
+            raise ValueError("digit separator")
+        costs[observed] = raw[observed].astype(np.float64)
+    except ValueError:
+        bad = np.vectorize(lambda cell: not _NUMBER.fullmatch(cell), otypes=[bool])(cells)
+        row = int(np.flatnonzero(observed & bad)[0])  # the error path only: cell by cell
+        raise InputError("cost", f"expected a number, found {str(cells[row])!r}",
+                         int(lines[row])) from None
+    allowed = np.isfinite(costs) & ((costs >= 0.0) & (costs <= 1.0) if bounded else True)
+    if (observed & ~allowed).any():
+        row = int(np.flatnonzero(observed & ~allowed)[0])
+        interval = "in [0, 1] (or pass --unbounded-costs)" if bounded else "finite"
+        raise InputError("cost", f"expected a number {interval}, found {cells[row]}",
+                         int(lines[row]))
+    return costs
+
+
+def write_cache_csv(log: CacheLog, path: str | Path) -> None:
+    """Write an LLM cache log in the CSV layout (costs in the shortest exact text)."""
+    names, cells = _slots(log.cache_offsets, log.caches, "cache")
+    costs = np.where(np.isnan(log.costs), "", log.costs.astype(str)).astype(object)
+    table = np.column_stack([log.queries.astype(str).astype(object), costs, cells])
+    with Path(path).open("w", encoding="utf-8", newline="") as handle:
+        handle.write(f"# queries={log.m}\n")
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["query", "cost", *names])
         writer.writerows(table.tolist())
