@@ -22,7 +22,10 @@ network.  What the hooks do:
   ``{{ reproduction_table() }}`` and ``{{ reproduction_figures("fig1a", ...) }}``
       our reproductions against the paper's numbers, from ``docs/assets/reproductions``;
   ``{{ signature_table() }}``
-      the call signature a user's algorithm needs per bound id (``validate --signatures``).
+      the call signature a user's algorithm needs per bound id (``validate --signatures``);
+  ``{{ count("claims") }}``, ``{{ count("rows with power", run="/tmp/DIR") }}``
+      a count computed from the package (or from the report a ``run`` block above wrote),
+      never typed: :mod:`docgen.counts` lists the names.
 
 Any failure (a missing file, a pseudo-code label without code, a command with the wrong
 exit code) stops the build with a message naming the page.
@@ -45,12 +48,12 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(DOCS))
 sys.path.insert(0, str(ROOT))
 
-from docgen import commands, reproductions, sources, theory  # noqa: E402
+from docgen import commands, counts, reproductions, sources, theory  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.offcmab")
 
 NAMES = ("side_by_side|listing|run|theory|reproduction_table|reproduction_figures"
-         "|signature_table")
+         "|signature_table|count")
 DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(" + NAMES + r")\((.*?)\)\s*\}\}", re.S)
 KATEX = DOCS / "assets" / "katex" / "katex.min.js"
 
@@ -114,6 +117,8 @@ def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
         return reproductions.table(ROOT)
     if name == "reproduction_figures":
         return reproductions.figures(ROOT, *args)
+    if name == "count":
+        return counts.count(*args, **kwargs)
     if name == "signature_table":
         from offcmab.validation.api import signature_table
 
@@ -125,7 +130,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     def replace(match: re.Match[str]) -> str:
         try:
             return _expand(match.group(1), *_arguments(match.group(2)))
-        except (sources.DocsSourceError, commands.CommandError, OSError) as error:
+        except (sources.DocsSourceError, commands.CommandError, counts.CountError,
+                OSError) as error:
             raise PluginError(f"{page.file.src_uri}: {error}") from error
 
     return DIRECTIVE.sub(replace, markdown).replace("\\{{", "{{")

@@ -19,7 +19,7 @@ def test_claims_json_and_strict(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "claims", "--json")
     assert code == 0
     payload = json.loads(out)
-    assert set(payload) == {"claims", "counts"}
+    assert set(payload) == {"claims", "counts", "seconds"}
     assert sum(payload["counts"].values()) == len(payload["claims"])
     first = payload["claims"][0]
     for key in ("id", "paper_ref", "statement", "kind", "status", "method", "detail",

@@ -65,15 +65,29 @@ def to_json(data: Any) -> str:
 
 
 def emit(payload: Mapping[str, Any], as_json: bool) -> None:
-    """Print ``payload`` as one JSON object, or as ``key: value`` lines.
+    """Print ``payload`` as one JSON object, or as aligned ``key  value`` lines.
 
-    A non-finite number is printed as ``"inf"``, ``"-inf"`` or ``"nan"``, never as ``null``.
+    In the lines, a nested object becomes one line per field (``precondition.holds``), so
+    no JSON object is shown to a reader; a list stays on one line.  A non-finite number is
+    printed as ``"inf"``, ``"-inf"`` or ``"nan"``, never as ``null``.
     """
     data = jsonable(payload, words=True)
     if as_json:
         sys.stdout.write(to_json(data) + "\n")
         return
-    width = max((len(key) for key in data), default=0)
-    for key, item in data.items():
-        text = json.dumps(item) if isinstance(item, list | dict) else str(item)
+    flat = _flatten(data)
+    width = max((len(key) for key in flat), default=0)
+    for key, item in flat.items():
+        text = json.dumps(item) if isinstance(item, list) else str(item)
         sys.stdout.write(f"{key:<{width}}  {text}\n")
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested objects as dotted keys: ``{"a": {"b": 1}}`` -> ``{"a.b": 1}``."""
+    flat: dict[str, Any] = {}
+    for key, item in data.items():
+        if isinstance(item, dict) and item:
+            flat.update(_flatten(item, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = item
+    return flat

@@ -1,23 +1,35 @@
 r"""Claims of influence maximization with node-level feedback (``thm:IM``,
 ``apdx_sec:app_IM_node``, ``apdx_app:OIM_node``): the identity ``eq:puv``, the printed
 estimator, the three terms of the LCB gap with their sample-size conditions, the union bound
-and the concentration events of ``apdx_lem:aux_IM``."""
+and the concentration events of ``apdx_lem:aux_IM``.
+
+The theorem itself (``thm:IM``) cannot be exceeded at any size where spreads are exact: on
+graphs small enough, wherever its precondition holds, its bound is many times the largest
+spread.  Its check therefore reads two other things, and reports both: a consequence
+(the gap of CLCB-IM-N falls with ``n`` at the bound's order, the rate row of
+``offcmab validate``, stored in the package by :mod:`offcmab.bounds.claims.stored`) and
+the outcome of every other claim of this module (the proof's steps, events and
+conditions), rerun here."""
 
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import sympy as sp
 from scipy import stats
 
-from offcmab.bounds.claims._tools import decide, is_zero, refuted, verified
+from offcmab.bounds.claims._tools import decide, is_zero, refuted, unchecked, verified
 from offcmab.bounds.claims.record import Claim, Outcome
-from offcmab.bounds.claims.theorems import IM
-from offcmab.reference.confidence import clip_bound
-from offcmab.reference.im.exact import activation_probabilities, exact_spread
+from offcmab.bounds.claims.stored import REGENERATE, stored_result
+from offcmab.bounds.claims.theorems import DELTA
+from offcmab.reference.confidence import clip_bound, log_over_delta
+from offcmab.reference.im.exact import activation_probabilities, brute_force_im, exact_spread
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.one_step import (
+    assumption_parameters,
     edge_probability_identity,
     one_step_probabilities,
     printed_estimand,
@@ -283,8 +295,102 @@ def check_tpm_and_degree() -> Outcome:
         "simulation-vs-brute-force")
 
 
-CLAIMS: tuple[Claim, ...] = (
-    IM,
+#: Statuses that count as a step holding.
+HOLDS = ("proved", "verified-numeric", "verified-statistical")
+
+
+def vacuity() -> dict[str, float]:
+    r"""Theorem 4's bound where it first applies on a 4-node graph (p = 0.3, q = 0.5, k = 1).
+
+    The smallest ``n`` meeting :math:`n \ge 392\log(12nE/\delta)/(\eta\gamma)` (a fixed
+    point, from 1000 upwards) and the bound there, in absolute terms and as a multiple of
+    the optimal spread :math:`\sigma(S^*)`, the largest gap any seed set can have.
+    """
+    graph = ICGraph.from_edges(4, [0, 0, 1, 2], [1, 2, 3, 3], [0.3, 0.3, 0.3, 0.3])
+    seeds, best = brute_force_im(graph, 1)
+    params = assumption_parameters(graph, np.full(4, 0.5), seeds)
+    edges, d_max = graph.edges, int(np.max(np.diff(graph.out_offsets)))
+    n = 1000
+    for _ in range(50):
+        n = int(np.ceil(392 * log_over_delta((12, n, edges), DELTA)
+                        / (params.eta * params.gamma)))
+    bound = 48 * np.sqrt(6) * np.sqrt(graph.nodes**2 * d_max**2 * best**2
+                                      * log_over_delta((12, n, edges), DELTA)
+                                      / (params.eta * params.gamma**3 * n))
+    return {"nodes": graph.nodes, "gamma": float(params.gamma), "eta": float(params.eta),
+            "delta": DELTA, "smallest_n": n, "bound": float(bound),
+            "bound_over_optimal_spread": float(bound / best)}
+
+
+@lru_cache(maxsize=1)
+def step_outcomes() -> tuple[tuple[str, str, str], ...]:
+    """``(claim id, kind, status)`` of every claim of this module but the theorem, each
+    check rerun (deterministic, so computed once per process)."""
+    found = []
+    for claim in STEPS:
+        try:
+            status: str = claim.check().status
+        except Exception as error:  # a broken step check is reported, not hidden
+            status = f"unchecked ({error!r})"
+        found.append((claim.id, claim.kind, status))
+    return tuple(found)
+
+
+def _rate_sentence(rate: dict[str, Any]) -> str:
+    grid = ", ".join(f"{n:,}" for n in rate["n_grid"])
+    return (f"its gap falls with n at least at the proven order: over n in {{{grid}}} on "
+            f"{rate['instance']} ({rate['trials']} trials per n, seed {rate['seed']}), "
+            f"CLCB-IM-N's mean gap has log-log slope {rate['slope']:.2f} (one-sided lower limit "
+            f"{rate['slope_lower']:.2f}) against an allowed {rate['allowed']:.2f}: rate row "
+            f"{rate['verdict']} (stored; `{REGENERATE}` reruns it, {rate['seconds']:.0f} s)")
+
+
+def check_theorem_im() -> Outcome:
+    shape = vacuity()
+    steps = step_outcomes()
+    rate = stored_result(IM.id)
+    where = (f"On a {shape['nodes']}-node graph (gamma = {shape['gamma']:.2f}, eta = "
+             f"{shape['eta']:.3f}) the smallest n meeting the precondition is "
+             f"{shape['smallest_n']:,} and the bound there is "
+             f"{shape['bound_over_optimal_spread']:.0f} sigma(S*), so no outcome can exceed it.")
+    if rate is None:
+        return unchecked(f"{where} No stored rate row: run `{REGENERATE}`.")
+    held = [claim_id for claim_id, _, status in steps if status in HOLDS]
+    failed = [claim_id for claim_id, kind, status in steps
+              if status == "counterexample" and kind == "proof-step"]
+    other = [claim_id for claim_id, kind, status in steps
+             if status == "counterexample" and kind != "proof-step"]
+    open_ = [claim_id for claim_id, _, status in steps
+             if status not in HOLDS and status != "counterexample"]
+    evidence = {"vacuity": shape, "rate_row": rate,
+                "steps": {claim_id: status for claim_id, _, status in steps},
+                "failed_proof_steps": failed, "other_counterexamples": other}
+    if rate["verdict"] != "pass":
+        return Outcome("unchecked", "none", f"{where} Its rate row did not pass: "
+                       f"{_rate_sentence(rate)}.", evidence)
+    parts = [f"{where} Checked instead through a consequence and its proof: "
+             f"{_rate_sentence(rate)}; of the {len(steps)} claims of its proof, "
+             f"{len(held)} hold"]
+    if failed:
+        parts.append(f", the proof steps {', '.join(failed)} fail (see the errata for each "
+                     "correction and what it changes)")
+    if other:
+        parts.append(f", and {', '.join(other)} fail outside the proof's chain (errata)")
+    if open_:
+        parts.append(f"; {', '.join(open_)} not decided")
+    return Outcome("checked-indirectly", "consequence-and-steps", "".join(parts) + ".",
+                   evidence)
+
+
+IM = Claim(
+    "thm:IM", "thm:IM", (735, 743),
+    "CLCB-IM-N's gap is at most 48 sqrt 6 sqrt(V^2 d_max^2 sigma*^2 log(12nE/delta)/"
+    "(eta gamma^3 n)) with probability >= 1 - delta.", "theorem", check_theorem_im)
+
+
+#: The claims of the proof of ``thm:IM``: its steps, events, conditions and the algorithm's
+#: lines it relies on.
+STEPS: tuple[Claim, ...] = (
     Claim("eq:puv", "eq:puv", (1712, 1718),
           "p_uv = (1/q_u)(1 - p(v_bar)/p(v_bar|u_bar)) for independent seeds and cumulative S1.",
           "proof-step", check_puv_identity),
@@ -338,3 +444,5 @@ CLAIMS: tuple[Claim, ...] = (
           "IC influence spread satisfies cond:TPM with B1 <= V (c), and sum_e p_e^{S*} <= "
           "d_max sigma(S*) (d).", "condition", check_tpm_and_degree),
 )
+
+CLAIMS: tuple[Claim, ...] = (IM, *STEPS)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Status = Literal[
-    "proved", "verified-numeric", "verified-statistical", "counterexample", "unchecked"
+    "proved", "verified-numeric", "verified-statistical", "checked-indirectly",
+    "counterexample", "unchecked"
 ]
 Method = Literal[
     "sympy-proof",
@@ -24,15 +25,30 @@ Method = Literal[
     "simulation-vs-brute-force",
     "text-check",
     "argument",
+    "consequence-and-steps",
     "none",
 ]
 STATUSES: tuple[Status, ...] = (
     "proved",
     "verified-numeric",
     "verified-statistical",
+    "checked-indirectly",
     "counterexample",
     "unchecked",
 )
+
+#: What each status says, in one sentence (the claims page's legend).
+STATUS_MEANINGS: dict[Status, str] = {
+    "proved": "established over the whole stated domain, symbolically or by exact arithmetic",
+    "verified-numeric": "no violation found by an exact or adversarial numeric search",
+    "verified-statistical": "seeded simulations did not reject it at the stated false-alarm "
+                            "level",
+    "checked-indirectly": "the statement cannot fail at any size a machine can run, so a "
+                          "testable consequence of it and the steps of its proof were "
+                          "checked instead (the detail gives each part's outcome)",
+    "counterexample": "a reproduced violation (see the errata)",
+    "unchecked": "not decided by machine; the detail says why",
+}
 
 #: Source file the line ranges refer to.
 PAPER_SOURCE = "off-cmab-icml2025.tex"
@@ -48,12 +64,16 @@ class Outcome:
         ``proved`` (symbolic or exact argument over the whole stated domain),
         ``verified-numeric`` (no violation found by exact/adversarial search),
         ``verified-statistical`` (simulation did not reject at the stated false-alarm level),
+        ``checked-indirectly`` (the statement itself cannot fail where it can be computed, so
+        a consequence of it and the steps of its proof were checked instead; ``evidence``
+        holds each part's outcome),
         ``counterexample`` (a reproduced violation) or ``unchecked`` (with the reason in
         ``detail``).
     method
         The strongest check that decided the status (``argument``: a short logical argument
         recorded in ``detail``, with nothing to compute; ``text-check``: a comparison of
-        symbols or references transcribed from the paper).
+        symbols or references transcribed from the paper; ``consequence-and-steps``: a
+        testable consequence plus the claims of the proof's steps).
     detail
         One or two sentences: what was computed and what it showed.
     evidence

@@ -1,6 +1,7 @@
 r"""The main theorems as wholes: seeded simulations of the algorithms (from the problem
 helpers' code) against the stated bounds, with exact binomial tests of the failure rate.
-Each area module lists its theorem's claim first.
+Each area module lists its theorem's claim first (Theorem 4's, ``thm:IM``, is defined
+in :mod:`offcmab.bounds.claims.im` with the steps its check reads).
 
 A step-level failure in the proof does not make a theorem false; these checks look for a
 direct violation of the stated inequality.  They are statistical (``slow``): each runs
@@ -20,9 +21,6 @@ from offcmab.reference.clcb import clcb
 from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.reference.confidence import log_over_delta
-from offcmab.reference.im.exact import brute_force_im
-from offcmab.reference.im.graph import ICGraph
-from offcmab.reference.im.one_step import assumption_parameters
 from offcmab.reference.oracles import TopK
 from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 from offcmab.reference.problems.llm_cache import EmptyCaches, LLMCacheProblem, sample_log
@@ -105,26 +103,6 @@ def check_theorem3() -> Outcome:
                         "eq:app_llm_improve_gap", 43, trial)
 
 
-def check_theorem_im() -> Outcome:
-    graph = ICGraph.from_edges(4, [0, 0, 1, 2], [1, 2, 3, 3], [0.3, 0.3, 0.3, 0.3])
-    q = np.full(4, 0.5)
-    seeds, best = brute_force_im(graph, 1)
-    params = assumption_parameters(graph, q, seeds)
-    edges, d_max = graph.edges, int(np.max(np.diff(graph.out_offsets)))
-    n = 1000
-    for _ in range(50):  # smallest n with n >= 392 log(12 n E/delta)/(eta gamma)
-        n = int(np.ceil(392 * log_over_delta((12, n, edges), DELTA)
-                        / (params.eta * params.gamma)))
-    bound = 48 * np.sqrt(6) * np.sqrt(graph.nodes**2 * d_max**2 * best**2
-                                      * log_over_delta((12, n, edges), DELTA)
-                                      / (params.eta * params.gamma**3 * n))
-    return unchecked(f"Not decidable by simulation: on a 4-node graph (p = 0.3, q = 0.5, "
-                     f"gamma = {params.gamma:.2f}, eta = {params.eta:.3f}) the smallest n meeting "
-                     f"the precondition is {n} and the bound there is {bound:.1f} = "
-                     f"{bound / best:.0f} sigma(S*), so no outcome can exceed it. The proof is "
-                     "checked step by step (apdx_eq:lower_bound_of_ubar_p fails).")
-
-
 UPPER_BOUND = Claim(
     "thm:upper_bound", "thm:upper_bound", (496, 509),
     "With probability >= 1 - delta, SubOpt <= 2 alpha B1 K2bar* sqrt(2 C_inf* log(2mn/delta)/n) "
@@ -138,10 +116,6 @@ LLM = Claim(
     "thm:LLM_cache_main", "thm:LLM_cache_main", (699, 710),
     "CLCB-LLM-C's gap is at most eq:app_llm_improve_gap with probability >= 1 - delta.",
     "theorem", check_theorem3, slow=True)
-IM = Claim(
-    "thm:IM", "thm:IM", (735, 743),
-    "CLCB-IM-N's gap is at most 48 sqrt 6 sqrt(V^2 d_max^2 sigma*^2 log(12nE/delta)/"
-    "(eta gamma^3 n)) with probability >= 1 - delta.", "theorem", check_theorem_im)
 ONLINE = Claim(
     "thm:LLM_online", "apdx_sec:app_LLM_cache_online", (1280, 1284),
     "CUCB-LLM-S has regret O(sqrt(m T log(mT/delta))) with probability >= 1 - delta.",

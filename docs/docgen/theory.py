@@ -320,7 +320,10 @@ def bounds_index(registry: dict[str, Any] | None) -> str:
 
 
 SLOW_NOTE = ("Every check runs during the docs build, the statistical (simulation) ones "
-             "included, as `offcmab claims` runs them.\n\n")
+             "included, as `offcmab claims` runs them. The one exception is the rate row behind "
+             "a `checked-indirectly` claim, a validation run stored in the package: "
+             "`offcmab claims --regenerate` reruns it, and the test suite fails when the "
+             "stored numbers are not what the code gives.\n\n")
 
 
 def claims_page() -> str:
@@ -338,7 +341,18 @@ def claims_page() -> str:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
     summary = ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
     table = _claims_table(rows).replace("](../errata.md", "](errata.md")
-    return head + f"{len(rows)} claims: {summary}.\n\n" + table
+    return (head + f"{len(rows)} claims: {summary}.\n\n" + _status_legend(counts)
+            + "\n" + table)
+
+
+def _status_legend(counts: dict[str, int]) -> str:
+    """What each status means, for the statuses the registry reports."""
+    module = _import("offcmab.bounds.claims.record")
+    meanings = getattr(module, "STATUS_MEANINGS", {})
+    lines = ["| status | claims | meaning |", "|---|---|---|"]
+    lines += [f"| **{status}** | {counts.get(status, 0)} | {_escape(meaning)} |"
+              for status, meaning in meanings.items()]
+    return "\n".join(lines) + "\n"
 
 
 def _evidence_table(evidence: dict[str, Any]) -> str:

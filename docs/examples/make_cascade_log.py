@@ -1,4 +1,5 @@
-r"""Write ``cascade-log.jsonl``, the small cascade log used by the docs' tour.
+r"""Write ``cascade-log.jsonl``, the small cascade log used by the docs' tour, and the same
+log as ``cascade-log.csv`` (the CSV layout of :mod:`offcmab.reference.csv_io`).
 
 Eight items with attraction probabilities ``MU``; each of 300 users is shown a uniformly
 random list of three distinct items, scans it top-down and stops at the first attractive
@@ -11,6 +12,9 @@ import json
 from pathlib import Path
 
 import numpy as np
+
+from offcmab.reference.csv_io import write_csv_dataset
+from offcmab.reference.dataset_io import read_jsonl
 
 MU = np.array([0.45, 0.40, 0.35, 0.20, 0.15, 0.10, 0.08, 0.05])
 K, N, SEED = 3, 300, 2025
@@ -28,7 +32,9 @@ def main() -> None:
             "triggered": action[:stop].tolist(),
             "outcomes": clicks[:stop].astype(int).tolist(),
         }))
-    Path(__file__).with_name("cascade-log.jsonl").write_text("\n".join(lines) + "\n")
+    log = Path(__file__).with_name("cascade-log.jsonl")
+    log.write_text("\n".join(lines) + "\n")
+    write_csv_dataset(read_jsonl(log), log.with_suffix(".csv"))
 
 
 if __name__ == "__main__":

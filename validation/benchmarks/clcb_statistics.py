@@ -211,11 +211,12 @@ def _peak():
 atexit.register(_peak)
 """
 
-#: A timed ``python -m validation ...`` (``sys.argv`` set as ``-m`` would).
+#: A timed ``python -m offcmab.validation ...`` (``sys.argv`` set as ``-m`` would).  The
+#: installed name: a bare ``validation`` is importable only from the repository's root.
 SOLVE_CHILD = PEAK_PREFIX + """
 import runpy, sys
-sys.argv[0] = "validation"
-runpy.run_module("validation", run_name="__main__", alter_sys=True)
+sys.argv[0] = "offcmab"
+runpy.run_module("offcmab.validation", run_name="__main__", alter_sys=True)
 """
 
 

@@ -85,5 +85,13 @@ def _print_rows(numbers: dict[str, object], indent: int) -> None:
             print(f"{' ' * indent}{key}")
             _print_rows(value, indent + 2)
             continue
-        shown = f"{value:.4g}" if isinstance(value, float) else str(value)
-        print(f"{' ' * indent}{key:<{36 - indent}} {shown}")
+        print(f"{' ' * indent}{key:<{36 - indent}} {_shown(value)}")
+
+
+def _shown(value: object) -> str:
+    """A number to 4 significant digits; a list of them one by one."""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(item) for item in value) + "]"
+    return str(value)

@@ -144,5 +144,7 @@ def _evaluate(bound: Any, params: dict[str, float], args: argparse.Namespace) ->
     }
     payload["failure_probability"] = bound.failure(args.variant, **params)
     payload["kind"] = bound.kind
+    if not args.json and payload["precondition"]["holds"] is None:
+        payload["precondition"]["holds"] = "unknown (a parameter it needs is not given)"
     emit(payload, args.json)
     return 0

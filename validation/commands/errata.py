@@ -28,7 +28,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"{item.id}  [{item.paper_ref}]")
         print(f"  claim:      {item.claim}")
         print(f"  finding:    {item.finding}")
-        print(f"  evidence:   {json.dumps(jsonable(item.evidence))}")
+        print("  evidence:")
+        evidence = jsonable(item.evidence, words=True)
+        width = max((len(key) for key in evidence), default=0)
+        for key, value in evidence.items():
+            shown = json.dumps(value) if isinstance(value, list | dict) else str(value)
+            print(f"    {key:<{width}}  {shown}")
         print(f"  correction: {item.correction}")
         print(f"  impact:     {item.impact}\n")
     print(f"{len(found)} errata")

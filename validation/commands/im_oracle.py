@@ -41,7 +41,15 @@ def run(args: argparse.Namespace) -> int:
         check_cost(imm_cost(graph.nodes, float(graph.p.sum()), k, args.eps, delta_prime),
                    args.force)
     result = imm(graph, k, args.eps, delta_prime, np.random.default_rng(args.seed))
-    emit({"seeds": result.seeds, "spread": result.spread,
-          "alpha": 1.0 - 1.0 / math.e - args.eps, "delta_prime": delta_prime,
-          "rr_sets": result.rr_sets}, args.json)
+    alpha = 1.0 - 1.0 / math.e - args.eps
+    if args.json:
+        emit({"seeds": result.seeds, "spread": result.spread, "alpha": alpha,
+              "delta_prime": delta_prime, "rr_sets": result.rr_sets}, True)
+        return 0
+    emit({"seeds": result.seeds,
+          "spread": f"{result.spread:.6g} nodes (IMM's estimate of the expected number "
+                    "activated)",
+          "alpha": f"{alpha:.4g} (the guarantee's approximation ratio, 1 - 1/e - eps)",
+          "delta_prime": f"{delta_prime:.4g} (the guarantee's failure probability)",
+          "rr_sets": f"{result.rr_sets:,} reverse-reachable sets sampled"}, False)
     return 0

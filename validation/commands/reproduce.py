@@ -19,15 +19,15 @@ def describe(name: str, summary: dict[str, Any] | None, out: Path) -> str:
     """What a reproduction wrote and its headline numbers, for a person (``--json``: all)."""
     files = sorted(str(path) for path in out.glob(f"{name}*"))
     lines = [f"{name}: wrote {', '.join(files) or 'no file'}"]
+    width = max((len(key) for key in summary or {}), default=0) + 1
     for key, value in (summary or {}).items():
         if isinstance(value, bool | int | float | str):
-            lines.append(f"  {key}: {value:.4g}" if isinstance(value, float)
-                         else f"  {key}: {value}")
+            text = f"{value:.4g}" if isinstance(value, float) else str(value)
         elif isinstance(value, dict) and all(isinstance(v, list) for v in value.values()):
-            lines.append(f"  {key}: " + "; ".join(f"{k} {', '.join(map(str, v))}"
-                                                   for k, v in value.items()))
+            text = "; ".join(f"{k} {', '.join(map(str, v))}" for k, v in value.items())
         else:
-            lines.append(f"  {key}: in the CSV (--json prints it)")
+            text = "in the CSV (--json prints it)"
+        lines.append(f"  {key + ':':<{width}} {text}")
     return "\n".join(lines)
 
 

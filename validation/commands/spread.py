@@ -46,5 +46,10 @@ def run(args: argparse.Namespace) -> int:
     graph = read_graph_csv(args.graph, need_p=True)
     estimate = estimate_spread(graph, np.asarray(args.seeds, dtype=np.int64), args.samples,
                                np.random.default_rng(args.seed))
-    emit({"spread": estimate.spread, "stderr": estimate.stderr}, args.json)
+    if args.json:
+        emit({"spread": estimate.spread, "stderr": estimate.stderr}, True)
+        return 0
+    emit({"spread": f"{estimate.spread:.6g} nodes (expected number activated, "
+                    f"{args.samples:,} simulated cascades)",
+          "stderr": f"{estimate.stderr:.3g} nodes"}, False)
     return 0

@@ -88,10 +88,25 @@ def _ratio_or_zero(evaluation: Any) -> float:
     return float(evaluation.row["tightness"]) if evaluation.status == "candidate" else 0.0
 
 
+def _parameters(params: dict[str, Any]) -> list[tuple[str, str]]:
+    """The instance's parameters for a reader: numbers to 4 digits, objects as key=value."""
+    def shown(value: Any) -> str:
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        if isinstance(value, list):
+            return "[" + ", ".join(shown(item) for item in value) + "]"
+        if isinstance(value, dict):
+            return ", ".join(f"{key}={shown(item)}" for key, item in value.items())
+        return str(value)
+    return [(str(key), shown(value)) for key, value in params.items()]
+
+
 def _describe(document: dict[str, Any]) -> str:
     ratio = document["ratio"]
-    lines = [f"tightest instance: n = {document['n']}, delta = {document['delta']}, "
-             f"params {document['instance']}",
+    parameters = _parameters(document["instance"])
+    width = max((len(key) for key, _ in parameters), default=0)
+    lines = [f"tightest instance: n = {document['n']}, delta = {document['delta']}",
+             *(f"  {key:<{width}}  {value}" for key, value in parameters),
              f"(1-delta)-quantile of the gap {document['gap_quantile']:.4g}, bound "
              f"{document['bound']:.4g}, ratio {ratio:.4g} (starting instance "
              f"{document['start_ratio']:.4g}; largest possible gap "

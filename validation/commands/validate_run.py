@@ -67,6 +67,11 @@ def _run(args: argparse.Namespace) -> int:
                      f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
                      f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure"
                      f"{flagged}; report in {args.out}\n")
+    ids = dict.fromkeys(row["id"] for row in result["rows"])
+    figures = [path for path in (args.out / "figures" / f"{bound_id}.png" for bound_id in ids)
+               if not args.no_figures and path.is_file()]
+    if figures:
+        sys.stdout.write(f"figures: {', '.join(map(str, figures))}\n")
     if "algorithm" in result and summary["FAIL"]:
         sys.stdout.write(CheckReport(result["algorithm"], result).message() + "\n")
     if summary["FAIL"]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from offcmab.reference.baselines import cucb_offline, emp
 from offcmab.reference.clcb_cascade import clcb_cascade
-from offcmab.reference.dataset_io import check_file, read_dataset
+from offcmab.reference.csv_io import check_log, read_log
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.oracles import TopK
 from offcmab.reference.problems.cascade_log import check_cascade_log
@@ -26,7 +26,8 @@ ALGORITHMS = {
 
 def add_data_arguments(parser: argparse.ArgumentParser, k_help: str, radius_default: str) -> None:
     """``--data``, ``--k``, ``--delta`` and ``--radius`` (shared with ``solve kpath``)."""
-    parser.add_argument("--data", type=Path, required=True, help="dataset (.jsonl or .npz)")
+    parser.add_argument("--data", type=Path, required=True, help="dataset (.jsonl, .npz, or .csv: "
+                        "one row per round, see 'Using your own data')")
     parser.add_argument("--k", type=positive_int, required=True, help=k_help)
     parser.add_argument("--delta", type=probability, required=True,
                         help="failure probability in (0, 1)")
@@ -52,8 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def solve(args: argparse.Namespace) -> Solution:
     # The logged lists are not used by the algorithm: a .npz archive's are read on request.
-    dataset = check_file(args.data, check_cascade_log,
-                         read_dataset(args.data, actions=args.check_logged_actions))
+    dataset = check_log(args.data, check_cascade_log,
+                        read_log(args.data, actions=args.check_logged_actions))
     if args.algorithm == "clcb":
         result = clcb_cascade(dataset, args.k, args.delta, radius=args.radius)
     else:
@@ -62,5 +63,6 @@ def solve(args: argparse.Namespace) -> Solution:
                           args.radius)
     count = smallest_count(result.counts, result.action)
     return Solution(args.algorithm, "action", result.action, dataset.n, dataset.m, args.delta,
-                    count, *hoeffding_rule(count, dataset.n, dataset.m, args.delta, args.radius),
+                    count, *hoeffding_rule(count, dataset.n, dataset.m, args.delta, args.radius,
+                                            args.algorithm != "emp"),
                     {"lcb": result.lcb, "mean": result.means, "counts": result.counts})

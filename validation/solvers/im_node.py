@@ -69,11 +69,12 @@ def solve(args: argparse.Namespace) -> Solution:
     leaving = np.isin(graph.sources, seeds)
     unseeded = result.counters.unseeded[graph.sources]
     count = int(unseeded[leaving].min()) if leaving.any() else None
+    clcb = args.algorithm == "clcb"  # the plug-in baseline uses no radius: none is shown
     radius = float(bernstein_radius(np.asarray([0.5]), np.asarray([count or 0]),
-                                    result.log_term)[0])
+                                    result.log_term)[0]) if clcb else None
     return Solution(args.algorithm, "seeds", seeds, result.counters.n, graph.edges, args.delta,
                     count, radius, "at most sqrt(6 x(1-x) L / N) + 9 L / N, L = log(12 n E / "
-                    "delta), x = 1/2", {"u": graph.sources, "v": graph.targets,
+                    "delta), x = 1/2" if clcb else None, {"u": graph.sources, "v": graph.targets,
                                         "p_hat": result.estimates.p_hat, "lcb": result.lcb,
                                         "counts": unseeded}, rows_key="edges")
 

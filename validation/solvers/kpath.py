@@ -6,7 +6,7 @@ import argparse
 
 from offcmab.reference.baselines import cucb_offline, emp
 from offcmab.reference.clcb import clcb
-from offcmab.reference.dataset_io import check_file, read_dataset
+from offcmab.reference.csv_io import check_log, read_log
 from offcmab.reference.oracles import KPathOracle
 from offcmab.reference.problems.kpath import check_kpath_log
 from offcmab.validation.solvers.cascade import add_data_arguments
@@ -27,14 +27,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> Solution:
-    dataset = read_dataset(args.data, actions=args.check_logged_actions)  # paths: unused
+    dataset = read_log(args.data, actions=args.check_logged_actions)  # paths: unused
     if args.check_logged_actions:
-        check_file(args.data, lambda data: check_kpath_log(data, args.k), dataset)
+        check_log(args.data, lambda data: check_kpath_log(data, args.k), dataset)
     oracle = KPathOracle(dataset.m, args.k)
     algorithm = {"clcb": clcb, "emp": emp, "cucb-offline": cucb_offline}[args.algorithm]
     result = algorithm(dataset, oracle, args.delta, radius=args.radius)
     count = smallest_count(result.counts, result.action)
     return Solution(args.algorithm, "action", result.action, dataset.n, dataset.m, args.delta,
-                    count, *hoeffding_rule(count, dataset.n, dataset.m, args.delta, args.radius),
+                    count, *hoeffding_rule(count, dataset.n, dataset.m, args.delta, args.radius,
+                                            args.algorithm != "emp"),
                     {"lcb": result.lcb, "mean": result.means, "counts": result.counts},
                     extra={"path": int(result.action[0]) // args.k})

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 
 from offcmab.reference.clcb_llm import clcb_llm, ucb_radius
+from offcmab.reference.csv_io import read_any_cache_log
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.llm_baselines import lec, lfu
-from offcmab.reference.problems.llm_cache_io import read_cache_log
 from offcmab.validation.arguments import positive_int, probability
 from offcmab.validation.solvers.cascade import add_check_argument
 from offcmab.validation.solvers.summary import Solution, smallest_count
@@ -27,7 +27,8 @@ ALGORITHMS = {
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, required=True,
-                        help='cache log (.jsonl with header {"queries": M}, or .npz)')
+                        help='cache log (.jsonl with header {"queries": M}, .npz, or .csv: '
+                        "one row per round, see 'Using your own data')")
     parser.add_argument("--k", type=positive_int, required=True, help="cache size")
     parser.add_argument("--delta", type=probability, required=True,
                         help="failure probability in (0, 1)")
@@ -41,16 +42,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> Solution:
-    log = read_cache_log(args.data, not args.unbounded_costs, args.check_logged_actions)
+    log = read_any_cache_log(args.data, not args.unbounded_costs, args.check_logged_actions)
     k = check_cardinality(args.k, log.m)
     result = clcb_llm(log, k, args.delta, variant=args.variant)
     cache = result.cache
     if args.algorithm != "clcb":
         cache = (lfu if args.algorithm == "lfu" else lec)(log, k)
     # The radius that matters is the cost UCB's, at N_c(q): the cost observations of q.
+    # LFU and LEC use no radius, so their output shows none.
     count = smallest_count(result.cost_counts, cache)
-    radius = float(ucb_radius(np.asarray([count or 0]), log.n, log.m, args.delta)[0])
+    radius = float(ucb_radius(np.asarray([count or 0]), log.n, log.m, args.delta)[0]) \
+        if args.algorithm == "clcb" else None
     return Solution(args.algorithm, "cache", cache, log.n, log.m, args.delta, count, radius,
-                    "sqrt(2 log(4 m n / delta) / N_c)",
+                    "sqrt(2 log(4 m n / delta) / N_c)" if radius is not None else None,
                     {"p_hat": result.p_hat, "c_hat": result.c_hat, "c_ucb": result.c_ucb,
                      "counts": result.counts, "cost_counts": result.cost_counts})

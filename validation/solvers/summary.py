@@ -2,7 +2,8 @@ r"""What every ``offcmab solve PROBLEM`` prints: a short summary, or everything 
 
 A solver returns a :class:`Solution`.  By default the command prints a few lines (the
 algorithm, the chosen action, ``n``, ``m``, ``delta``, the smallest count among the chosen
-arms and the confidence radius at that count, and how to get the rest); ``--json`` prints
+arms and, for an algorithm that has one, the confidence radius at that count, and how to get
+the rest); ``--json`` prints
 one object with the summary and every per-arm array; ``--out stats.npz`` or
 ``--out stats.csv`` writes the per-arm arrays (one row per arm) to a file.  A log with
 :math:`m = 10^5` arms thus prints a handful of lines instead of megabytes of numbers.
@@ -25,7 +26,11 @@ from offcmab.validation.output import emit
 from offcmab.validation.runner.folder import atomic_write
 
 #: Summary fields every solver prints (besides its action and ``extra``).
-SUMMARY = frozenset({"algorithm", "n", "m", "delta", "min_count", "radius", "radius_rule"})
+SUMMARY = frozenset({"algorithm", "n", "m", "delta", "min_count"})
+
+#: Summary fields printed only for an algorithm with a confidence radius (not EMP, LFU, LEC
+#: or a plug-in estimate, which use none).
+RADIUS_FIELDS = frozenset({"radius", "radius_rule"})
 
 #: File types ``--out`` writes, by suffix.
 OUT_SUFFIXES = (".npz", ".csv")
@@ -47,9 +52,10 @@ class Solution:
         The smallest count among the arms the action chose (the least observed one), or
         ``None`` if the action chose no arm that has a count.
     radius
-        The confidence radius at that count under ``radius_rule``.
+        The confidence radius at that count under ``radius_rule``; ``None`` for an
+        algorithm that uses no radius (the output then has neither field).
     radius_rule
-        The radius formula, as text.
+        The radius formula, as text (``None`` with ``radius``).
     arrays
         Per-arm arrays of equal length (columns of ``--out``).
     rows_key
@@ -66,17 +72,19 @@ class Solution:
     m: int
     delta: float
     min_count: int | None
-    radius: float
-    radius_rule: str
+    radius: float | None
+    radius_rule: str | None
     arrays: dict[str, np.ndarray]
     rows_key: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         """The fields the default output prints (and ``--json`` starts with)."""
+        radius = {} if self.radius is None else {"radius": self.radius,
+                                                  "radius_rule": self.radius_rule}
         return {self.action_key: self.action, **self.extra, "algorithm": self.algorithm,
                 "n": self.n, "m": self.m, "delta": self.delta, "min_count": self.min_count,
-                "radius": self.radius, "radius_rule": self.radius_rule}
+                **radius}
 
     def payload(self) -> dict[str, Any]:
         """The ``--json`` object: the summary and every per-arm array."""
@@ -143,9 +151,12 @@ def _length(solution: Solution) -> int:
     return len(next(iter(solution.arrays.values()))) if solution.arrays else 0
 
 
-def hoeffding_rule(count: int | None, n: int, m: int, delta: float, rule: str
-                   ) -> tuple[float, str]:
-    r"""CLCB's radius :math:`\sqrt{\log(c m n/\delta)/(2N)}` at ``count`` and its formula."""
+def hoeffding_rule(count: int | None, n: int, m: int, delta: float, rule: str,
+                   uses_radius: bool = True) -> tuple[float | None, str | None]:
+    r"""CLCB's radius :math:`\sqrt{\log(c m n/\delta)/(2N)}` at ``count`` and its formula;
+    ``(None, None)`` when the algorithm uses no radius (``uses_radius`` false: EMP)."""
+    if not uses_radius:
+        return None, None
     constant = LOG_CONSTANT[rule]
     radius = math.sqrt(math.log(constant * m * n / delta) / (2 * count)) if count else math.inf
     return radius, f"sqrt(log({constant:g} m n / delta) / (2 N))"

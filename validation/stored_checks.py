@@ -1,0 +1,63 @@
+r"""Recompute the claims' check results stored in the package (``offcmab claims --regenerate``).
+
+Theorem 4's bound exceeds every possible gap wherever it can be computed, so its claim
+(``thm:IM`` in :mod:`offcmab.bounds.claims.im`) is checked through its rate row: the
+``offcmab validate`` row that fits how fast the reference algorithm's gap falls with ``n``.
+That row is a simulation of a few seconds run by this layer; the claims registry, one
+layer below, reads its stored result (:mod:`offcmab.bounds.claims.stored`).  The run here
+is the one ``offcmab validate --quick --only ID --no-power`` makes (same seed, same
+rows), so its numbers can be checked from the command line too.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from offcmab.bounds.claims.im import IM
+from offcmab.bounds.claims.record import Claim
+from offcmab.bounds.claims.stored import REGENERATE, STORED, store_results
+from offcmab.validation.runner.door import Door, run
+from offcmab.validation.theorem import Theorem
+from offcmab.validation.theorems.thm4_im import THEOREM as IM_THEOREM
+
+#: Each claim checked through a rate row, with the record whose rate row it is.
+RATE_CHECKS: tuple[tuple[Claim, Theorem], ...] = ((IM, IM_THEOREM),)
+
+#: The run behind the stored rows: the quick profile at the default seed.
+PROFILE, SEED = "quick", 2025
+
+#: The fields of the rate row the stored result keeps (``bound`` is stored as ``allowed``).
+ROW_FIELDS = ("instance", "n_grid", "trials", "gap_means", "order", "log_factor_slope",
+              "slope", "slope_se", "slope_lower", "row_level", "verdict")
+
+#: Fields that differ between two runs of the same code (not compared by the tests).
+VARYING = ("seconds",)
+
+
+def rate_result(theorem: Theorem) -> dict[str, Any]:
+    """Run ``theorem``'s quick profile (no controls) and return its rate row, plain data."""
+    start = time.perf_counter()
+    report = run(Door(only=(theorem.id,), profile=PROFILE, seed=SEED, power="off",
+                      figures=False, invocation={"argv": REGENERATE.split()}))
+    rows = [row for row in report["rows"] if row["variant"] == "rate"]
+    if len(rows) != 1:
+        raise RuntimeError(f"{theorem.id}: expected one rate row, the run made {len(rows)}")
+    row = rows[0]
+    return {"bound_id": theorem.id, "profile": PROFILE, "seed": SEED,
+            **{key: row[key] for key in ROW_FIELDS}, "allowed": row["bound"],
+            "command": f"offcmab validate --quick --only {theorem.id} --no-power",
+            "seconds": round(time.perf_counter() - start, 1)}
+
+
+def computed() -> dict[str, dict[str, Any]]:
+    """Every stored result, recomputed now (claim id -> result)."""
+    return {claim.id: rate_result(theorem) for claim, theorem in RATE_CHECKS}
+
+
+def regenerate(path: Path = STORED) -> dict[str, dict[str, Any]]:
+    """Recompute every stored result and write them to ``path``; return them."""
+    results = computed()
+    store_results(results, path)
+    return results
