@@ -248,7 +248,7 @@ def test_solve_dataset_over_the_limit_is_refused_before_reading(
     path = tmp_path / "log.jsonl"
     path.write_text('{"m": 4}\n' + '{"triggered": [0], "outcomes": [1]}\n' * 100)
     monkeypatch.setattr(limits, "physical_memory", lambda: 1000)  # a 1 kB machine
-    forbid(monkeypatch, cascade_solver, "read_dataset")
+    forbid(monkeypatch, cascade_solver, "read_log")
     err = refused(["solve", "cascade", "--data", str(path), "--k", "1", "--delta", "0.1"],
                   capsys)
     assert err.startswith("offcmab solve: error: data: would need about ")
