@@ -112,3 +112,14 @@ def test_a_folder_without_a_run_exits_2(runs: dict[str, Any], tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", str(tmp_path), str(runs["top"] / "reference")]) == 2
     assert "base" in capsys.readouterr().err
+
+
+def test_validate_baseline_is_checked_before_any_trial(
+        runs: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    reference = runs["top"] / "reference"
+    before = (reference / "trials.jsonl").read_bytes()
+    assert validate(tmp_path / "new", "--baseline", str(tmp_path / "missing")) == 2
+    assert "baseline" in capsys.readouterr().err and not (tmp_path / "new").exists()
+    assert validate(reference, "--baseline", str(reference)) == 2
+    assert "another folder than --out" in capsys.readouterr().err
+    assert (reference / "trials.jsonl").read_bytes() == before  # nothing ran

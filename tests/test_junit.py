@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from offcmab.reference.clcb import clcb
+from offcmab.validation.api import check
 from offcmab.validation.cli import main
 from offcmab.validation.runner import junit
 
@@ -98,3 +100,15 @@ def test_event_rows_name_their_bound_ids_and_the_exact_test() -> None:
     assert junit.classname(row) == "a+b"
     message = junit.failure_message(row)
     assert "P(Binomial(40, 0.05) >= 9) = 1e-05 < level 0.0001" in message
+
+
+def test_check_writes_the_same_junit_xml(tmp_path: Path) -> None:
+    """``check(..., junit_xml=)``: the reference CLCB in the ci profile on the lower bound
+    (a correct algorithm: a FAIL row has probability at most the budget 1e-3; seed 2025)."""
+    xml = tmp_path / "check.xml"
+    report = check(clcb, "thm2-lower", profile="ci", junit_xml=xml)
+    root = ElementTree.parse(xml).getroot()
+    assert int(root.get("tests")) == len(report.rows) > 0  # type: ignore[arg-type]
+    assert int(root.get("failures")) == len(report.failures) == 0  # type: ignore[arg-type]
+    properties = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert properties["profile"] == "ci" and properties["subject.sha256"]

@@ -32,6 +32,9 @@ def _run(args: argparse.Namespace) -> int:
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
     saved, only = _saved_instances(args, only)
     if args.baseline is not None:  # before any trial runs: a missing baseline is bad input
+        if args.baseline.resolve() == args.out.resolve():
+            raise ValueError("baseline: must be another folder than --out (this run "
+                             "overwrites --out)")
         compare.load_run(args.baseline, "baseline")
     request = door.Door(
         subject=args.algorithm, only=only, profile=args.profile, seed=args.seed,

@@ -8,7 +8,8 @@ only, never on the algorithm run (:mod:`offcmab.validation.runner.seeding`), so 
 ``t`` of a cell saw the same dataset in both runs and the two gaps form a pair.
 
 Per cell (bound id, instance, n) present in both runs, the paired differences
-``new gap - base gap`` are tested for a shift: an exact two-sided sign test
+``new gap - base gap`` (a difference within both trials' evaluation errors plus
+``ROUNDING`` is a tie, zero) are tested for a shift: an exact two-sided sign test
 (``scipy.stats.binomtest`` on the non-zero differences; assumes nothing about their
 distribution) or the Wilcoxon signed-rank test (``scipy.stats.wilcoxon``).  Holm's step-down
 procedure keeps the probability of calling any cell changed, when no cell's gap
@@ -37,6 +38,10 @@ from offcmab.validation.runner.store import LOG_NAME, read_log
 #: change is called a regression with probability at most this.
 LEVEL = 0.01
 
+#: Paired differences within this much (plus both trials' evaluation errors) are ties: two
+#: actions of equal value whose gaps differ only by floating-point rounding.
+ROUNDING = 1e-9
+
 #: The paired tests offered.
 TESTS = ("sign", "wilcoxon")
 
@@ -56,11 +61,11 @@ class Unpaired(InputError):
 
 @dataclass
 class Run:
-    """One run folder: its report and its subject's gaps per cell, by trial index."""
+    """One run folder: its report and its subject's (gap, gap error) per cell, by trial."""
 
     folder: Path
     report: dict[str, Any]
-    gaps: dict[Cell, dict[int, float]] = field(default_factory=dict)
+    gaps: dict[Cell, dict[int, tuple[float, float]]] = field(default_factory=dict)
 
 
 def split_key(text: str) -> tuple[Cell, int, str]:
@@ -91,7 +96,7 @@ def load_run(folder: Path, role: str) -> Run:
     for record in records.values():
         cell, trial, owner = split_key(record.key)
         if owner == subject:  # the controls' trials of a reference run are not the subject's
-            run.gaps.setdefault(cell, {})[trial] = record.gap
+            run.gaps.setdefault(cell, {})[trial] = (record.gap, record.gap_error)
     return run
 
 
@@ -152,7 +157,10 @@ def cell_changes(base: Run, new: Run, test: str, level: float) -> list[dict[str,
         trials = sorted(set(old) & set(now))
         if not trials:
             continue
-        difference = np.array([now[t] for t in trials]) - np.array([old[t] for t in trials])
+        new_gaps, new_errors = np.array([now[t] for t in trials]).T
+        old_gaps, old_errors = np.array([old[t] for t in trials]).T
+        difference = new_gaps - old_gaps
+        difference[np.abs(difference) <= ROUNDING + new_errors + old_errors] = 0.0
         cells.append({"id": cell[0], "instance": cell[1], "n": cell[2], "trials": len(trials),
                       "median_difference": float(np.median(difference)),
                       "mean_difference": float(difference.mean()),
