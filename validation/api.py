@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from offcmab.validation.runner import door
+from offcmab.validation.runner import door, junit
 from offcmab.validation.runner.door import NothingChecked
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
@@ -118,7 +118,8 @@ def signature_table(theorems: Sequence[Theorem] = THEOREMS) -> str:
 def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "default",
           seed: int = 2025, jobs: int = 1, backend: str | None = None,
           out: str | Path | None = None, theorems: Sequence[Theorem] = THEOREMS, *,
-          allow_unchecked: bool = False, via: str = "offcmab.validation.check") -> CheckReport:
+          allow_unchecked: bool = False, junit_xml: str | Path | None = None,
+          via: str = "offcmab.validation.check") -> CheckReport:
     r"""Check ``function`` against the bound ``bound_id`` as ``offcmab validate`` would.
 
     Parameters
@@ -130,7 +131,7 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     bound_id
         The bound to check, e.g. ``"cor1-cascade"``.
     profile
-        ``quick``, ``default`` or ``full``.
+        ``quick``, ``default``, ``full`` or ``ci`` (sized for CI minutes).
     seed, jobs, backend
         As the ``validate`` options ``--seed``, ``--jobs`` and ``--backend``.
     out
@@ -142,6 +143,9 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     allow_unchecked
         Return the report even when no row could fail for ``function`` (every row vacuous
         or ``n/a``; its field ``unchecked`` is then true), as ``--allow-unchecked``.
+    junit_xml
+        Also write the rows as JUnit XML to this file (one testcase per row, as
+        ``validate --junit-xml``), also when the run raises :class:`NothingChecked`.
     via
         How the report's provenance names the caller (the pytest fixture says so).
 
@@ -162,10 +166,17 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
                  "seed": seed, "jobs": jobs, "backend": backend,
                  "out": None if out is None else str(out), "theorems": known,
                  "allow_unchecked": allow_unchecked}
-    result = door.run(door.Door(function, (bound_id,), profile, seed, jobs, backend,
-                                None if out is None else Path(out),
-                                {"door": via, "arguments": arguments},
-                                allow_unchecked=allow_unchecked), theorems)
+    request = door.Door(function, (bound_id,), profile, seed, jobs, backend,
+                        None if out is None else Path(out),
+                        {"door": via, "arguments": arguments}, allow_unchecked=allow_unchecked)
+    try:
+        result = door.run(request, theorems)
+    except NothingChecked as nothing:
+        if junit_xml is not None:
+            junit.write_junit(nothing.report, Path(junit_xml))
+        raise
+    if junit_xml is not None:
+        junit.write_junit(result, Path(junit_xml))
     return CheckReport(result.get("algorithm", {}), result)
 
 

@@ -26,6 +26,7 @@ from offcmab.validation.extras import MissingExtra
 #: not modules: a command imports only its own module (start-up time of ``offcmab solve``).
 COMMANDS: dict[str, str] = {
     "validate": "offcmab.validation.commands.validate",
+    "compare": "offcmab.validation.commands.compare",
     "calibrate": "offcmab.validation.commands.calibrate",
     "tightness": "offcmab.validation.commands.tightness",
     "bound": "offcmab.validation.commands.bound",

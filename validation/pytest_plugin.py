@@ -10,10 +10,11 @@ quantile, violations), when :func:`offcmab.validation.check` reports a violation
 returns the :class:`~offcmab.validation.api.CheckReport` otherwise.  It runs what
 ``offcmab validate --algorithm FILE.py:FUNCTION --only ID`` runs: the profile is
 ``default`` (with the regression corpus) unless ``--offcmab-profile`` (command line) or
-``offcmab_profile`` (ini file) says otherwise; keyword arguments of the call
-(``profile``, ``seed``, ``jobs``, ``backend``, ``out``) override both.  A run in which no
-row could fail for the function (every row vacuous or ``n/a``) fails the test too, unless
-the call passes ``allow_unchecked=True``.  Without the
+``offcmab_profile`` (ini file) says otherwise (``ci`` sizes the run for CI minutes);
+keyword arguments of the call (``profile``, ``seed``, ``jobs``, ``backend``, ``out``,
+``junit_xml``) override both; ``junit_xml=FILE`` also writes the rows as JUnit XML.  A
+run in which no row could fail for the function (every row vacuous or ``n/a``) fails the
+test too, unless the call passes ``allow_unchecked=True``.  Without the
 installed entry point, load it with ``-p offcmab.validation.pytest_plugin``.
 """
 
@@ -24,16 +25,16 @@ from typing import Any
 
 import pytest
 
-PROFILES = ("quick", "default", "full")
+from offcmab.validation.runner.spec import PROFILES
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """``--offcmab-profile`` and the ini key ``offcmab_profile``."""
     group = parser.getgroup("offcmab", "offcmab: check algorithms against the paper's bounds")
-    group.addoption("--offcmab-profile", choices=PROFILES, default=None,
+    group.addoption("--offcmab-profile", choices=list(PROFILES), default=None,
                     help="validate profile the offcmab_check fixture runs (default: default)")
     parser.addini("offcmab_profile", "validate profile of the offcmab_check fixture "
-                  "(quick, default or full)", default="default")
+                  f"({', '.join(PROFILES)})", default="default")
 
 
 def configured_profile(config: pytest.Config) -> str:

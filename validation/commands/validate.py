@@ -17,6 +17,7 @@ from pathlib import Path
 
 from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int
 from offcmab.validation.limits import add_force_argument
+from offcmab.validation.runner.spec import PROFILES
 
 HELP = "check every bound against Monte-Carlo suboptimality gaps; exit 1 on a violation"
 
@@ -27,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="smoke run (under 20 s; what the test suite runs)")
     size.add_argument("--full", action="store_const", const="full", dest="profile",
                       help="paper scale: 20 trials, the paper's grids (minutes)")
+    size.add_argument("--profile", choices=list(PROFILES), dest="profile",
+                      help="profile by name; ci: the rows that flag the most controls per "
+                           "second (sized for CI minutes)")
     parser.set_defaults(profile="default")
     parser.add_argument("--only", nargs="+", metavar="ID",
                         help="bound ids to check (default all; --signatures lists them)")
@@ -70,6 +74,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="replay only these saved instances (offcmab tightness --out); "
                              "the default and full profiles also run validation/corpus")
     add_force_argument(parser)
+    parser.add_argument("--junit-xml", type=Path, metavar="FILE", default=None,
+                        help="also write the rows as JUnit XML (one testcase per row) for CI")
+    parser.add_argument("--baseline", type=Path, metavar="BASE_DIR", default=None,
+                        help="compare this run's trials with BASE_DIR's (as offcmab compare) "
+                             "at the end; exit 1 on a significant regression")
 
 
 def run(args: argparse.Namespace) -> int:

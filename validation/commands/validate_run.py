@@ -14,7 +14,8 @@ import sys
 from collections.abc import Iterator
 
 from offcmab.validation.api import CheckReport, signature_table
-from offcmab.validation.runner import door
+from offcmab.validation.commands import compare_run
+from offcmab.validation.runner import compare, door, junit
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.sweep import RunInterrupted
 from offcmab.validation.theorems import THEOREMS
@@ -34,6 +35,11 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
     saved, only = _saved_instances(args, only)
+    if args.baseline is not None:  # before any trial runs: a missing baseline is bad input
+        if args.baseline.resolve() == args.out.resolve():
+            raise ValueError("baseline: must be another folder than --out (this run "
+                             "overwrites --out)")
+        compare.load_run(args.baseline, "baseline")
     request = door.Door(
         subject=args.algorithm, only=only, profile=args.profile, seed=args.seed,
         jobs=args.jobs, backend=args.backend, out=args.out,
@@ -52,8 +58,12 @@ def _run(args: argparse.Namespace) -> int:
                          f"{args.out / 'trials.jsonl'}; rerun with --resume\n")
         return 130
     except door.NothingChecked as nothing:
+        if args.junit_xml is not None:
+            junit.write_junit(nothing.report, args.junit_xml)
         sys.stderr.write(f"offcmab validate: {nothing}; report in {args.out}\n")
         return 3
+    if args.junit_xml is not None:
+        junit.write_junit(result, args.junit_xml)
     summary = result["summary"]
     power = result.get("power")
     flagged = (f"; controls flagged {power['flagged']} of "
@@ -74,7 +84,9 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.write(f"figures: {', '.join(map(str, figures))}\n")
     if "algorithm" in result and summary["FAIL"]:
         sys.stdout.write(CheckReport(result["algorithm"], result).message() + "\n")
-    if summary["FAIL"]:
+    regression = args.baseline is not None and compare_run.report(
+        args.baseline, args.out, "sign", compare.LEVEL, False) == 1
+    if summary["FAIL"] or regression:
         return 1
     if args.require_power and power is not None and power["missing"]:
         sys.stderr.write("offcmab validate: controls not flagged: "

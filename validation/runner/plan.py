@@ -10,16 +10,20 @@ reference and, on the trap instances, for each negative control.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from offcmab.validation.runner import analysis, verdict
 from offcmab.validation.runner.backends import Task
 from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
 from offcmab.validation.runner.store import TrialRecord
+from offcmab.validation.scenarios.traps import TRAP
 from offcmab.validation.theorem import Rate, Theorem
 
 CellKey = tuple[str, str, int]  # (bound id, instance name, n)
+
+#: The origin of an instance drawn from the run seed (:class:`Instance`).
+GENERATED = "generated"
 
 
 @dataclass
@@ -42,6 +46,27 @@ class Plan:
     def level(self) -> float:
         """Each row's share of the budget (Bonferroni over the rows with power)."""
         return FALSE_ALARM_BUDGET / max(self.power_rows, 1)
+
+
+def profile_instances(theorem: Theorem, profile: Profile, seed: int) -> list[Instance]:
+    """The instances of ``theorem``'s scenario in ``profile``.
+
+    A selective profile (``ci``) keeps the trap instances, where the negative controls are
+    flagged (unless the theorem's trap rows cannot fail), and the generated instances at
+    sizes up to ``profile.generated_max_n``, where ``offcmab compare`` sees a milder change
+    (a halved confidence radius) move the gaps.  Named instances and the largest sizes flag
+    no control beyond these and cost most of a run's time.
+    """
+    instances = theorem.scenario.instances(profile.base, seed)
+    if not profile.selective:
+        return instances
+    kept = [instance for instance in instances
+            if instance.origin == TRAP and not theorem.traps_vacuous]
+    for instance in instances:
+        sizes = tuple(n for n in instance.n_grid if n <= profile.generated_max_n)
+        if instance.origin == GENERATED and sizes:
+            kept.append(replace(instance, n_grid=sizes))
+    return kept
 
 
 def plan_rows(plan: Plan, scale: float) -> None:

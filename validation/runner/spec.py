@@ -7,10 +7,10 @@ problem and a data law.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-ProfileName = Literal["quick", "default", "full"]
+ProfileName = Literal["quick", "default", "full", "ci"]
 
 #: Variants of a bound (see ``offcmab.bounds.registry``): as printed, and what the proof yields.
 VARIANTS: tuple[str, ...] = ("stated", "proved")
@@ -33,7 +33,8 @@ class Profile:
     Attributes
     ----------
     name
-        ``quick`` (the test suite's smoke run), ``default`` or ``full`` (paper scale).
+        ``quick`` (the test suite's smoke run), ``default``, ``full`` (paper scale) or
+        ``ci`` (the rows that flag the most controls per second, for CI minutes).
     trials
         Independent datasets drawn per (instance, n).
         The least number; rows with power get more (see ``detect``).
@@ -46,6 +47,16 @@ class Profile:
         budget; :func:`offcmab.validation.runner.verdict.trials_to_detect`).
     max_trials
         Cap on the trials of one (instance, n); a row that needs more says so.
+    scenarios, events
+        The profiles whose instances and grids, and whose event rows (their sizes and
+        trials), this one runs (``None``: its own).
+    selective
+        Keep only the instances with the most power per second: each theorem's trap
+        instances (unless its traps cannot fail) and its generated instances at sizes up to
+        ``generated_max_n`` (:func:`offcmab.validation.runner.plan.profile_instances`);
+        every event row stays.
+    generated_max_n
+        Largest ``n`` at which a selective profile runs a generated instance.
     """
 
     name: ProfileName
@@ -53,12 +64,31 @@ class Profile:
     generated: int
     detect: float = 4.0
     max_trials: int = 2000
+    scenarios: ProfileName | None = None
+    events: ProfileName | None = None
+    selective: bool = False
+    generated_max_n: int = 5000
+
+    @property
+    def base(self) -> Profile:
+        """This profile under the name whose instances and grids the scenarios look up."""
+        return replace(self, name=self.scenarios or self.name, scenarios=None, events=None)
+
+    @property
+    def event_base(self) -> Profile:
+        """This profile under the name whose event rows (sizes, trials) it runs."""
+        return replace(self, name=self.events or self.name, scenarios=None, events=None)
 
 
 PROFILES: dict[str, Profile] = {
     "quick": Profile("quick", trials=10, generated=2, detect=4.0, max_trials=400),
     "default": Profile("default", trials=20, generated=3, detect=4.0, max_trials=2000),
     "full": Profile("full", trials=20, generated=6, detect=2.0, max_trials=20000),
+    # the default profile's traps and generated instances (up to n = 5000), at most 400
+    # trials per (instance, n), the quick profile's event rows, no named instance: they
+    # flag every control the default profile flags (see docs/validation-in-ci.md)
+    "ci": Profile("ci", trials=20, generated=3, detect=4.0, max_trials=400,
+                  scenarios="default", events="quick", selective=True),
 }
 
 

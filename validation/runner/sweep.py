@@ -24,7 +24,14 @@ from offcmab.validation.events import collect as events
 from offcmab.validation.events.core import KNOWN, can_fail
 from offcmab.validation.runner import analysis
 from offcmab.validation.runner.backends import Task, execute
-from offcmab.validation.runner.plan import Plan, build_cells, make_rows, plan_rows, size_trials
+from offcmab.validation.runner.plan import (
+    Plan,
+    build_cells,
+    make_rows,
+    plan_rows,
+    profile_instances,
+    size_trials,
+)
 from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
 from offcmab.validation.runner.store import (
     LOG_FORMAT,
@@ -89,7 +96,7 @@ def plan_run(config: RunConfig, theorems: Sequence[Theorem]) -> Plan:
         bound_id = theorem.id
         plan.theorems[bound_id] = theorem
         instances = ([] if config.replay_only
-                     else theorem.scenario.instances(config.profile, config.seed))
+                     else profile_instances(theorem, config.profile, config.seed))
         instances += [instance for owner, instance in config.extra_instances if owner == bound_id]
         plan.instances[bound_id] = instances
     plan_rows(plan, config.bound_scale)
@@ -99,7 +106,7 @@ def plan_run(config: RunConfig, theorems: Sequence[Theorem]) -> Plan:
     # printed algorithm does, so it counts unless that algorithm always breaks it).
     plan.power_rows += sum(can_fail(case) for case in
                            events.all_cases(list(plan.theorems.values()),
-                                            config.profile.name, config.subject))
+                                            config.profile.event_base.name, config.subject))
     size_trials(plan, config.profile)
     for bound_id, instances in plan.instances.items():
         for instance in instances:
@@ -147,13 +154,13 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
     plan = plan_run(config, theorems)
     power = config.power and config.subject == "reference"
     if power:
-        plan.tasks.extend(controls.plan_tasks(plan, config.seed, config.profile))
+        plan.tasks.extend(controls.plan_tasks(plan, config.seed, config.profile.event_base))
     records = run_trials(config, plan, log_header(config, plan, power))
     cells = build_cells(plan, records, config.subject)
     rows = make_rows(plan, cells, config.profile.detect, config.subject)
     event_start = time.perf_counter()
-    event_results = events.run(list(plan.theorems.values()), config.profile.name, config.seed,
-                               config.subject)
+    event_results = events.run(list(plan.theorems.values()), config.profile.event_base.name,
+                               config.seed, config.subject)
     event_seconds = time.perf_counter() - event_start
     rows += events.rows(event_results, plan.level)
     per_id: dict[str, float] = {}
@@ -180,7 +187,8 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
                     "event_seconds": event_seconds},
     }
     if power:
-        report["power"] = controls.power_report(plan, records, config.profile, config.seed)
+        report["power"] = controls.power_report(plan, records, config.profile.event_base,
+                                                config.seed)
     if describe is not None:
         report |= describe()
     return report
