@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "reference (the call validate --signatures lists)")
     parser.add_argument("--only", required=True, metavar="ID", help="the bound id to search")
     parser.add_argument("--budget", type=positive_int, default=None,
-                        help="instances hypothesis tries (default 150)")
+                        help="instances hypothesis tries (default 400)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,
                         help="seed of the search and of every trial (default 2025)")
     parser.add_argument("--out", type=Path, default=Path("offcmab-falsify"), metavar="DIR",
@@ -33,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--database", type=Path, default=None, metavar="DIR",
                         help="hypothesis example database of found counterexamples "
                              "(default OUT/examples)")
+    parser.add_argument("--no-database", action="store_true",
+                        help="search from scratch: neither replay nor store counterexamples")
     parser.add_argument("--confirm-trials", type=positive_int, default=None, metavar="T",
                         help="fresh trials that confirm a found instance (default 100)")
     parser.add_argument("--json", action="store_true",

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                     budget=args.budget or DEFAULT_BUDGET, run_seed=args.seed,
                     database=args.database,
                     confirm_trials=args.confirm_trials or CONFIRM_TRIALS,
-                    algorithm=args.algorithm)
+                    algorithm=args.algorithm, store=not args.no_database)
     if args.json:
         sys.stdout.write(json.dumps(found.record, indent=2) + "\n")
     else:

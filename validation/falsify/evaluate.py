@@ -80,8 +80,13 @@ class Evaluation:
 
 
 def evaluate(theorem: Theorem, subject: str, instance: Instance, seed: int,
-             trials: int) -> Evaluation:
-    """Run ``trials`` trials of ``subject`` on ``instance`` at its one ``n`` (seeded)."""
+             trials: int, screen: int = 0) -> Evaluation:
+    """Run ``trials`` trials of ``subject`` on ``instance`` at its one ``n`` (seeded).
+
+    With ``screen`` > 0, stop after the first ``screen`` trials when none of them exceeds
+    the bound (the evaluation then holds those trials only): a search spends its trials
+    on the instances that show a violation early.
+    """
     n = instance.n_grid[0]
     value = theorem.scenario.bound(instance, n, "stated")
     if value.value is None:
@@ -91,10 +96,17 @@ def evaluate(theorem: Theorem, subject: str, instance: Instance, seed: int,
     if value.value >= largest:
         return Evaluation(instance, VACUOUS, value.value, failure, largest,
                           reason=f"bound {value.value:.4g} >= largest gap {largest:.4g}")
-    records = [run_task(Task(instance, TrialKey(theorem.id, instance.name, n, t, subject),
-                             seed), theorem) for t in range(trials)]
-    gaps = np.array([record.gap for record in records])
-    errors = np.array([record.gap_error for record in records])
+    def run(first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+        records = [run_task(Task(instance, TrialKey(theorem.id, instance.name, n, t, subject),
+                                 seed), theorem) for t in range(first, last)]
+        return (np.array([record.gap for record in records]),
+                np.array([record.gap_error for record in records]))
+
+    start = min(screen, trials) if screen > 0 else trials
+    gaps, errors = run(0, start)
+    if verdict.count_violations(gaps, errors, value.value) > 0 or start == trials:
+        more_gaps, more_errors = run(start, trials)
+        gaps, errors = np.concatenate([gaps, more_gaps]), np.concatenate([errors, more_errors])
     violations = verdict.count_violations(gaps, errors, value.value)
     return Evaluation(instance, CANDIDATE, value.value, failure, largest,
                       tuple(float(g) for g in gaps), violations)

@@ -50,16 +50,18 @@ class Falsification:
 
 def falsify(theorem: Theorem, subject: str, out: Path, theorems: Sequence[Theorem],
             budget: int = DEFAULT_BUDGET, run_seed: int = 2025, database: Path | None = None,
-            confirm_trials: int = CONFIRM_TRIALS, algorithm: str = "") -> Falsification:
+            confirm_trials: int = CONFIRM_TRIALS, algorithm: str = "",
+            store: bool = True) -> Falsification:
     """Search ``theorem`` for a counterexample of ``subject``, confirm it, write the files.
 
     ``algorithm`` is how the user named the subject (for the replay command; default the
-    spec)."""
+    spec).  The example database is ``database`` (default ``out/examples``); ``store``
+    false searches without one."""
     reason = uncovered(theorem)
     if reason:
         raise ValueError(f"only: {reason}")
-    store = database if database is not None else out / DATABASE_FOLDER
-    result = search(theorem, subject, budget, run_seed, store)
+    folder = database if database is not None else out / DATABASE_FOLDER
+    result = search(theorem, subject, budget, run_seed, folder if store else None)
     confirmation = None
     if result.shrunk is not None:
         confirmation = confirm(theorem, subject, result.shrunk, run_seed, confirm_trials)

@@ -32,7 +32,7 @@ STEP = 0.05
 def coordinate(low: float, high: float, integral: bool) -> st.SearchStrategy[float]:
     """The values of one coordinate (an integer range, or multiples of ``STEP`` in range)."""
     if integral:
-        return st.integers(int(math.ceil(low)), int(math.floor(high))).map(float)
+        return st.integers(math.ceil(low), math.floor(high)).map(float)
     first, last = math.ceil(low / STEP - 1e-9), math.floor(high / STEP + 1e-9)
     return st.integers(first, last).map(lambda j: round(j * STEP, 10))
 
