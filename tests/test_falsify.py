@@ -28,6 +28,7 @@ from offcmab.validation.cli import main
 from offcmab.validation.commands.falsify_run import subject_spec
 from offcmab.validation.falsify.confirm import CONFIRM_LEVEL
 from offcmab.validation.falsify.falsification import Falsification, falsify, uncovered
+from offcmab.validation.falsify.search import DEFAULT_BUDGET
 from offcmab.validation.falsify.strategies import points
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
@@ -68,7 +69,8 @@ def check_found(found: Falsification) -> None:
     assert result.found is not None and result.shrunk is not None
     assert confirmation is not None and confirmation.p_value < CONFIRM_LEVEL
     assert found.record["verdict"] == "confirmed"
-    space = theorem(result.bound_id).space
+    record = theorem(result.bound_id)
+    space = record.falsify_space or record.space
     assert space is not None
     fewest = int(space().lower[0])
     assert items(result.shrunk.instance.params) == fewest
@@ -109,6 +111,7 @@ def test_command_finds_behaviour_cloning_and_stores_it(tmp_path: Path,
     assert (tmp_path / f"summary-{ID_INF}.md").read_text().startswith("offcmab falsify")
     saved = tmp_path / f"counterexample-{ID_INF}.json"
     assert replays(saved, algorithm, ID_INF, tmp_path / "replay") == 1
+    capsys.readouterr()
     # the same output folder holds the example database: the stored instance comes first
     assert run_cli(command) == 1
     again = json.loads(capsys.readouterr().out)
@@ -118,7 +121,7 @@ def test_command_finds_behaviour_cloning_and_stores_it(tmp_path: Path,
 
 @pytest.mark.parametrize("bound_id", [ID_INF, ID_CASCADE])
 def test_reference_has_no_confirmed_counterexample(bound_id: str, tmp_path: Path) -> None:
-    found = search(bound_id, "reference", tmp_path, budget=60)
+    found = search(bound_id, "reference", tmp_path, budget=DEFAULT_BUDGET)
     assert found.result.counts["candidate"] > 0  # the search reached instances that can fail
     assert not found.confirmed
     assert not (tmp_path / f"counterexample-{bound_id}.json").exists()
@@ -137,7 +140,8 @@ def test_uncovered_ids_exit_2_with_a_reason(bound_id: str, tmp_path: Path,
 @pytest.mark.parametrize("bound_id", [known.id for known in THEOREMS
                                       if known.space is not None])
 def test_points_decode_inside_the_space(bound_id: str) -> None:
-    space = theorem(bound_id).space
+    record = theorem(bound_id)
+    space = record.falsify_space or record.space
     assert space is not None
     box = space()
 
