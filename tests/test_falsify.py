@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from offcmab.bounds.theorems.cascade import COR1_CASCADE
 from offcmab.bounds.theorems.upper import THM1_INF
+from offcmab.validation.api import check
 from offcmab.validation.cli import main
 from offcmab.validation.commands.falsify_run import subject_spec
 from offcmab.validation.falsify.confirm import CONFIRM_LEVEL
@@ -153,3 +154,11 @@ def test_points_decode_inside_the_space(bound_id: str) -> None:
         box.decode(point)
 
     inside()
+
+
+def test_check_with_search_reports_the_counterexample(tmp_path: Path) -> None:
+    """``check(search=True)``: a small search beside the quick run, as ``validate --search``."""
+    algorithm = f"{MISTAKES}:behaviour_cloning"
+    report = check(algorithm, ID_INF, profile="quick", out=tmp_path, search=True)
+    assert report.search is not None and report.counterexample and not report.passed
+    assert (tmp_path / "falsify" / f"counterexample-{ID_INF}.json").exists()

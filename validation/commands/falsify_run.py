@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from offcmab.validation.falsify import report
 from offcmab.validation.falsify.confirm import CONFIRM_TRIALS
-from offcmab.validation.falsify.falsification import falsify, uncovered
+from offcmab.validation.falsify.falsification import STEP_BUDGET, falsify, uncovered
 from offcmab.validation.falsify.search import DEFAULT_BUDGET
 from offcmab.validation.runner.door import describe
 from offcmab.validation.subjects import CONTROL, REFERENCE, resolve
@@ -46,9 +46,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(report.text(found.record) + f"  files in {args.out}\n")
     return 1 if found.confirmed else 0
 
-
-#: Instances tried per bound id by ``offcmab validate --search``.
-STEP_BUDGET = 40
 
 
 def search_step(args: argparse.Namespace, ids: Sequence[str]) -> bool:

@@ -21,6 +21,8 @@ from offcmab.validation.theorem import Theorem
 
 #: Where the example database goes inside the output folder (unless named).
 DATABASE_FOLDER = "examples"
+#: Instances tried per bound id by ``offcmab validate --search`` and ``check(search=True)``.
+STEP_BUDGET = 40
 
 
 def uncovered(theorem: Theorem) -> str:

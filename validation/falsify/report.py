@@ -41,6 +41,7 @@ def summary(result: SearchResult, confirmation: Confirmation | None, theorem: Th
                "not confirmed")
     record: dict[str, Any] = {
         "bound_id": result.bound_id, "statement": theorem.title, "subject": result.subject,
+        "algorithm": algorithm,
         "verdict": verdict, "space": result.space, "seed": result.seed,
         "search": {"budget": result.budget, "trials": result.trials,
                    "level": SEARCH_LEVEL, "counts": result.counts,
@@ -120,7 +121,7 @@ def text(record: dict[str, Any]) -> str:
     """The readable summary of a falsification."""
     search, counts = record["search"], record["search"]["counts"]
     lines = [f"offcmab falsify {record['bound_id']} ({record['statement']}) on "
-             f"{record['subject']}: {record['verdict']}",
+             f"{record['algorithm']}: {record['verdict']}",
              f"  searched {sum(counts.values())} instances of {record['space']} "
              f"(seed {record['seed']}, {search['trials']} trials each): "
              f"{counts['candidate']} candidates, {counts['vacuous']} vacuous, "
