@@ -162,3 +162,22 @@ def test_check_with_search_reports_the_counterexample(tmp_path: Path) -> None:
     report = check(algorithm, ID_INF, profile="quick", out=tmp_path, search=True)
     assert report.search is not None and report.counterexample and not report.passed
     assert (tmp_path / "falsify" / f"counterexample-{ID_INF}.json").exists()
+
+
+def test_validate_search_adds_a_section_and_exit_1(tmp_path: Path) -> None:
+    """``validate --search``: the run's rows, then a short search whose confirmed
+    counterexample makes the run exit 1 and is reported in ``report.md`` (the run replays
+    one saved instance only, to stay short)."""
+    saved = tmp_path / "two-paths.json"
+    saved.write_text(json.dumps({
+        "bound_id": ID_INF, "delta": 0.05, "n": 10000,
+        "instance": {"family": "kpath", "path_means": [0.0, 0.15], "k": 1,
+                     "law": {"kind": "paths", "weights": [0.5, 0.5]}}}))
+    out = tmp_path / "run"
+    code = run_cli(["validate", "--instances", str(saved), "--algorithm",
+                    f"{MISTAKES}:behaviour_cloning", "--search", "--no-power", "--no-figures",
+                    "--out", str(out)])
+    assert code == 1
+    section = (out / "report.md").read_text().split("## Falsification search")[1]
+    assert ": confirmed" in section
+    assert (out / "falsify" / f"counterexample-{ID_INF}.json").exists()
