@@ -19,14 +19,17 @@ the function is defined in that very script.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation.falsify import report as falsify_report
+from offcmab.validation.falsify.falsification import STEP_BUDGET, falsify, uncovered
 from offcmab.validation.runner import door, junit
 from offcmab.validation.runner.door import NothingChecked
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
 
@@ -53,6 +56,7 @@ class CheckReport:
 
     algorithm: dict[str, Any]
     report: dict[str, Any]
+    search: dict[str, Any] | None = None  # the falsification record of ``check(search=True)``
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -65,9 +69,14 @@ class CheckReport:
         return [row for row in self.rows if row["verdict"] == "FAIL"]
 
     @property
+    def counterexample(self) -> bool:
+        """True when ``check(search=True)`` confirmed a counterexample."""
+        return self.search is not None and self.search["verdict"] == "confirmed"
+
+    @property
     def passed(self) -> bool:
-        """True when no row failed (``offcmab validate`` would exit 0)."""
-        return not self.failures
+        """True when no row failed and no counterexample was confirmed (exit 0)."""
+        return not self.failures and not self.counterexample
 
     def message(self) -> str:
         """The failing rows, one line each, under a line naming the algorithm."""
@@ -79,6 +88,8 @@ class CheckReport:
         lines += ["  " + ", ".join(f"{field}={_short(row.get(field))}"
                                    for field in VIOLATION_FIELDS if field in row)
                   for row in self.failures]
+        if self.search is not None and self.counterexample:
+            lines.append(falsify_report.text(self.search).rstrip("\n"))
         return "\n".join(lines)
 
     def raise_for_violation(self) -> None:
@@ -119,7 +130,7 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
           seed: int = 2025, jobs: int = 1, backend: str | None = None,
           out: str | Path | None = None, theorems: Sequence[Theorem] = THEOREMS, *,
           allow_unchecked: bool = False, junit_xml: str | Path | None = None,
-          via: str = "offcmab.validation.check") -> CheckReport:
+          via: str = "offcmab.validation.check", search: bool = False) -> CheckReport:
     r"""Check ``function`` against the bound ``bound_id`` as ``offcmab validate`` would.
 
     Parameters
@@ -148,6 +159,11 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
         ``validate --junit-xml``), also when the run raises :class:`NothingChecked`.
     via
         How the report's provenance names the caller (the pytest fixture says so).
+    search
+        Also search ``bound_id``'s instances for a confirmed counterexample, as
+        ``offcmab validate --search`` (:mod:`offcmab.validation.falsify`); its record is
+        the report's ``search`` (verdict ``not searched`` and the reason for an id the
+        search does not cover), its files go to ``out/falsify``.
 
     Raises
     ------
@@ -177,7 +193,19 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
         raise
     if junit_xml is not None:
         junit.write_junit(result, Path(junit_xml))
-    return CheckReport(result.get("algorithm", {}), result)
+    if not search:
+        return CheckReport(result.get("algorithm", {}), result)
+    record = find(theorems, bound_id)
+    if uncovered(record):
+        return CheckReport(result.get("algorithm", {}), result,
+                           {"bound_id": bound_id, "verdict": "not searched",
+                            "reason": uncovered(record)})
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(out if out is not None else scratch) / "falsify"
+        spec = door.describe(function, parallel=False)[0]
+        found = falsify(record, spec, folder, theorems, budget=STEP_BUDGET, run_seed=seed,
+                        algorithm=_name(function))
+    return CheckReport(result.get("algorithm", {}), result, found.record)
 
 
 def _name(function: Callable[..., Any] | str) -> str:

@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "compare": "offcmab.validation.commands.compare",
     "calibrate": "offcmab.validation.commands.calibrate",
     "tightness": "offcmab.validation.commands.tightness",
+    "falsify": "offcmab.validation.commands.falsify",
     "bound": "offcmab.validation.commands.bound",
     "coefficients": "offcmab.validation.commands.coefficients",
     "claims": "offcmab.validation.commands.claims",

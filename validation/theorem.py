@@ -134,6 +134,8 @@ class Theorem:
     rate
         The proven order of the gap in ``n`` (a rate row), for a theorem whose bound rows
         are vacuous at every runnable size; ``None``: no rate row.
+    falsify_space
+        The instance space of ``offcmab falsify`` when it is not ``space``.
     """
 
     id: str
@@ -149,6 +151,7 @@ class Theorem:
     space: Callable[[], Space] | None = None
     check_params: ParamsChecker | None = None
     rate: Rate | None = None
+    falsify_space: Callable[[], Space] | None = None
 
     def __post_init__(self) -> None:
         if self.bound is not None and self.bound.id != self.id:

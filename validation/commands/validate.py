@@ -70,6 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "unflagged (runs the controls in every profile)")
     power.add_argument("--no-power", action="store_true",
                        help="skip the negative controls (run by default and --full)")
+    parser.add_argument("--search", action="store_true",
+                        help="after the run, search each id for an instance where the "
+                             "algorithm breaks its bound (offcmab falsify, small budget)")
     parser.add_argument("--instances", nargs="+", type=Path, metavar="FILE",
                         help="replay only these saved instances (offcmab tightness --out); "
                              "the default and full profiles also run validation/corpus")

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 
 from offcmab.validation.api import CheckReport, signature_table
-from offcmab.validation.commands import compare_run
+from offcmab.validation.commands import compare_run, falsify_run
 from offcmab.validation.runner import compare, door, junit
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.sweep import RunInterrupted
@@ -86,6 +86,8 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.write(CheckReport(result["algorithm"], result).message() + "\n")
     regression = args.baseline is not None and compare_run.report(
         args.baseline, args.out, "sign", compare.LEVEL, False) == 1
+    if args.search and falsify_run.search_step(args, only or IDS):
+        return 1
     if summary["FAIL"] or regression:
         return 1
     if args.require_power and power is not None and power["missing"]:
@@ -124,9 +126,11 @@ def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]
     """The ``--instances`` files and their ids (then only they run), else nothing."""
     if not args.instances:
         return (), only
-    if only:
-        raise ValueError("only: not used with --instances (the files name their bound ids)")
     found = read_instances(args.instances, "file", THEOREMS, force=args.force)
+    outside = [bound_id for bound_id, _, _ in found if only and bound_id not in only]
+    if outside:
+        raise ValueError(f"only: the --instances files are instances of {outside[0]}, not "
+                         "among --only (the files name their bound ids; --only may be left out)")
     for path, (_, _, document) in zip(args.instances, found, strict=True):
         if document.get("seed", args.seed) != args.seed:
             sys.stderr.write(f"offcmab validate: note: {path} was searched with seed "

@@ -27,6 +27,7 @@ from offcmab.validation.controls.cmab import CASCADE_CONTROLS
 from offcmab.validation.events import arms, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
+from offcmab.validation.falsify.spaces import logged_cascade_space
 from offcmab.validation.scenarios.cascade import CascadeScenario
 from offcmab.validation.scenarios.traps import cascade_traps
 from offcmab.validation.theorem import Signature, Theorem
@@ -51,5 +52,6 @@ THEOREM = Theorem(
     controls=CASCADE_CONTROLS,
     controls_check_events=True,
     space=cascade_space,
+    falsify_space=logged_cascade_space,
     check_params=CASCADE_PARAMS,
 )

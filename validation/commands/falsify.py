@@ -1,0 +1,49 @@
+r"""``offcmab falsify ALGORITHM --only ID``: search for an instance where ALGORITHM breaks ID.
+
+Hypothesis searches the bound id's instance space (sizes, ``k``, arm means and the
+logging law of the data) for an instance where the algorithm's
+:math:`(1-\delta)`-quantile gap exceeds the bound, shrinks it, and re-tests it on fresh
+seeds (exact one-sided binomial test).  A confirmed counterexample is saved as a file
+that ``offcmab validate --instances FILE --algorithm ALGORITHM`` replays.  Exit 0 when
+nothing is confirmed, 1 for a confirmed counterexample, 2 on bad input or an id the
+search does not cover (the message says why).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from offcmab.validation.arguments import nonnegative_int, positive_int
+
+HELP = "search for an instance where an algorithm breaks a bound; confirm and save it"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("algorithm", metavar="ALGORITHM",
+                        help="FILE.py:FUNCTION, package.module:FUNCTION, control:NAME or "
+                             "reference (the call validate --signatures lists)")
+    parser.add_argument("--only", required=True, metavar="ID", help="the bound id to search")
+    parser.add_argument("--budget", type=positive_int, default=None,
+                        help="instances hypothesis tries (default 400)")
+    parser.add_argument("--seed", type=nonnegative_int, default=2025,
+                        help="seed of the search and of every trial (default 2025)")
+    parser.add_argument("--out", type=Path, default=Path("offcmab-falsify"), metavar="DIR",
+                        help="output folder (default ./offcmab-falsify)")
+    parser.add_argument("--database", type=Path, default=None, metavar="DIR",
+                        help="hypothesis example database of found counterexamples "
+                             "(default OUT/examples)")
+    parser.add_argument("--no-database", action="store_true",
+                        help="search from scratch: neither replay nor store counterexamples")
+    parser.add_argument("--confirm-trials", type=positive_int, default=None, metavar="T",
+                        help="fresh trials that confirm a found instance (default 100)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the summary as JSON instead of text")
+
+
+def run(args: argparse.Namespace) -> int:
+    # imported here, not at the top: `offcmab --help` builds this parser, and the search
+    # needs every theorem (sympy, scipy); the parser alone stays light
+    from offcmab.validation.commands import falsify_run
+
+    return falsify_run.run(args)

@@ -1,0 +1,71 @@
+r"""The body of ``offcmab falsify``: resolve the subject, search, confirm, print, exit code.
+
+The parser lives in :mod:`offcmab.validation.commands.falsify`, which imports this module
+only when a search starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from offcmab.validation.falsify import report
+from offcmab.validation.falsify.confirm import CONFIRM_TRIALS
+from offcmab.validation.falsify.falsification import STEP_BUDGET, falsify, uncovered
+from offcmab.validation.falsify.search import DEFAULT_BUDGET
+from offcmab.validation.runner.door import describe
+from offcmab.validation.subjects import CONTROL, REFERENCE, resolve
+from offcmab.validation.theorem import Theorem, find
+from offcmab.validation.theorems import THEOREMS
+
+
+def subject_spec(text: str, theorem: Theorem) -> str:
+    """The subject spec of the command line's ALGORITHM, checked against ``theorem``."""
+    spec = text if text == REFERENCE or text.startswith(f"{CONTROL}:") else \
+        describe(text, parallel=False)[0]
+    resolve(spec, theorem)
+    return spec
+
+
+def run(args: argparse.Namespace) -> int:
+    theorem = find(THEOREMS, args.only)
+    reason = uncovered(theorem)
+    if reason:
+        raise ValueError(f"only: {reason}")
+    spec = subject_spec(args.algorithm, theorem)
+    found = falsify(theorem, spec, args.out, THEOREMS,
+                    budget=args.budget or DEFAULT_BUDGET, run_seed=args.seed,
+                    database=args.database,
+                    confirm_trials=args.confirm_trials or CONFIRM_TRIALS,
+                    algorithm=args.algorithm, store=not args.no_database)
+    if args.json:
+        sys.stdout.write(json.dumps(found.record, indent=2) + "\n")
+    else:
+        sys.stdout.write(report.text(found.record) + f"  files in {args.out}\n")
+    return 1 if found.confirmed else 0
+
+
+
+def search_step(args: argparse.Namespace, ids: Sequence[str]) -> bool:
+    """``validate --search``: a small search per id, printed and appended to ``report.md``
+    under its own heading; True when a counterexample is confirmed."""
+    algorithm = args.algorithm or REFERENCE
+    parts, confirmed = [], False
+    for bound_id in ids:
+        theorem = find(THEOREMS, bound_id)
+        reason = uncovered(theorem)
+        if reason:
+            parts.append(f"offcmab falsify {bound_id}: not searched: {reason}\n")
+            continue
+        found = falsify(theorem, subject_spec(algorithm, theorem), args.out / "falsify",
+                        THEOREMS, budget=STEP_BUDGET, run_seed=args.seed, algorithm=algorithm)
+        confirmed = confirmed or found.confirmed
+        parts.append(report.text(found.record))
+    text = "".join(parts)
+    sys.stdout.write(text)
+    with (args.out / "report.md").open("a", encoding="utf-8") as markdown:
+        markdown.write(f"\n## Falsification search ({STEP_BUDGET} instances per id)\n\n"
+                       f"```text\n{text}```\n")
+    return confirmed
