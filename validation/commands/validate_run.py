@@ -7,12 +7,14 @@ module only when a run starts.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
 from offcmab.validation.api import CheckReport, signature_table
 from offcmab.validation.runner import door
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.sweep import RunInterrupted
+from offcmab.validation.sandbox import FAULT_EXIT, Terminated, stop_signals
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instances
 
@@ -38,13 +40,18 @@ def _run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler, resume=args.resume, bound_scale=args.bound_scale,
         power="require" if args.require_power else "off" if args.no_power else "auto",
         figures=not args.no_figures, progress=True, saved=saved,
-        allow_unchecked=args.allow_unchecked)
+        allow_unchecked=args.allow_unchecked, trial_timeout=args.trial_timeout,
+        verbose=args.verbose)
     try:  # one run per output folder: the door locks it, a second run exits 2
-        result = door.run(request, THEOREMS)
-    except (KeyboardInterrupt, RunInterrupted):
+        with stop_signals():  # SIGTERM stops like Ctrl-C, whatever phase the run is in
+            result = door.run(request, THEOREMS)
+    except (KeyboardInterrupt, RunInterrupted) as stop:
         sys.stderr.write(f"offcmab validate: interrupted; finished trials are in "
-                         f"{args.out / 'trials.jsonl'}; rerun with --resume\n")
-        return 130
+                         f"{args.out / 'trials.jsonl'}; resume with: {resume_command(args)}\n")
+        return 143 if isinstance(stop, Terminated) else 130
+    except door.AlgorithmFailed as failed:
+        sys.stderr.write(f"offcmab validate: {failed}; report in {args.out}\n")
+        return FAULT_EXIT
     except door.NothingChecked as nothing:
         sys.stderr.write(f"offcmab validate: {nothing}; report in {args.out}\n")
         return 3
@@ -70,6 +77,14 @@ def _run(args: argparse.Namespace) -> int:
                          f"{', '.join(power['missing'])}\n")
         return 3
     return 0
+
+
+def resume_command(args: argparse.Namespace) -> str:
+    """The command that continues this run (its arguments plus ``--resume``)."""
+    argv = ["offcmab", *getattr(args, "argv", ["validate", "--out", str(args.out)])]
+    if "--resume" not in argv:
+        argv.append("--resume")
+    return shlex.join(argv)
 
 
 def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]
