@@ -65,6 +65,10 @@ def raises(dataset, k, delta):
     return {}["missing"]
 
 
+def interrupts(dataset, k, delta):
+    raise KeyboardInterrupt
+
+
 def hangs(dataset, k, delta):
     while True:
         pass
@@ -123,6 +127,7 @@ def error_of(out: Path) -> str:
 
 FAULTS = [("leaves", (), "called sys.exit(0)"),
           ("raises", (), "raised KeyError: 'missing' (at mine.py:"),
+          ("interrupts", (), "raised KeyboardInterrupt itself at mine.py:"),
           ("hangs", ("--trial-timeout", "2"), "did not return within 2 s (--trial-timeout"),
           ("mutates", (), "wrote into its input"),
           ("ends_worker", ("--jobs", "2"), "worker process running it ended abruptly")]
@@ -152,7 +157,7 @@ def test_a_write_into_the_cached_graph_raises_and_leaves_it_intact(tmp_path: Pat
     instance = theorem.scenario.instances(PROFILES["quick"], 2025)[0]
     spec = f"file:{path}:overwrite"
     before = im.structure(instance.params).p.copy()
-    with pytest.raises(AlgorithmFault, match="wrote into its input at graphs.py:2"):
+    with pytest.raises(AlgorithmFault, match=r"wrote into its input at graphs\.py:2"):
         theorem.scenario.trial(instance, instance.n_grid[0], np.random.default_rng(1),
                                Subject(spec, resolve(spec, theorem)))
     assert np.array_equal(im.structure(instance.params).p, before)

@@ -240,8 +240,12 @@ def read_only(value: Any, depth: int = 0) -> Any:
         return {key: read_only(item, depth + 1) for key, item in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         duplicate = copy.copy(value)
-        for name, item in getattr(duplicate, "__dict__", {}).items():
-            object.__setattr__(duplicate, name, read_only(item, depth + 1))
+        names = {*getattr(duplicate, "__dict__", {}),  # fields and cached properties
+                 *(item.name for item in dataclasses.fields(duplicate))}
+        for name in names:
+            if hasattr(duplicate, name):
+                object.__setattr__(duplicate, name,
+                                   read_only(getattr(duplicate, name), depth + 1))
         return duplicate
     return value
 
