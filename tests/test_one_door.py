@@ -102,7 +102,8 @@ def test_provenance_names_package_seed_call_and_subject(own_cascade: Any) -> Non
     assert provenance["invocation"]["arguments"] == {
         "function": "own_cascade:greedy_list", "bound_id": "cor1-cascade",
         "profile": "quick", "seed": 7, "jobs": 1, "backend": None, "out": None,
-        "theorems": [theorem.id for theorem in THEOREMS], "allow_unchecked": False}
+        "theorems": [theorem.id for theorem in THEOREMS], "allow_unchecked": False,
+        "trial_timeout": 600.0}
     digest = hashlib.sha256((EXAMPLES / "own_cascade.py").read_bytes()).hexdigest()
     assert provenance["subject"] == {
         "spec": f"file:{EXAMPLES / 'own_cascade.py'}:greedy_list@{digest[:16]}",

@@ -191,8 +191,6 @@ BAD = [("nofile.py:top", "mine.py:top: no such file"),
        ("mine.py:nothing", "mine.py:nothing: no function 'nothing'"),
        ("mine.py:two", "mine.py:two: signature two(dataset, k) does not fit the call "
                        "f(dataset, k, delta)"),
-       ("mine.py:raises", "mine.py:raises raised IndexError: list index out of range "
-                          "(at mine.py:13 in helper <- mine.py:17 in raises)"),
        ("mine.py:short", "mine.py:short@"),
        ("mine.py:duplicate", "duplicate ids"),
        ("mine.py:outside", "ids out of range"),
@@ -216,13 +214,25 @@ def test_bad_algorithm_exits_2_with_one_line(tmp_path: Path, capsys: pytest.Capt
         assert "wrong length" in err
 
 
-def test_an_exception_in_a_worker_is_reported_the_same(tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+RAISED = ("mine.py:raises raised IndexError: list index out of range "
+          "(at mine.py:13 in helper <- mine.py:17 in raises)")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_exception_is_an_error_row_with_exit_4(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  jobs: str) -> None:
+    """Raised in this process or in a worker: one line naming the user's frames, exit 4,
+    the report written with the bound id's error row."""
     (tmp_path / "mine.py").write_text(MINE, encoding="utf-8")
-    err = usage_error(capsys, ["validate", "--quick", "--only", "cor1-cascade", "--algorithm",
-                               f"{tmp_path}/mine.py:raises", "--jobs", "2",
-                               "--out", str(tmp_path / "out")])
-    assert "mine.py:raises raised IndexError: list index out of range (at mine.py:13" in err
+    out = tmp_path / "out"
+    assert run_cli(["validate", "--quick", "--only", "cor1-cascade", "--algorithm",
+                    f"{tmp_path}/mine.py:raises", "--jobs", jobs, "--out", str(out)]) == 4
+    err = capsys.readouterr().err
+    assert RAISED in err and len(err.strip().splitlines()) == 1
+    assert "validation/" not in err.replace(str(tmp_path), "")  # none of our frames
+    report = json.loads((out / "report.json").read_text())
+    assert RAISED in report["errors"]["cor1-cascade"]
 
 
 # --- the Python API --------------------------------------------------------------------------

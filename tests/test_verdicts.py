@@ -49,7 +49,7 @@ def test_summary_counts_power_apart_from_vacuous() -> None:
     rows = [{"verdict": v} for v in ("pass", "pass", "FAIL", "vacuous", "n/a", "note",
                                      "known-failure")]
     assert summarize(rows) == {"pass": 2, "FAIL": 1, "vacuous": 1, "n/a": 1, "note": 1,
-                               "known-failure": 1, "power": 3}
+                               "error": 0, "known-failure": 1, "power": 3}
 
 
 def _all_gaps_cascade(params: dict) -> list[float]:

@@ -28,7 +28,8 @@ from typing import Any
 from offcmab.validation.falsify import report as falsify_report
 from offcmab.validation.falsify.falsification import STEP_BUDGET, falsify, uncovered
 from offcmab.validation.runner import door, junit
-from offcmab.validation.runner.door import NothingChecked
+from offcmab.validation.runner.door import AlgorithmFailed, NothingChecked
+from offcmab.validation.sandbox import DEFAULT_TIMEOUT
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
@@ -130,6 +131,7 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
           seed: int = 2025, jobs: int = 1, backend: str | None = None,
           out: str | Path | None = None, theorems: Sequence[Theorem] = THEOREMS, *,
           allow_unchecked: bool = False, junit_xml: str | Path | None = None,
+          trial_timeout: float | None = DEFAULT_TIMEOUT,
           via: str = "offcmab.validation.check", search: bool = False) -> CheckReport:
     r"""Check ``function`` against the bound ``bound_id`` as ``offcmab validate`` would.
 
@@ -157,6 +159,9 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     junit_xml
         Also write the rows as JUnit XML to this file (one testcase per row, as
         ``validate --junit-xml``), also when the run raises :class:`NothingChecked`.
+    trial_timeout
+        Seconds each call of ``function`` may take (``None``: no limit), as
+        ``--trial-timeout``.
     via
         How the report's provenance names the caller (the pytest fixture says so).
     search
@@ -167,13 +172,18 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
 
     Raises
     ------
+    AlgorithmFailed
+        ``function`` failed to run on the bound id: it raised, called ``sys.exit``, did
+        not return within ``trial_timeout``, or wrote into its read-only input
+        (``offcmab validate`` exits 4); the exception's ``report`` holds the report, with
+        an ``error`` row and the message in its field ``errors``.
     NothingChecked
         No row could fail for ``function`` and ``allow_unchecked`` is false (``offcmab
         validate`` exits 3); the exception's ``report`` holds the report.
     ValueError
         Bad arguments, or an :class:`~offcmab.validation.user_algorithm.AlgorithmError` naming
-        the function: it could not be loaded, has the wrong signature, raised, or
-        returned an infeasible action.
+        the function: it could not be loaded, has the wrong signature, or returned an
+        infeasible action.
     """
     known = [theorem.id for theorem in theorems]
     if bound_id not in known:
@@ -181,10 +191,11 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     arguments = {"function": _name(function), "bound_id": bound_id, "profile": profile,
                  "seed": seed, "jobs": jobs, "backend": backend,
                  "out": None if out is None else str(out), "theorems": known,
-                 "allow_unchecked": allow_unchecked}
+                 "allow_unchecked": allow_unchecked, "trial_timeout": trial_timeout}
     request = door.Door(function, (bound_id,), profile, seed, jobs, backend,
                         None if out is None else Path(out),
-                        {"door": via, "arguments": arguments}, allow_unchecked=allow_unchecked)
+                        {"door": via, "arguments": arguments}, allow_unchecked=allow_unchecked,
+                        trial_timeout=trial_timeout)
     try:
         result = door.run(request, theorems)
     except NothingChecked as nothing:
@@ -216,4 +227,5 @@ def _name(function: Callable[..., Any] | str) -> str:
             f"{getattr(function, '__qualname__', repr(function))}")
 
 
-__all__ = ["AlgorithmError", "BoundViolation", "CheckReport", "NothingChecked", "check"]
+__all__ = ["AlgorithmError", "AlgorithmFailed", "BoundViolation", "CheckReport",
+           "NothingChecked", "check"]

@@ -12,9 +12,11 @@ returns the :class:`~offcmab.validation.api.CheckReport` otherwise.  It runs wha
 ``default`` (with the regression corpus) unless ``--offcmab-profile`` (command line) or
 ``offcmab_profile`` (ini file) says otherwise (``ci`` sizes the run for CI minutes);
 keyword arguments of the call (``profile``, ``seed``, ``jobs``, ``backend``, ``out``,
-``junit_xml``) override both; ``junit_xml=FILE`` also writes the rows as JUnit XML.  A
-run in which no row could fail for the function (every row vacuous or ``n/a``) fails the
-test too, unless the call passes ``allow_unchecked=True``.  Without the
+``junit_xml``, ``trial_timeout``) override both; ``junit_xml=FILE`` also writes the rows as
+JUnit XML.  A run in which no row could fail for the function (every row vacuous or
+``n/a``) fails the test too, unless the call passes ``allow_unchecked=True``, and so does a
+function that fails to run (raises, exits, hangs past ``trial_timeout``, writes into its
+input).  Without the
 installed entry point, load it with ``-p offcmab.validation.pytest_plugin``.
 """
 
@@ -51,7 +53,7 @@ def configured_profile(config: pytest.Config) -> str:
 def offcmab_check(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``offcmab_check(function, bound_id, **options)``: fail the test on a violated bound."""
     # imported on first use: every pytest session that has offcmab installed loads this plugin
-    from offcmab.validation.api import NothingChecked, check
+    from offcmab.validation.api import AlgorithmFailed, NothingChecked, check
 
     profile = configured_profile(request.config)
 
@@ -59,8 +61,8 @@ def offcmab_check(request: pytest.FixtureRequest) -> Callable[..., Any]:
         options.setdefault("profile", profile)
         try:
             report = check(function, bound_id, via="pytest fixture offcmab_check", **options)
-        except NothingChecked as nothing:
-            pytest.fail(str(nothing), pytrace=False)
+        except (AlgorithmFailed, NothingChecked) as stopped:
+            pytest.fail(str(stopped), pytrace=False)
         if not report.passed:
             pytest.fail(report.message(), pytrace=False)
         return report

@@ -20,6 +20,11 @@ Pairing
     (:mod:`offcmab.validation.runner.seeding`), so the reference and any other subject see the
     same dataset on the same (instance, n, trial): their gaps are paired.
 
+Sandbox
+    A user's function is called on read-only views of its arguments, with the global
+    random generators seeded per call, under the call deadline; whatever goes wrong inside
+    it becomes one fault line (:mod:`offcmab.validation.sandbox`).
+
 Results
     What a subject returns is checked by :mod:`offcmab.validation.actions`.
 """
@@ -27,8 +32,10 @@ Results
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import PurePath
 from typing import Any
 
+from offcmab.validation.sandbox import sandboxed
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.user_algorithm import SUBJECT_PREFIXES, resolve_subject
 
@@ -67,6 +74,23 @@ def _resolve(spec: str, theorem: Theorem) -> Callable[..., Any]:
                              f"{', '.join(theorem.controls) or 'none'}")
         return theorem.controls[rest]
     if prefix in SUBJECT_PREFIXES:
-        return resolve_subject(prefix, rest, theorem.signature.call)
+        return sandboxed(resolve_subject(prefix, rest, theorem.signature.call))
     raise ValueError(f"subject: unknown prefix {prefix!r} in {spec!r}; known: "
                      f"{', '.join((CONTROL, *SUBJECT_PREFIXES))}")
+
+
+def is_user(spec: str) -> bool:
+    """Whether ``spec`` names a user's own function (not the reference nor a control)."""
+    return spec.partition(":")[0] in SUBJECT_PREFIXES
+
+
+def label(spec: str) -> str:
+    """How messages name the subject ``spec`` (``file.py:function`` for a user's file)."""
+    prefix, _, rest = spec.partition(":")
+    if prefix not in SUBJECT_PREFIXES:
+        return spec
+    if prefix == "object":
+        return rest.partition("#")[0]
+    head, at, _ = rest.rpartition("@")
+    location, _, qualname = (head if at else rest).rpartition(":")
+    return f"{PurePath(location).name if prefix == 'file' else location}:{qualname}"

@@ -28,21 +28,18 @@ import importlib
 import importlib.util
 import inspect
 import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType, TracebackType
+from types import ModuleType
 from typing import Any, Literal
+
+from offcmab.validation.sandbox import AlgorithmError, deadline, fault, timeout, user_frames_text
 
 SourceKind = Literal["file", "module"]
 
 #: Prefixes of subject specs this module resolves (registered with the subject registry).
 PREFIXES: tuple[SourceKind, ...] = ("file", "module")
-
-
-class AlgorithmError(ValueError):
-    """A user's algorithm could not be loaded, called, or returned an infeasible action."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +174,7 @@ def _import_file(path: Path, qualname: str) -> tuple[ModuleType, str]:
         if isinstance(error, KeyboardInterrupt):
             raise
         raise AlgorithmError(f"algorithm {label}: importing {path.name} raised "
-                             f"{_user_frames_text(error, {str(path)})}") from None
+                             f"{user_frames_text(error, {str(path)})}") from None
     return module, digest
 
 
@@ -189,7 +186,7 @@ def _import_module(name: str, qualname: str) -> tuple[ModuleType, str | None]:
         raise AlgorithmError(f"algorithm {label}: no module named {error.name!r}") from None
     except Exception as error:
         raise AlgorithmError(f"algorithm {label}: importing {name} raised "
-                             f"{_user_frames_text(error, _module_files(name))}") from None
+                             f"{user_frames_text(error, _module_files(name))}") from None
     source = getattr(module, "__file__", None)
     return module, file_digest(Path(source)) if source else None
 
@@ -244,21 +241,27 @@ def function_name(function: Callable[..., Any]) -> str:
 
 def guarded(function: Callable[..., Any], label: str,
             files: frozenset[str]) -> Callable[..., Any]:
-    """``function`` whose exceptions become one :class:`AlgorithmError` line.
+    """``function`` under the call deadline, whatever leaves it turned into one
+    :class:`~offcmab.validation.sandbox.AlgorithmFault` line.
 
-    The message names the algorithm, the exception and the frames of the traceback
-    that lie in ``files`` (the user's own source files or package folders).
+    The message names the algorithm, what happened (an exception, ``sys.exit``, the
+    timeout, a write into its read-only input) and the frames of the traceback that lie
+    in ``files`` (the user's own source files or package folders).  A real interrupt
+    passes through (:func:`offcmab.validation.sandbox.real_interrupt`).
     """
 
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
-            return function(*args, **kwargs)
-        except (KeyboardInterrupt, AlgorithmError):
+            with deadline(timeout()):
+                return function(*args, **kwargs)
+        except AlgorithmError:
             raise
-        except Exception as error:
-            raise AlgorithmError(f"algorithm {label} raised "
-                                 f"{_user_frames_text(error, set(files))}") from None
+        except BaseException as error:
+            found = fault(error, label, set(files))
+            if found is None:
+                raise
+            raise found from None
 
     return call
 
@@ -267,21 +270,6 @@ def source_files(function: Callable[..., Any]) -> frozenset[str]:
     """The file defining ``function`` (empty when unknown)."""
     code = getattr(inspect.unwrap(function), "__code__", None)
     return frozenset({str(Path(code.co_filename).resolve())}) if code is not None else frozenset()
-
-
-def _user_frames_text(error: BaseException, files: set[str]) -> str:
-    """``Type: message`` and the user's frames, innermost last, on one line."""
-    frames = _user_frames(error.__traceback__, files)
-    where = " <- ".join(f"{Path(f.filename).name}:{f.lineno} in {f.name}" for f in reversed(frames))
-    text = " ".join(f"{type(error).__name__}: {error}".split())
-    return f"{text} (at {where})" if where else text
-
-
-def _user_frames(tb: TracebackType | None, files: set[str]) -> list[traceback.FrameSummary]:
-    roots = [Path(f).resolve() for f in files]
-    return [frame for frame in traceback.extract_tb(tb)
-            if any(root == path or root in path.parents
-                   for path in [Path(frame.filename).resolve()] for root in roots)]
 
 
 # --- subjects: how a run names the user's function (validation.subjects specs) ------------

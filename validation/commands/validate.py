@@ -5,7 +5,10 @@ Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial l
 violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
 when a negative control a trap should catch is not flagged (:mod:`offcmab.validation.power`;
 controls never cause exit 1), and 3 when no row could fail for ``--algorithm`` (every
-row vacuous or n/a: nothing was checked) unless ``--allow-unchecked`` is given.  Rows
+row vacuous or n/a: nothing was checked) unless ``--allow-unchecked`` is given, 4 when
+``--algorithm`` failed to run (raised, exited, hung past ``--trial-timeout``, wrote into
+its read-only input: ``error`` rows in the report; its prints go to ``algorithm.log``),
+130 on Ctrl-C and 143 on ``SIGTERM`` (finished trials are kept; rerun with ``--resume``).  Rows
 whose bound is at least the largest gap the instance allows are ``vacuous`` (they cannot
 fail) and are counted apart from the rows with power.
 """
@@ -73,6 +76,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--search", action="store_true",
                         help="after the run, search each id for an instance where the "
                              "algorithm breaks its bound (offcmab falsify, small budget)")
+    parser.add_argument("--trial-timeout", type=positive_float, default=600.0, metavar="SECONDS",
+                        help="longest a call of --algorithm may take before its bound id is "
+                             "an error (default 600)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="let the dask backend log (quiet by default)")
     parser.add_argument("--instances", nargs="+", type=Path, metavar="FILE",
                         help="replay only these saved instances (offcmab tightness --out); "
                              "the default and full profiles also run validation/corpus")

@@ -7,17 +7,15 @@ module only when a run starts.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
-import signal
+import shlex
 import sys
-from collections.abc import Iterator
 
 from offcmab.validation.api import CheckReport, signature_table
 from offcmab.validation.commands import compare_run, falsify_run
 from offcmab.validation.runner import compare, door, junit
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.sweep import RunInterrupted
+from offcmab.validation.sandbox import FAULT_EXIT, Terminated, stop_signals
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instances
 
@@ -49,14 +47,20 @@ def _run(args: argparse.Namespace) -> int:
         power="require" if args.require_power else "off" if args.no_power else "auto",
         figures=not args.no_figures, progress=True, saved=saved,
         allow_unchecked=args.allow_unchecked, overwrite=args.overwrite,
-        resume_anyway=args.resume_anyway)
+        resume_anyway=args.resume_anyway, trial_timeout=args.trial_timeout,
+        verbose=args.verbose)
     try:  # one run per output folder: the door locks it, a second run exits 2
-        with terminated_as_interrupt():
+        with stop_signals():  # SIGTERM stops like Ctrl-C, whatever phase the run is in
             result = door.run(request, THEOREMS)
-    except (KeyboardInterrupt, RunInterrupted):
+    except (KeyboardInterrupt, RunInterrupted) as stop:
         sys.stderr.write(f"offcmab validate: interrupted; finished trials are in "
-                         f"{args.out / 'trials.jsonl'}; rerun with --resume\n")
-        return 130
+                         f"{args.out / 'trials.jsonl'}; resume with: {resume_command(args)}\n")
+        return 143 if isinstance(stop, Terminated) else 130
+    except door.AlgorithmFailed as failed:
+        if args.junit_xml is not None:
+            junit.write_junit(failed.report, args.junit_xml)
+        sys.stderr.write(f"offcmab validate: {failed}; report in {args.out}\n")
+        return FAULT_EXIT
     except door.NothingChecked as nothing:
         if args.junit_xml is not None:
             junit.write_junit(nothing.report, args.junit_xml)
@@ -97,28 +101,15 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-@contextlib.contextmanager
-def terminated_as_interrupt() -> Iterator[None]:
-    """Treat SIGTERM (``kill``, a batch system's time limit) as Ctrl-C for the block: the
-    log is synced and closed, and the command says how to resume."""
-    owner = os.getpid()
-
-    def interrupt(number: int, frame: object) -> None:
-        if os.getpid() != owner:  # a forked child: end as SIGTERM asks
-            signal.signal(number, signal.SIG_DFL)
-            os.kill(os.getpid(), number)
-            return
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: leave SIGTERM alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def resume_command(args: argparse.Namespace) -> str:
+    """The command that continues this run: its arguments, ``--overwrite`` (which would
+    start over) left out, plus ``--resume``."""
+    argv = ["offcmab", *(word for word in getattr(args, "argv", ["validate", "--out",
+                                                                  str(args.out)])
+                         if word != "--overwrite")]
+    if "--resume" not in argv:
+        argv.append("--resume")
+    return shlex.join(argv)
 
 
 def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]

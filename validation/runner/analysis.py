@@ -31,8 +31,12 @@ from offcmab.validation.runner.store import TrialRecord
 
 PASS, FAIL, NA, NOTE, VACUOUS = "pass", "FAIL", "n/a", "note", "vacuous"
 
+#: The verdict of a bound id whose algorithm failed to run (raised, exited, hung, wrote into
+#: its input; see :mod:`offcmab.validation.sandbox`): nothing about the bound was measured.
+ERROR = "error"
+
 #: Every verdict, in report order.
-VERDICTS = (PASS, FAIL, VACUOUS, NA, NOTE)
+VERDICTS = (PASS, FAIL, VACUOUS, NA, NOTE, ERROR)
 
 #: Float-rounding allowance of the slope check (exact when the gaps do not vary).
 SLOPE_ROUNDING = 1e-9
@@ -404,3 +408,23 @@ def rate_row(cells: Sequence[Cell], order: float, log_factor: Sequence[float], f
     return row | {"violations": int(failed), "verdict": FAIL if failed else PASS,
                   "reason": f"slope {slope:.3f} (lower limit {lower:.3f}) above the proven "
                             f"order {allowed:.3f}" if failed else ""}
+
+
+def error_row(bound_id: str, message: str, algorithm: str) -> dict[str, Any]:
+    """The row of a bound id whose algorithm failed to run: verdict ``error``, the fault's
+    message as the reason (its rows were not measured)."""
+    return {"id": bound_id, "kind": ERROR, "instance": None, "n": None, "variant": ERROR,
+            "bound": None, "gap_max": None, "verdict": ERROR, "reason": message,
+            "algorithm": algorithm}
+
+
+def unstable_row(bound_id: str, difference: str, algorithm: str) -> dict[str, Any]:
+    """A ``note`` row: the algorithm gave another result on a repeat of the same trial."""
+    return {"id": bound_id, "kind": "repeat", "instance": None, "n": None,
+            "variant": "repeat", "bound": None, "gap_max": None, "verdict": NOTE,
+            "reason": f"not reproducible: the algorithm returned another result when the "
+                      f"first trial was repeated with the same data and seeds ({difference}); "
+                      "it draws randomness the run does not seed (numpy.random and random "
+                      "are seeded per call; a generator of its own is not), so its rows "
+                      "change from run to run",
+            "algorithm": algorithm}

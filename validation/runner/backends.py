@@ -19,30 +19,51 @@ then start a run inside each worker.  Workers here need nothing from ``__main__`
 task is plain data and the subject a spec string), so, as loky's workers do, they start
 without it: while a worker is launched, ``sys.modules["__main__"]`` is a bare module,
 and spawn sends the child neither a path nor a name to run.
+
+A user's algorithm cannot break the run (:mod:`offcmab.validation.sandbox`): a trial whose
+subject faults comes back as a :class:`Finished` with the fault's message, and no further
+trial of that subject and bound id is started.  The first trial of each (instance, n) of
+a user's algorithm is run twice; a different result is reported (:attr:`Finished.unstable`).
+A worker that dies (``os._exit``, a crash) breaks the process pool: the trials it had in
+flight are run again one at a time in a fresh one-worker pool, so the trial that ends its
+worker is found and reported, and the others finish.  Worker processes ignore Ctrl-C; on
+Ctrl-C or ``SIGTERM`` the run ends its workers itself (terminate, then kill) before it
+stops, so none is left behind.  Their output goes to the run's ``algorithm.log``.
+
+The trial timeout per call: the serial backend and the workers of the ``processes``
+backend run trials in their main thread and use a ``SIGALRM`` timer; dask workers run
+them in a thread, where a timer thread raises the timeout asynchronously.  Both interrupt
+Python code only: a C call that never returns is not cut short.  The dask backend is quiet
+(distributed's logging silenced, its workers' output in ``algorithm.log``) unless
+``verbose``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import multiprocessing.context
 import pickle
 import sys
 import time
 import types
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Any
 
 from offcmab.reference.errors import InputError
+from offcmab.validation import sandbox
 from offcmab.validation.evaluator.crosscheck import InternalError, within
 from offcmab.validation.extras import MissingExtra
 from offcmab.validation.runner.scenario import Subject, TrialOutcome
-from offcmab.validation.runner.seeding import trial_generator
+from offcmab.validation.runner.seeding import trial_generator, trial_seed_sequence
 from offcmab.validation.runner.spec import Instance, TrialKey
 from offcmab.validation.runner.store import TrialRecord
-from offcmab.validation.subjects import resolve
+from offcmab.validation.subjects import is_user, label, resolve
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 
@@ -58,11 +79,42 @@ class Task:
     seed: int
 
 
+@dataclass(frozen=True)
+class Settings:
+    """How workers run the user's code: the call timeout and where its output goes."""
+
+    timeout: float | None = sandbox.DEFAULT_TIMEOUT
+    log: str | None = None
+    verbose: bool = False
+
+    def apply(self) -> None:
+        """Take these settings in this (worker) process."""
+        sandbox.set_timeout(self.timeout)
+        sandbox.send_output_to(self.log)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a trial gave back: its record, or the fault that stopped its subject.
+
+    ``unstable`` is non-empty when a repeat of the trial on the same data and seeds gave
+    another result (the subject draws randomness the run does not seed).
+    """
+
+    key: TrialKey
+    record: TrialRecord | None
+    fault: str = ""
+    unstable: str = ""
+
+
 def run_task(task: Task, theorem: Theorem) -> TrialRecord:
     """Run one trial of ``theorem``: seed its generator from its key, draw data, measure the gap.
 
-    The gap is checked against the range the scenario allows (:func:`check_gap`).
+    The gap is checked against the range the scenario allows (:func:`check_gap`).  The
+    global random generators are seeded for the subject's calls from the trial's seed.
     """
+    sequence = trial_seed_sequence(task.seed, task.key)
+    sandbox.begin(tuple(int(word) for word in sequence.spawn(1)[0].generate_state(4)))
     rng = trial_generator(task.seed, task.key)
     subject = Subject(task.key.subject, resolve(task.key.subject, theorem))
     start = time.perf_counter()
@@ -71,6 +123,24 @@ def run_task(task: Task, theorem: Theorem) -> TrialRecord:
     check_gap(task, theorem, outcome)
     return TrialRecord(task.key.text(), float(outcome.gap), float(outcome.gap_error),
                        {k: float(v) for k, v in outcome.extra.items()}, seconds)
+
+
+def attempt(task: Task, theorem: Theorem) -> Finished:
+    """:func:`run_task`, a fault of the subject returned rather than raised; the first
+    trial of each (instance, n) of a user's algorithm run twice (:class:`Finished`)."""
+    try:
+        record = run_task(task, theorem)
+        unstable = ""
+        if task.key.trial == 0 and is_user(task.key.subject):
+            again = run_task(task, theorem)
+            if (again.gap, again.gap_error, again.extra) != \
+                    (record.gap, record.gap_error, record.extra):
+                unstable = (f"instance {task.instance.name}, n={task.key.n}: gap "
+                            f"{record.gap:.6g}, then {again.gap:.6g} on the same data")
+    except sandbox.AlgorithmFault as fault:
+        where = f"{task.instance.name}, n={task.key.n}, trial {task.key.trial}"
+        return Finished(task.key, None, f"{fault} (instance {where})")
+    return Finished(task.key, record, unstable=unstable)
 
 
 def check_gap(task: Task, theorem: Theorem, outcome: TrialOutcome) -> None:
@@ -108,11 +178,13 @@ def receive(records: Sequence[Theorem]) -> None:
     _HANDED.update({record.id: record for record in records})
 
 
-def start_worker(records: Sequence[Theorem]) -> None:
-    """Initializer of a pool worker: note that it is one, keep the handed records."""
+def start_worker(records: Sequence[Theorem], settings: Settings = Settings()) -> None:
+    """Initializer of a pool worker: note that it is one, keep the handed records, take
+    the run's settings (a ``KeyboardInterrupt`` in a worker is the user's code's own)."""
     global _WORKER
     _WORKER = True
     receive(records)
+    settings.apply()
 
 
 def in_worker() -> bool:
@@ -153,14 +225,21 @@ def lookup(bound_id: str) -> Theorem:
     return _HANDED[bound_id] if bound_id in _HANDED else find(THEOREMS, bound_id)
 
 
-def run_registered(task: Task) -> TrialRecord:
+def run_registered(task: Task) -> Finished:
     """A worker's trial: its theorem looked up by the task's bound id."""
-    return run_task(task, lookup(task.key.bound_id))
+    return attempt(task, lookup(task.key.bound_id))
 
 
-def run_handed(records: Sequence[Theorem], task: Task) -> TrialRecord:
-    """A dask worker's trial, with the run's unregistered records passed along."""
+#: The settings a dask worker process has taken (once per process).
+_SETTLED: list[Settings] = []
+
+
+def run_handed(records: Sequence[Theorem], settings: Settings, task: Task) -> Finished:
+    """A dask worker's trial, with the run's unregistered records and settings passed along."""
     receive(records)
+    if settings not in _SETTLED:
+        _SETTLED.append(settings)
+        settings.apply()
     return run_registered(task)
 
 
@@ -184,46 +263,106 @@ def unregistered(theorems: Sequence[Theorem]) -> tuple[Theorem, ...]:
     return found
 
 
-Callback = Callable[[TrialRecord], None]
+Callback = Callable[[Finished], None]
 
 
-def run_serial(tasks: Iterable[Task], done: Callback, theorems: Sequence[Theorem]) -> None:
+@dataclass
+class Sieve:
+    """Passes each finished trial on and holds back the trials of a subject that faulted."""
+
+    done: Callback
+    stopped: set[tuple[str, str]] = field(default_factory=set)
+
+    def wanted(self, task: Task) -> bool:
+        """Whether ``task`` should still run (its subject has not faulted on its bound id)."""
+        return (task.key.bound_id, task.key.subject) not in self.stopped
+
+    def __call__(self, finished: Finished) -> None:
+        if finished.fault:
+            self.stopped.add((finished.key.bound_id, finished.key.subject))
+        self.done(finished)
+
+
+def run_serial(tasks: Sequence[Task], sieve: Sieve, theorems: Sequence[Theorem]) -> None:
     """Run the tasks one after the other in this process."""
     by_id = {theorem.id: theorem for theorem in theorems}
     for task in tasks:
-        done(run_task(task, by_id[task.key.bound_id]))
+        if sieve.wanted(task):
+            sieve(attempt(task, by_id[task.key.bound_id]))
 
 
-def run_processes(tasks: Sequence[Task], done: Callback, jobs: int,
-                  handed: Sequence[Theorem] = ()) -> None:
+#: What a trial whose worker process died is reported as.
+DIED = ("the worker process running it ended abruptly (os._exit, a crash or out of memory; "
+        "instance {instance}, n={n}, trial {trial})")
+
+
+def run_processes(tasks: Sequence[Task], sieve: Sieve, jobs: int,
+                  handed: Sequence[Theorem] = (), settings: Settings = Settings()) -> None:
     """Run the tasks on ``jobs`` worker processes (``spawn``, without ``__main__``).
 
-    At most ``4 * jobs`` tasks are in flight, so an interrupted run loses little.
+    At most ``4 * jobs`` tasks are in flight, so an interrupted run loses little.  When a
+    worker dies, the trials in flight are rerun alone, in a fresh one-worker pool, until
+    the one that ends its worker is found (module doc).
     """
-    pending: set[Future[TrialRecord]] = set()
-    queue = iter(tasks)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=WorkerContext(),
-                             initializer=start_worker,
-                             initargs=(tuple(handed),)) as pool:
+    queue, suspects = deque(tasks), deque[Task]()
+    while queue or suspects:
+        alone = bool(suspects)
+        pool = ProcessPoolExecutor(max_workers=1 if alone else jobs, mp_context=WorkerContext(),
+                                   initializer=start_worker, initargs=(tuple(handed), settings))
         try:
-            for task in queue:
-                pending.add(pool.submit(run_registered, task))
-                if len(pending) >= 4 * jobs:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        done(future.result())
-            for future in _drain(pending):
-                done(future.result())
+            broken = _feed(pool, suspects if alone else queue, sieve, 1 if alone else 4 * jobs)
         except BaseException:
-            for future in pending:
-                future.cancel()
+            stop_pool(pool)
             raise
+        pool.shutdown(wait=not broken)
+        if alone and broken:
+            task = broken[0]
+            sieve(Finished(task.key, None, f"algorithm {label(task.key.subject)}: " + DIED.format(
+                instance=task.instance.name, n=task.key.n, trial=task.key.trial)))
+        elif broken:
+            suspects.extend(broken)
 
 
-def _drain(pending: set[Future[TrialRecord]]) -> Iterable[Future[TrialRecord]]:
-    while pending:
-        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-        yield from finished
+def _feed(pool: ProcessPoolExecutor, queue: deque[Task], sieve: Sieve,
+          limit: int) -> list[Task]:
+    """Run ``queue``'s tasks on ``pool``, at most ``limit`` in flight; return the tasks in
+    flight when a worker died (the queue keeps the rest), else nothing."""
+    pending: dict[Future[Finished], Task] = {}
+    while queue or pending:
+        while queue and len(pending) < limit:
+            task = queue.popleft()
+            if sieve.wanted(task):
+                with sandbox.children_ignore_interrupts():  # a submit may start a worker
+                    pending[pool.submit(run_registered, task)] = task
+        if not pending:
+            break
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in finished:
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                return list(pending.values())
+            del pending[future]
+            sieve(result)
+    return []
+
+
+#: Seconds a stopped worker gets to end after ``SIGTERM`` before it is killed.
+STOP_SECONDS = 2.0
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End a pool now: cancel what has not started, terminate then kill its workers."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(STOP_SECONDS)
+        if process.is_alive():
+            process.kill()
+            process.join(STOP_SECONDS)
 
 
 #: Seconds to wait for a dask scheduler given by address before giving up.
@@ -240,44 +379,89 @@ def connect(client_type: Any, scheduler: str) -> Any:
                          f"{CONNECT_SECONDS:g} s ({reason})") from None
 
 
-def run_dask(tasks: Sequence[Task], done: Callback, jobs: int, scheduler: str | None,
-             handed: Sequence[Theorem] = ()) -> None:
-    """Run the tasks on a dask.distributed cluster (``scheduler`` address or a local one)."""
+#: Loggers of dask.distributed (and the event loop under it) silenced unless ``verbose``.
+DASK_LOGGERS = ("distributed", "dask", "tornado", "asyncio")
+
+
+@contextlib.contextmanager
+def quiet_dask(verbose: bool) -> Iterator[None]:
+    """Silence distributed's logging (and its tracebacks at shutdown) inside the block."""
+    if verbose:
+        yield
+        return
+    loggers = [logging.getLogger(name) for name in DASK_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
     try:
-        from dask.distributed import Client, LocalCluster, as_completed  # optional: dask extra
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+def run_dask(tasks: Sequence[Task], sieve: Sieve, jobs: int, scheduler: str | None,
+             handed: Sequence[Theorem] = (), settings: Settings = Settings()) -> None:
+    """Run the tasks on a dask.distributed cluster (``scheduler`` address or a local one).
+
+    A worker that dies on a trial is restarted by its nanny; once the scheduler gives the
+    trial up, it is reported as the subject's fault.
+    """
+    try:  # optional: dask extra
+        from dask.distributed import Client, KilledWorker, LocalCluster, as_completed
     except ImportError as error:
         raise MissingExtra("dask[distributed]", "dask", "--backend dask") from error
 
-    cluster: Any = None
-    if scheduler is None:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-    else:
-        client = connect(Client, scheduler)
-    try:
-        futures = client.map(functools.partial(run_handed, tuple(handed)), list(tasks),
-                             pure=False)
-        for future in as_completed(futures):
-            done(future.result())
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    with quiet_dask(settings.verbose):
+        cluster: Any = None
+        if scheduler is None:
+            with sandbox.children_ignore_interrupts():
+                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                       dashboard_address=None,
+                                       silence_logs=logging.INFO if settings.verbose
+                                       else logging.CRITICAL + 1)
+            client = Client(cluster)
+        else:
+            client = connect(Client, scheduler)
+        try:
+            futures = client.map(functools.partial(run_handed, tuple(handed), settings),
+                                 list(tasks), pure=False)
+            by_future = dict(zip(futures, tasks, strict=True))
+            for future in as_completed(futures):
+                task = by_future[future]
+                if future.cancelled() or not sieve.wanted(task):
+                    continue
+                try:
+                    result = future.result()
+                except KilledWorker:
+                    result = Finished(task.key, None, f"algorithm {label(task.key.subject)}: "
+                                      + DIED.format(instance=task.instance.name, n=task.key.n,
+                                                    trial=task.key.trial))
+                sieve(result)
+                if result.fault:
+                    client.cancel([other for other, waiting in by_future.items()
+                                   if not sieve.wanted(waiting) and not other.done()])
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
 
 
 def execute(tasks: Sequence[Task], done: Callback, backend: str, jobs: int,
-            scheduler: str | None = None, theorems: Sequence[Theorem] = THEOREMS) -> None:
-    """Run ``tasks`` (trials of ``theorems``) on ``backend``; ``done`` receives each record in
-    the main process."""
+            scheduler: str | None = None, theorems: Sequence[Theorem] = THEOREMS,
+            settings: Settings = Settings()) -> None:
+    """Run ``tasks`` (trials of ``theorems``) on ``backend``; ``done`` receives each
+    :class:`Finished` in the main process.  Once a subject faults on a bound id, its
+    other trials of that id are not started."""
     if not tasks:
         return
+    sieve = Sieve(done)
     if backend == "serial" or (backend == "processes" and jobs == 1):
-        run_serial(tasks, done, theorems)
+        run_serial(tasks, sieve, theorems)
         return
     if backend == "processes":
-        run_processes(tasks, done, jobs, unregistered(theorems))
+        run_processes(tasks, sieve, jobs, unregistered(theorems), settings)
     elif backend == "dask":
-        run_dask(tasks, done, jobs, scheduler, unregistered(theorems))
+        run_dask(tasks, sieve, jobs, scheduler, unregistered(theorems), settings)
     else:
         raise ValueError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -38,6 +39,7 @@ from offcmab.validation.runner.folder import folder_lock
 from offcmab.validation.runner.spec import PROFILES, Instance
 from offcmab.validation.runner.store import LOG_NAME
 from offcmab.validation.runner.sweep import RunConfig, package_versions, run_validation
+from offcmab.validation.sandbox import DEFAULT_TIMEOUT
 from offcmab.validation.subjects import REFERENCE, resolve
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
@@ -49,6 +51,9 @@ from offcmab.validation.user_algorithm import (
     object_spec,
     subject_spec,
 )
+
+#: The file in the run folder that receives what the algorithm prints.
+ALGORITHM_LOG = "algorithm.log"
 
 #: Most worker processes a run may start.
 MAX_JOBS = 256
@@ -79,6 +84,23 @@ class NothingChecked(AssertionError):
                          f"{report['subject']} (every row vacuous or n/a in profile "
                          f"{report['profile']}); a pass here would be a pass on nothing "
                          "(allow it with --allow-unchecked / allow_unchecked=True)")
+        self.report = report
+
+
+class AlgorithmFailed(AssertionError):
+    r"""The algorithm failed to run on some bound id: it raised, exited, hung or wrote into
+    its input (``error`` rows; ``offcmab validate`` exit 4).
+
+    Raised by :func:`run` after the report files are written; ``report`` is the report,
+    whose field ``errors`` maps each such bound id to the fault's message.
+    """
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        errors = report["errors"]
+        faults = "; ".join(errors.values()) if len(errors) == 1 else "; ".join(
+            f"{bound_id}: {message}" for bound_id, message in errors.items())
+        super().__init__(f"{', '.join(errors)} not checked, the algorithm failed to run: "
+                         f"{faults}")
         self.report = report
 
 
@@ -114,6 +136,9 @@ class Door:
     allow_unchecked
         Return the report even when a user's algorithm met no row with power (else
         :class:`NothingChecked`; ``--allow-unchecked``).
+    trial_timeout, verbose
+        Seconds each call of the algorithm may take (``--trial-timeout``; ``None``: no
+        limit); let the dask backend log (``--verbose``).
     """
 
     subject: Callable[..., Any] | str | None = None
@@ -134,12 +159,15 @@ class Door:
     allow_unchecked: bool = False
     overwrite: bool = False
     resume_anyway: bool = False
+    trial_timeout: float | None = DEFAULT_TIMEOUT
+    verbose: bool = False
 
 
 def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
     """Check the arguments and the subject, run, write the report files; return the report.
 
     ``ValueError`` naming the field for a bad argument, before any trial runs;
+    :class:`AlgorithmFailed` when the algorithm failed to run on some bound id;
     :class:`NothingChecked` when a user's algorithm met no row with power and the door
     does not allow it.
     """
@@ -164,19 +192,26 @@ def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
                                "invocation": dict(door.invocation),
                                "subject": {"spec": spec, "sha256": algorithm.get("sha256")}}}
 
-    def execute(folder: Path) -> dict[str, Any]:
+    def execute(folder: Path, log: Path) -> dict[str, Any]:
         config = RunConfig(
             profile=PROFILES[door.profile], seed=door.seed, out=folder, only=door.only,
             jobs=door.jobs, backend=backend, scheduler=door.scheduler,
             resume=door.resume or door.resume_anyway, resume_anyway=door.resume_anyway,
             bound_scale=door.bound_scale, progress=door.progress,
             subject=spec, power=power, replay_only=bool(door.saved),
-            extra_instances=door.saved or corpus_instances(door.profile, THEOREMS))
-        return run_validation(config, theorems, describe)
+            extra_instances=door.saved or corpus_instances(door.profile, THEOREMS),
+            trial_timeout=door.trial_timeout, algorithm_log=log, verbose=door.verbose)
+        result = run_validation(config, theorems, describe)
+        if log.exists() and log.stat().st_size == 0:
+            log.unlink()  # the algorithm printed nothing
+            result["algorithm_log"] = None
+        return result
 
     if door.out is None:
         with tempfile.TemporaryDirectory(prefix="offcmab-check-") as scratch:
-            result = execute(Path(scratch))
+            handle, name = tempfile.mkstemp(prefix="offcmab-algorithm-", suffix=".log")
+            os.close(handle)  # kept when the algorithm printed: the report names it
+            result = execute(Path(scratch), Path(name))
     else:
         with folder_lock(door.out):  # every argument is checked: only now touch the folder
             if not (door.resume or door.resume_anyway or door.overwrite):
@@ -184,8 +219,10 @@ def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
             if door.overwrite:  # no report of the replaced run may sit beside the new log
                 for name in REPORT_NAMES:
                     (door.out / name).unlink(missing_ok=True)
-            result = execute(door.out)
+            result = execute(door.out, door.out / ALGORITHM_LOG)
             write(result, door.out, door.figures)
+    if result["errors"]:
+        raise AlgorithmFailed(result)
     if result["unchecked"] and not door.allow_unchecked:
         raise NothingChecked(result)
     return result
@@ -210,6 +247,10 @@ def _backend(door: Door) -> str:
     if door.overwrite and (door.resume or door.resume_anyway):
         raise ValueError("overwrite: not with --resume / --resume-anyway (overwrite starts "
                          "over, resume continues)")
+    timeout = door.trial_timeout
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
+                                or not timeout > 0):
+        raise ValueError(f"trial_timeout: must be a positive number of seconds, got {timeout!r}")
     if door.out is not None and door.out.exists() and not door.out.is_dir():
         raise ValueError(f"out: {door.out} exists and is not a folder")
     return door.backend or ("serial" if door.jobs == 1 else "processes")

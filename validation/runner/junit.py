@@ -5,7 +5,8 @@ testcase's ``classname`` is the bound id (the bound ids of an event row, joined 
 ``+``) and its ``name`` is ``id/instance/n=N/variant``.  A ``FAIL`` row carries a
 ``<failure>`` whose message gives the gap quantile (where the row has one), the bound,
 the violations and the exact test that rejected it (its p-value against the row's level);
-``vacuous`` and ``n/a`` rows are ``<skipped>`` with their reason; ``note`` and
+an ``error`` row (the algorithm failed to run on that bound id) carries an ``<error>``
+with the fault; ``vacuous`` and ``n/a`` rows are ``<skipped>`` with their reason; ``note`` and
 ``known-failure`` rows pass (they never fail a run) and keep their reason in
 ``<system-out>``.  Every suite's ``<properties>`` hold the run's provenance: package
 version and file hash, git commit, seed, profile, subject and its hash, and the
@@ -20,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation.runner.analysis import ERROR
 from offcmab.validation.runner.folder import atomic_write_text
 
 #: Verdicts shown as skipped tests: rows that could not fail, with the reason why.
@@ -100,6 +102,10 @@ def _testcase(suite: ElementTree.Element, row: Mapping[str, Any]) -> None:
         message = failure_message(row)
         failure = ElementTree.SubElement(case, "failure", message=message, type="BoundViolation")
         failure.text = message
+    elif verdict == ERROR:
+        message = str(row.get("reason") or "the algorithm failed to run")
+        ElementTree.SubElement(case, "error", message=message, type="AlgorithmFailed").text = \
+            message
     elif verdict in SKIPPED:
         reason = str(row.get("reason") or "")
         message = reason if reason.startswith(f"{verdict}:") else f"{verdict}: {reason}"
@@ -111,7 +117,8 @@ def _testcase(suite: ElementTree.Element, row: Mapping[str, Any]) -> None:
 def _counts(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return {"tests": str(len(rows)),
             "failures": str(sum(row.get("verdict") == "FAIL" for row in rows)),
-            "errors": "0", "skipped": str(sum(row.get("verdict") in SKIPPED for row in rows))}
+            "errors": str(sum(row.get("verdict") == ERROR for row in rows)),
+            "skipped": str(sum(row.get("verdict") in SKIPPED for row in rows))}
 
 
 def to_xml(report: Mapping[str, Any]) -> str:

@@ -100,7 +100,7 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] = COLUMNS) -> 
 
 def _per_id(rows: Sequence[dict[str, Any]]) -> list[str]:
     """One line per bound id: its rows by verdict and the algorithm checked."""
-    verdicts = ("pass", "FAIL", "vacuous", "n/a", "note", "known-failure")
+    verdicts = ("pass", "FAIL", "vacuous", "n/a", "note", "known-failure", "error")
     lines = ["| id | algorithm | " + " | ".join(verdicts) + " |",
              "|---|---|" + "---|" * len(verdicts)]
     for bound_id in dict.fromkeys(row["id"] for row in rows):
@@ -223,6 +223,7 @@ def markdown(report: dict[str, Any]) -> str:
     ]
     if "power" in report:
         lines += power_lines(report["power"])
+    lines += fault_lines(report)
     failing = [row for row in rows if row["verdict"] == "FAIL"]
     if failing:
         lines += ["## Failing rows", "", *_table(failing), ""]
@@ -234,6 +235,26 @@ def markdown(report: dict[str, Any]) -> str:
     lines += [f"Wall time {timings['wall_seconds']:.1f} s for {timings['trials_run']} trials.",
               ""]
     return "\n".join(lines)
+
+
+def fault_lines(report: dict[str, Any]) -> list[str]:
+    """What went wrong with the algorithm itself: its faults (``error`` rows, exit 4), its
+    irreproducible results, and where its output went."""
+    lines: list[str] = []
+    errors = report.get("errors") or {}
+    if errors:
+        lines += ["## Errors: the algorithm failed to run", "",
+                  "These bound ids were not checked: the algorithm raised, exited, hung or "
+                  "wrote into its input (`validate` exits 4).", ""]
+        lines += [f"- {bound_id}: {message}" for bound_id, message in errors.items()] + [""]
+    unstable = report.get("nondeterministic") or {}
+    if unstable:
+        lines += ["## Not reproducible", ""]
+        lines += [f"- {bound_id}: the first trial gave another result when repeated "
+                  f"({text})" for bound_id, text in unstable.items()] + [""]
+    if report.get("algorithm_log"):
+        lines += [f"What the algorithm printed is in `{report['algorithm_log']}`.", ""]
+    return lines
 
 
 def write_markdown(report: dict[str, Any], path: Path) -> None:

@@ -13,17 +13,18 @@ import importlib.metadata
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
 from offcmab.validation import power as controls
+from offcmab.validation import sandbox
 from offcmab.validation.events import collect as events
-from offcmab.validation.events.core import KNOWN, can_fail
+from offcmab.validation.events.core import KNOWN, EventResult, can_fail
 from offcmab.validation.runner import analysis
-from offcmab.validation.runner.backends import Task, execute
+from offcmab.validation.runner.backends import Finished, Settings, Task, execute
 from offcmab.validation.runner.plan import (
     Plan,
     build_cells,
@@ -76,6 +77,25 @@ class RunConfig:
     extra_instances: tuple[tuple[str, Instance], ...] = ()
     #: Run only ``extra_instances`` (``validate --instances``), not the scenarios' own.
     replay_only: bool = False
+    #: Seconds each call of a user's code may take (``--trial-timeout``; ``None``: no limit).
+    trial_timeout: float | None = sandbox.DEFAULT_TIMEOUT
+    #: Where the user's code's output goes (``algorithm.log``); ``None``: not captured.
+    algorithm_log: Path | None = None
+    #: Let the dask backend log (``--verbose``).
+    verbose: bool = False
+
+
+@dataclass
+class Trials:
+    """Every trial record of a run, and what went wrong with its subject, per bound id.
+
+    ``faults`` holds the first fault of the run's subject on a bound id (its trials then
+    stop); ``unstable`` the first trial whose repeat gave another result.
+    """
+
+    records: dict[str, TrialRecord]
+    faults: dict[str, str] = field(default_factory=dict)
+    unstable: dict[str, str] = field(default_factory=dict)
 
 
 def selected(theorems: Sequence[Theorem], only: Sequence[str]) -> list[Theorem]:
@@ -122,29 +142,69 @@ def _progress(total: int, initial: int, enabled: bool) -> Any:
                 disable=not (enabled and sys.stderr.isatty()), leave=False)
 
 
-def run_trials(config: RunConfig, plan: Plan, header: dict[str, Any]) -> dict[str, TrialRecord]:
-    """Run every trial of the plan that the log does not hold yet; return all records."""
+def run_trials(config: RunConfig, plan: Plan, header: dict[str, Any]) -> Trials:
+    """Run every trial of the plan that the log does not hold yet; return all records.
+
+    A trial whose subject faulted is not logged (a resumed run tries it again).
+    """
     keys = {task.key.text(): task.key for task in plan.tasks}
     log = TrialLog(config.out / LOG_NAME, header, keys, config.resume, config.resume_anyway)
     todo = [task for task in plan.tasks if task.key.text() not in log.finished]
     bar = _progress(len(plan.tasks), len(plan.tasks) - len(todo), config.progress)
     written = 0
+    faults: dict[str, str] = {}
+    unstable: dict[str, str] = {}
 
-    def done(record: TrialRecord) -> None:
+    def done(finished: Finished) -> None:
         nonlocal written
-        log.append(record)
+        if finished.key.subject == config.subject:
+            if finished.fault:
+                faults.setdefault(finished.key.bound_id, finished.fault)
+            if finished.unstable:
+                unstable.setdefault(finished.key.bound_id, finished.unstable)
+        if finished.record is None:
+            return
+        log.append(finished.record)
         bar.update(1)
         written += 1
         if config.stop_after is not None and written >= config.stop_after:
             raise RunInterrupted(f"stopped after {written} trials (test hook)")
 
+    sandbox.set_timeout(config.trial_timeout)
+    settings = Settings(config.trial_timeout,
+                        None if config.algorithm_log is None else str(config.algorithm_log),
+                        config.verbose)
     try:
-        execute(todo, done, config.backend, config.jobs, config.scheduler,
-                list(plan.theorems.values()))
+        with sandbox.stop_signals(), sandbox.captured(config.algorithm_log):
+            execute(todo, done, config.backend, config.jobs, config.scheduler,
+                    list(plan.theorems.values()), settings)
     finally:
         bar.close()
         log.close()
-    return log.finished
+    return Trials(log.finished, faults, unstable)
+
+
+def run_events(config: RunConfig, theorems: Sequence[Theorem],
+               faults: dict[str, str]) -> list[EventResult]:
+    """The event results of ``theorems`` whose subject has not faulted; a fault of the
+    subject inside the events is added to ``faults`` (found theorem by theorem)."""
+    def attempt(chosen: Sequence[Theorem]) -> list[EventResult]:
+        sandbox.begin((config.seed,))
+        with sandbox.stop_signals(), sandbox.captured(config.algorithm_log):
+            return events.run(chosen, config.profile.event_base.name, config.seed,
+                              config.subject)
+
+    sandbox.set_timeout(config.trial_timeout)
+    healthy = [theorem for theorem in theorems if theorem.id not in faults]
+    try:
+        return attempt(healthy)
+    except sandbox.AlgorithmFault:
+        for theorem in healthy:
+            try:
+                attempt([theorem])
+            except sandbox.AlgorithmFault as fault:
+                faults[theorem.id] = f"{fault} (event rows)"
+    return attempt([theorem for theorem in theorems if theorem.id not in faults])
 
 
 def run_validation(config: RunConfig, theorems: Sequence[Theorem],
@@ -155,19 +215,27 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
     power = config.power and config.subject == "reference"
     if power:
         plan.tasks.extend(controls.plan_tasks(plan, config.seed, config.profile.event_base))
-    records = run_trials(config, plan, log_header(config, plan, power))
-    cells = build_cells(plan, records, config.subject)
-    rows = make_rows(plan, cells, config.profile.detect, config.subject)
+    trials = run_trials(config, plan, log_header(config, plan, power))
+    records, faults = trials.records, trials.faults
     event_start = time.perf_counter()
-    event_results = events.run(list(plan.theorems.values()), config.profile.event_base.name,
-                               config.seed, config.subject)
+    event_results = run_events(config, list(plan.theorems.values()), faults)
     event_seconds = time.perf_counter() - event_start
-    rows += events.rows(event_results, plan.level)
+    healthy = replace(plan, instances={bound_id: instances for bound_id, instances
+                                       in plan.instances.items() if bound_id not in faults})
+    cells = build_cells(healthy, records, config.subject)
+    rows = make_rows(healthy, cells, config.profile.detect, config.subject)
+    rows += events.rows([result for result in event_results
+                         if not set(result.case.bound_ids) & set(faults)], plan.level)
+    rows += [analysis.error_row(bound_id, message, config.subject)
+             for bound_id, message in faults.items()]
+    rows += [analysis.unstable_row(bound_id, text, config.subject)
+             for bound_id, text in trials.unstable.items()]
     per_id: dict[str, float] = {}
     for task in plan.tasks:
         if task.key.subject != config.subject:
             continue  # the controls' trials are timed in the power section
-        seconds = records[task.key.text()].seconds  # subject is part of the key text
+        record = records.get(task.key.text())  # subject is part of the key text
+        seconds = 0.0 if record is None else record.seconds
         per_id[task.key.bound_id] = per_id.get(task.key.bound_id, 0.0) + seconds
     report: dict[str, Any] = {
         "tool": "offcmab validate",
@@ -182,6 +250,8 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
         "instances": {bound_id: [_instance_json(i) for i in instances]
                       for bound_id, instances in plan.instances.items()},
         "rows": rows,
+        "errors": dict(faults), "nondeterministic": dict(trials.unstable),
+        "algorithm_log": None if config.algorithm_log is None else str(config.algorithm_log),
         "timings": {"wall_seconds": time.perf_counter() - start,
                     "trial_seconds_by_id": per_id, "trials_run": len(plan.tasks),
                     "event_seconds": event_seconds},
