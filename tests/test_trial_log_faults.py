@@ -161,10 +161,12 @@ def test_a_run_killed_after_k_trials_resumes_to_the_uninterrupted_rows(
     if number == signal.SIGKILL:
         assert child.returncode == -signal.SIGKILL
     else:
-        assert child.returncode == 130
-        assert err.decode().endswith(
-            f"offcmab validate: interrupted; finished trials are in {out / LOG_NAME}; rerun "
-            "with --resume\n")
+        assert child.returncode == (143 if number == signal.SIGTERM else 130)
+        message = err.decode()
+        assert message.startswith(
+            f"offcmab validate: interrupted; finished trials are in {out / LOG_NAME}; resume "
+            "with: offcmab validate ")
+        assert message.endswith(f" --out {out} --resume\n")
     capsys.readouterr()
     assert cli([*ARGV, "--out", str(out)]) == 2  # a plain rerun would start over: refused
     assert "already holds a run's results" in capsys.readouterr().err
