@@ -361,7 +361,7 @@ def test_online_lcb_row_flags_every_stream_control(name: str) -> None:
 
     def row(spec: str) -> dict[str, Any]:
         [case] = [c for c in collect.theorem_cases(online, "quick", spec)
-                  if c.id == "event-online-lcb"]
+                  if c.id == "event-online-lcb" and c.instance == "stream-lcb"]
         return core.event_row(core.run_case(case, TRIALS, SEED), LEVEL)
 
     assert row(f"control:{name}")["verdict"] == core.FAIL
