@@ -133,7 +133,7 @@ def test_cache_events_catch_broken_ucbs(change: str, event_id: str) -> None:
         return broken(log, k, delta, variant)
 
     cases = [c for c in llm.offline_cases("quick", variant, subject, change) if c.id == event_id]
-    assert verdicts(cases) == [core.FAIL]
+    assert cases and set(verdicts(cases)) == {core.FAIL}  # ood-small, and cache-wide for costs
 
 
 def test_printed_stream_lemma_is_a_known_failure_linked_to_its_erratum() -> None:

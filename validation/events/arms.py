@@ -22,7 +22,7 @@ or a lone Hoeffding interval without the union bound) shows only where many arms
 near 1/2 are each observed often: the ``im-edge-wide`` row of CLCB
 (:func:`offcmab.validation.scenarios.cmabt.wide_im_edge`: 500 edges, every one observed in
 each of 40 rounds) and the ``cascade-wide`` row of CLCB-Cascade
-(:func:`~offcmab.validation.scenarios.cmabt.wide_cascade`: 400 items, ``n = 8000``; a
+(:func:`~offcmab.validation.scenarios.cmabt.wide_cascade`: 600 items, ``n = 12000``; a
 cascade shows about 1.5 items per round).  On a few arms, or means near 0 or 1, such a
 radius still covers in almost every dataset.
 """

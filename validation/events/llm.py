@@ -140,8 +140,8 @@ def cache_case(event_id: str, variant: str, which: str, instance: str,
                      statements[(which, variant)], instance, n, delta, failure, draw)
 
 
-#: Arrivals of the ``cache-wide`` cost rows (each of the 400 costs observed ~30 times).
-WIDE_CACHE_N = 12000
+#: Arrivals of the ``cache-wide`` cost rows (each of the 800 costs observed ~25 times).
+WIDE_CACHE_N = 20000
 
 
 def offline_cases(profile: str, variant: str, function: Callable[..., Any] | None = None,
@@ -151,7 +151,7 @@ def offline_cases(profile: str, variant: str, function: Callable[..., Any] | Non
     ``function`` replaces the reference algorithm (its result must expose the reference's
     statistics, or the rows are n/a); ``spec`` names it in messages.
     The ``cache-wide`` cost row (:func:`~offcmab.validation.scenarios.llm_instances.wide_cache`:
-    400 queries, costs near 1/2, :data:`WIDE_CACHE_N` arrivals) tests the event over all
+    800 queries, costs near 1/2, :data:`WIDE_CACHE_N` arrivals) tests the event over all
     costs at once where a cost UCB narrower than the event's radius shows.
     """
     method = None if function is None else substitute.cache_algorithm(function, spec)

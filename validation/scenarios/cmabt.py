@@ -82,7 +82,7 @@ def ood_lists(mu: np.ndarray, k: int) -> list[list[int]]:
 
 
 #: Items and list length of :func:`wide_cascade`, and the dataset size its event rows use.
-WIDE_ITEMS, WIDE_K, WIDE_N = 400, 2, 8000
+WIDE_ITEMS, WIDE_K, WIDE_N = 600, 2, 12000
 
 
 def wide_cascade(m: int = WIDE_ITEMS, k: int = WIDE_K) -> dict[str, Any]:

@@ -159,7 +159,7 @@ def small_ood() -> dict[str, Any]:
             "noise": "bernoulli", "law": {"kind": "ood"}}
 
 
-def wide_cache(m: int = 400) -> dict[str, Any]:
+def wide_cache(m: int = 800) -> dict[str, Any]:
     r"""Many equally frequent queries with Bernoulli costs of mean near 1/2, no logged cache.
 
     Costs :math:`0.5 + 0.1\sin q` (three decimals) in [0.4, 0.6], where Hoeffding's

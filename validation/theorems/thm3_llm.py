@@ -10,7 +10,7 @@ Everything validation checks for this bound:
 * **signature**: ``f(log, k, delta)``, in place of
   :func:`offcmab.reference.clcb_llm.clcb_llm` with ``variant="improved"``;
 * **events**: the cost event and the :math:`\ell_1` arrival event of the improved
-  analysis (the cost event also on 400 queries with costs near 1/2, ``cache-wide``), and
+  analysis (the cost event also on 800 queries with costs near 1/2, ``cache-wide``), and
   exactness of the top-k oracle;
 * **controls**: CLCB-LLM-C (improved) with one expression broken, each also run through
   the event rows; half the printed cost radius still covers where the proof needs it
@@ -42,7 +42,7 @@ NO_POWER = {
         "at least the radius sqrt(log(2mn/delta)/(2N)) of the proof's cost event: at half "
         "width the UCB still lies above every cost on that event, so the bound holds for this "
         "control. A cost must fall sqrt(2 log(4mn/delta)) >= 5.3 standard deviations (m >= 8, "
-        "n = 2000) below its mean to escape it: on cache-wide (400 costs near 1/2) the cost "
+        "n = 2000) below its mean to escape it: on cache-wide (800 costs near 1/2) the cost "
         "row saw it in no trial of 20 runs, and the printed radius times 0.3 in "
         "3% of trials (promised 5%))"),
 }
