@@ -133,7 +133,7 @@ def test_cache_events_catch_broken_ucbs(change: str, event_id: str) -> None:
         return broken(log, k, delta, variant)
 
     cases = [c for c in llm.offline_cases("quick", variant, subject, change) if c.id == event_id]
-    assert verdicts(cases) == [core.FAIL]
+    assert cases and set(verdicts(cases)) == {core.FAIL}  # ood-small, and cache-wide for costs
 
 
 def test_printed_stream_lemma_is_a_known_failure_linked_to_its_erratum() -> None:
@@ -361,7 +361,7 @@ def test_online_lcb_row_flags_every_stream_control(name: str) -> None:
 
     def row(spec: str) -> dict[str, Any]:
         [case] = [c for c in collect.theorem_cases(online, "quick", spec)
-                  if c.id == "event-online-lcb"]
+                  if c.id == "event-online-lcb" and c.instance == "stream-lcb"]
         return core.event_row(core.run_case(case, TRIALS, SEED), LEVEL)
 
     assert row(f"control:{name}")["verdict"] == core.FAIL

@@ -7,6 +7,9 @@ in place of the LCB :math:`\hat\mu_i - \rho_i` of ``line:LCB``:
 * ``no-pessimism``: :math:`\hat\mu_i` (radius times 0);
 * ``optimism``: the UCB :math:`\hat\mu_i + \rho_i` (radius times -1);
 * ``radius-0.1``: :math:`\hat\mu_i - \rho_i/10`;
+* ``radius-0.5``: :math:`\hat\mu_i - \rho_i/2`;
+* ``no-union-bound``: :math:`\hat\mu_i - \sqrt{\log(2/\delta)/(2N_i)}`, the radius of one
+  arm's two-sided Hoeffding interval at :math:`\delta` (:func:`no_union_bound`);
 * ``ignores-data``: a fixed index, increasing in the arm id (the last arms win);
 * ``oracle-ignores-weights``: the LCBs are computed but the oracle is called with
   constant weights (ties: the first arms win), i.e. a first-``k`` oracle;
@@ -26,7 +29,13 @@ from typing import Any
 import numpy as np
 
 from offcmab.reference.clcb import CLCBResult, clcb
-from offcmab.reference.confidence import RadiusRule, arm_statistics, hoeffding_radius
+from offcmab.reference.confidence import (
+    LOG_CONSTANT,
+    RadiusRule,
+    arm_statistics,
+    hoeffding_radius,
+    log_over_delta,
+)
 from offcmab.reference.dataset import FloatArray, OfflineDataset
 from offcmab.reference.oracles import Oracle, TopK
 from offcmab.validation.controls.oracles import BrokenOracle, Mistake
@@ -70,6 +79,32 @@ def radius_tenth(dataset: OfflineDataset, oracle: Oracle, delta: float,
                  radius: RadiusRule = "alg1") -> CLCBResult:
     """Radius times 0.1: the LCB subtracts a tenth of the confidence radius."""
     return _run(dataset, oracle, delta, 0.1, radius)
+
+
+def radius_half(dataset: OfflineDataset, oracle: Oracle, delta: float,
+                radius: RadiusRule = "alg1") -> CLCBResult:
+    """Radius times 0.5: a confidence interval half as wide as the proof needs."""
+    return _run(dataset, oracle, delta, 0.5, radius)
+
+
+def single_interval_scale(m: int, n: int, delta: float, rule: RadiusRule = "alg1") -> float:
+    r"""The factor :math:`\sqrt{\log(2/\delta)/\log(c\,mn/\delta)}` that turns CLCB's radius
+    into the radius of one arm's two-sided Hoeffding interval at :math:`\delta`."""
+    return float(np.sqrt(np.log(2.0 / delta) / log_over_delta((LOG_CONSTANT[rule], m, n), delta)))
+
+
+def no_union_bound(dataset: OfflineDataset, oracle: Oracle, delta: float,
+                   radius: RadiusRule = "alg1") -> CLCBResult:
+    r"""No union bound: each arm's interval is a lone Hoeffding interval at the stated delta.
+
+    The LCB subtracts :math:`\sqrt{\log(2/\delta)/(2N_i)}` in place of
+    :math:`\sqrt{\log(c\,mn/\delta)/(2N_i)}`: the factor :math:`c\,mn/2` inside the
+    logarithm, the union bound over the :math:`m` arms and the :math:`n` possible values of
+    :math:`N_i`, is dropped, so each interval alone covers with probability
+    :math:`1-\delta` but all of them at once do not.
+    """
+    return _run(dataset, oracle, delta,
+                single_interval_scale(dataset.m, dataset.n, delta, radius), radius)
 
 
 def ignores_data(dataset: OfflineDataset, oracle: Oracle, delta: float,
@@ -121,6 +156,7 @@ def _cascade(control: Callable[..., CLCBResult]) -> Callable[..., CLCBResult]:
 
 CLCB_CONTROLS: dict[str, Callable[..., CLCBResult]] = {
     "no-pessimism": no_pessimism, "optimism": optimism, "radius-0.1": radius_tenth,
+    "radius-0.5": radius_half, "no-union-bound": no_union_bound,
     "ignores-data": ignores_data, "oracle-ignores-weights": oracle_ignores_weights,
     "oracle-last-k": oracle_last_k, "oracle-reversed": oracle_reversed,
     "oracle-random": oracle_random,
@@ -135,5 +171,6 @@ LOWER_CONTROLS = {name: control for name, control in CLCB_CONTROLS.items()
                   if name not in ORACLE_CONTROLS}
 CASCADE_CONTROLS: dict[str, Callable[..., CLCBResult]] = {
     name: _cascade(CLCB_CONTROLS[name])
-    for name in ("no-pessimism", "optimism", "radius-0.1", "ignores-data", *ORACLE_CONTROLS)
+    for name in ("no-pessimism", "optimism", "radius-0.1", "radius-0.5", "no-union-bound",
+                 "ignores-data", *ORACLE_CONTROLS)
 }

@@ -12,6 +12,9 @@ conditional one times :math:`s_c`), from the reference's own estimates and radii
 * ``no-pessimism``: :math:`s = s_c = 0` (the plug-in estimate);
 * ``optimism``: :math:`s = s_c = -1` (an edge UCB);
 * ``radius-0.1``: :math:`s = s_c = 0.1`;
+* ``radius-0.5``: :math:`s = s_c = 0.5`;
+* ``no-union-bound``: every interval at the lemma's :math:`\log(1/\delta)` in place of
+  :math:`L = \log(12nE/\delta)` (:func:`no_union_bound`);
 * ``no-lcb-cond``: :math:`s_c = 0`, no LCB on :math:`p(\bar v\mid\bar u)`;
 * ``printed-estimator``: the reference with ``estimator="printed"``
   (:math:`n_{1,\bar u,\bar v}/n_{1,\bar v}`, conditioning on the wrong event);
@@ -44,14 +47,16 @@ from offcmab.validation.controls.oracles import BrokenOracle, Mistake
 
 
 def interval_edges(graph: ICGraph, cascades: NodeCascades, delta: float, scale: float,
-                   cond_scale: float) -> CLCBIMResult:
+                   cond_scale: float, log_term: float | None = None) -> CLCBIMResult:
     r"""The edge index of ``line:IM_LCB`` with radii times ``scale`` and ``cond_scale``.
 
+    ``log_term`` replaces the reference's :math:`L` inside every radius (``None``: keep it).
     Undefined values of the formula (:math:`\bar q_u = 0` or a conditional bound of 0)
     become 0 for a lower index and 1 for an upper one (``scale < 0``).
     """
     ref = edge_lcbs(graph, cascades, delta)
-    est, counters, log_term = ref.estimates, ref.counters, ref.log_term
+    est, counters = ref.estimates, ref.counters
+    log_term = ref.log_term if log_term is None else log_term
     n = np.full(graph.nodes, counters.n)
     cond = np.nan_to_num(est.p_not_given_not)
     q = np.clip(est.q + scale * bernstein_radius(est.q, n, log_term), 0.0, 1.0)
@@ -84,6 +89,25 @@ def radius_tenth(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
                  delta: float) -> CLCBIMResult:
     """Radius times 0.1: every interval is a tenth as wide."""
     return _with_oracle(interval_edges(graph, cascades, delta, 0.1, 0.1), oracle)
+
+
+def radius_half(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                delta: float) -> CLCBIMResult:
+    """Radius times 0.5: every interval is half as wide."""
+    return _with_oracle(interval_edges(graph, cascades, delta, 0.5, 0.5), oracle)
+
+
+def no_union_bound(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                   delta: float) -> CLCBIMResult:
+    r"""No union bound: each interval is the lemma's at the stated delta, not at delta/(12nE).
+
+    CLCB-IM-N runs ``apdx_lem:aux_IM`` at :math:`\delta' = \delta/(12nE)`, so every radius
+    has :math:`L = \log(12nE/\delta)`; here :math:`L = \log(1/\delta)`: the
+    :math:`\log(12nE)` that pays for the union over the nodes, the edges and the :math:`n`
+    values of a counter is dropped.
+    """
+    return _with_oracle(interval_edges(graph, cascades, delta, 1.0, 1.0,
+                                       float(np.log(1.0 / delta))), oracle)
 
 
 def no_lcb_cond(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
@@ -139,6 +163,7 @@ oracle_random = _broken("random", "A random oracle: CLCB-IM-N's oracle returns s
 
 IM_CONTROLS: dict[str, Callable[..., CLCBIMResult]] = {
     "no-pessimism": no_pessimism, "optimism": optimism, "radius-0.1": radius_tenth,
+    "radius-0.5": radius_half, "no-union-bound": no_union_bound,
     "ignores-data": ignores_data, "oracle-ignores-weights": oracle_ignores_weights,
     "printed-estimator": printed_estimator, "no-lcb-cond": no_lcb_cond,
     "oracle-first-k": oracle_first_k, "oracle-reversed": oracle_reversed,

@@ -7,11 +7,14 @@ control is a factory ``f(m, k, delta)`` (the subject call of
 :class:`offcmab.reference.cucb_llm_stream.StreamingCache` with a different ``radius_scale``
 :math:`s`, so that it uses :math:`\max\{\hat c_t(q) - s\sqrt{6\log t/N_{c,t}(q)}, 0\}`;
 its ``lcb`` attribute holds those broken LCBs, which the online event rows inspect.
+``no-union-bound`` (:func:`no_union_bound`) uses a radius that does not grow with ``t``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+import numpy as np
 
 from offcmab.reference.cucb_llm_stream import StreamingCache
 
@@ -39,6 +42,27 @@ def radius_tenth(m: int, k: int, delta: float) -> StreamingCache:
     return scaled_cache(m, k, 0.1)
 
 
+def radius_half(m: int, k: int, delta: float) -> StreamingCache:
+    """Radius times 0.5: the cost LCB subtracts half the printed radius."""
+    return scaled_cache(m, k, 0.5)
+
+
+def no_union_bound(m: int, k: int, delta: float) -> StreamingCache:
+    r"""No union bound: the cost LCB is a lone Hoeffding interval at the stated delta.
+
+    :math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{\log(2/\delta)/(2N_{c,t}(q))}, 0\}`:
+    the regret proof's cost event has :math:`\log(3mT/\delta)` under the root, the union
+    bound over the :math:`m` queries and the :math:`T` rounds (the printed radius
+    :math:`\sqrt{6\log t/N}` grows with ``t`` to pay for it); here :math:`3mT` is dropped.
+    Built as the ``fixed-log`` learner with :math:`T = 2`, whose radius
+    :math:`s\sqrt{6\log 2/N}` equals that interval for
+    :math:`s = \sqrt{\log(2/\delta)/(12\log 2)}` (the two variants differ in the log term
+    only).
+    """
+    return StreamingCache(m, k, "fixed-log", T=2,
+                          radius_scale=float(np.sqrt(np.log(2.0 / delta) / (12.0 * np.log(2.0)))))
+
+
 def ignores_data(m: int, k: int, delta: float) -> StreamingCache:
     """Ignores its data: a huge radius makes every score 0, so each miss replaces.
 
@@ -50,4 +74,4 @@ def ignores_data(m: int, k: int, delta: float) -> StreamingCache:
 
 STREAM_CONTROLS: dict[str, Callable[[int, int, float], StreamingCache]] = {
     "no-pessimism": no_pessimism, "optimism": optimism, "radius-0.1": radius_tenth,
-    "ignores-data": ignores_data}
+    "radius-0.5": radius_half, "no-union-bound": no_union_bound, "ignores-data": ignores_data}

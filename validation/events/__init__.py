@@ -17,6 +17,11 @@ listed by the theorem records of :mod:`offcmab.validation.theorems`:
 ``oracles``
     Top-k exactness and IMM's approximation promise against exact optima.
 
+The arm, cost and online LCB events also run on instances with hundreds of arms whose
+means lie near 1/2, each arm observed often (``im-edge-wide``, ``cascade-wide``,
+``cache-wide``, ``stream-wide``): each event is a union over every arm, and a radius half as
+wide as the proof needs, or one without the union bound, shows only there.
+
 Event rows apply to algorithms that expose their confidence bounds: each case takes
 the algorithm as a callable returning its statistics (the reference implementation by
 default), so a substituted implementation with the same fields is checked the same way

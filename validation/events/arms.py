@@ -16,6 +16,15 @@ sandwich with the LCBs the algorithm returned and the radius the lemma prescribe
 the algorithm's own counts :math:`N_i` (arms never observed have
 :math:`\underline\mu_i = -\infty` and no claim).  A radius that is too small puts some
 LCB above its mean; one that is too large puts it below :math:`\mu_i - 2\rho_i`.
+
+The event is a union over every arm, so a radius only somewhat too narrow (half the width,
+or a lone Hoeffding interval without the union bound) shows only where many arms with means
+near 1/2 are each observed often: the ``im-edge-wide`` row of CLCB
+(:func:`offcmab.validation.scenarios.cmabt.wide_im_edge`: 500 edges, every one observed in
+each of 40 rounds) and the ``cascade-wide`` row of CLCB-Cascade
+(:func:`~offcmab.validation.scenarios.cmabt.wide_cascade`: 600 items, ``n = 12000``; a
+cascade shows about 1.5 items per round).  On a few arms, or means near 0 or 1, such a
+radius still covers in almost every dataset.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.oracles import TopK
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.scenarios import cmabt
+from offcmab.validation.scenarios.cmabt import WIDE_N, WIDE_ROUNDS, wide_cascade, wide_im_edge
 from offcmab.validation.scenarios.im import star_and_chain
 from offcmab.validation.scenarios.thm1 import paper_fig1a
 
@@ -110,7 +120,7 @@ def im_edge_params() -> dict[str, Any]:
 
 
 def clcb_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]:
-    """CLCB's arm event on k-path and cascade data, and on edge-level IM data.
+    """CLCB's arm event on k-path and cascade data, and on edge-level IM data (also many edges).
 
     ``run`` replaces the reference CLCB (a subject returning ``counts`` and ``lcb``).
     """
@@ -122,12 +132,16 @@ def clcb_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]
         arm_case("event-arm-clcb", "offcmab.reference.clcb", "cascade-ood", OOD, n, 0.05, run),
         arm_case("event-arm-im-edge", "offcmab.reference.im.clcb_im_edge", "im-edge", im_edge,
                  n, 0.05, run),
+        arm_case("event-arm-im-edge", "offcmab.reference.im.clcb_im_edge", "im-edge-wide",
+                 wide_im_edge(), WIDE_ROUNDS, 0.05, run),
     ]
 
 
 def cascade_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]:
-    """CLCB-Cascade's arm event (Figure 1(a)'s data in the full profile)."""
+    """CLCB-Cascade's arm event (Figure 1(a)'s data in the full profile), and on many items."""
     cascade_data = paper_fig1a() if profile == "full" else OOD
     cascade_name = "paper-fig1a" if profile == "full" else "cascade-ood"
     return [arm_case("event-arm-cascade", "offcmab.reference.clcb_cascade", cascade_name,
-                     cascade_data, size(profile), 0.05, run)]
+                     cascade_data, size(profile), 0.05, run),
+            arm_case("event-arm-cascade", "offcmab.reference.clcb_cascade", "cascade-wide",
+                     wide_cascade(), WIDE_N, 0.05, run)]

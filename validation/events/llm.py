@@ -46,7 +46,12 @@ from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.events import subject as substitute
 from offcmab.validation.events.core import EventCase, KnownRate, run_case
 from offcmab.validation.scenarios import llm_instances
-from offcmab.validation.scenarios.llm_instances import small_ood, zipf_random
+from offcmab.validation.scenarios.llm_instances import (
+    small_ood,
+    wide_cache,
+    wide_stream,
+    zipf_random,
+)
 from offcmab.validation.scenarios.llm_online import OnlineRun, draw_stream, feed, printed_cache
 
 #: A cache algorithm under test: (log, k, delta, variant) -> its result (fields of
@@ -135,20 +140,29 @@ def cache_case(event_id: str, variant: str, which: str, instance: str,
                      statements[(which, variant)], instance, n, delta, failure, draw)
 
 
+#: Arrivals of the ``cache-wide`` cost rows (each of the 800 costs observed ~25 times).
+WIDE_CACHE_N = 20000
+
+
 def offline_cases(profile: str, variant: str, function: Callable[..., Any] | None = None,
                   spec: str = "") -> list[EventCase]:
     """The cost and frequency rows of CLCB-LLM-C's ``variant`` (``standard`` or ``improved``).
 
     ``function`` replaces the reference algorithm (its result must expose the reference's
     statistics, or the rows are n/a); ``spec`` names it in messages.
+    The ``cache-wide`` cost row (:func:`~offcmab.validation.scenarios.llm_instances.wide_cache`:
+    800 queries, costs near 1/2, :data:`WIDE_CACHE_N` arrivals) tests the event over all
+    costs at once where a cost UCB narrower than the event's radius shows.
     """
     method = None if function is None else substitute.cache_algorithm(function, spec)
     instances = [("ood-small", small_ood())]
     if profile != "quick":
         instances.append(("zipf-random", zipf_random()))
-    return [cache_case(f"event-llm-{which}-{variant}", variant, which, name, params, 2000,
-                       0.05, method)
-            for name, params in instances for which in ("cost", "frequency")]
+    return [*(cache_case(f"event-llm-{which}-{variant}", variant, which, name, params, 2000,
+                         0.05, method)
+              for name, params in instances for which in ("cost", "frequency")),
+            cache_case(f"event-llm-cost-{variant}", variant, "cost", "cache-wide", wide_cache(),
+                       WIDE_CACHE_N, 0.05, method)]
 
 
 
@@ -164,6 +178,11 @@ STREAM_INSTANCE = {"p": [0.0433, 0.152, 0.4249, 0.3798], "c": [0.6993, 0.9117, 0
 #: query's many feedbacks expose an LCB that stays far below c.
 STREAM_LCB_INSTANCE = {"p": [0.4, 0.2, 0.2, 0.2], "c": [0.95, 0.5, 0.5, 0.5], "k": 1,
                        "noise": "bernoulli", "law": {"kind": "empty"}}
+
+#: Rounds of the LCB row on :func:`~offcmab.validation.scenarios.llm_instances.wide_stream`
+#: (50 queries, costs near 1/2): every query's LCB is checked after each of its ~30 misses,
+#: so a radius that lets each check miss with probability ~1e-3 breaks the row's event often.
+WIDE_HORIZON = 1500
 
 #: Rounds of the streaming-lemma rows and of the printed-radius row.
 ORACLE_HORIZON, RADIUS_HORIZON = 600, 300
@@ -464,7 +483,8 @@ REFERENCE_ONLY = {
 
 def online_cases(profile: str, function: Callable[..., Any] | None = None,
                  spec: str = "") -> list[EventCase]:
-    """The streaming lemma (corrected algorithm and printed), the online cost and LCB events.
+    """The streaming lemma (corrected algorithm and printed), the online cost and LCB events
+    (the LCB event also on many queries, ``stream-wide``).
 
     ``function`` is a learner factory in place of the printed CUCB-LLM-S: every row but the
     corrected algorithm's (:data:`REFERENCE_ONLY`, n/a) feeds its learner; the LCB row reads
@@ -480,6 +500,8 @@ def online_cases(profile: str, function: Callable[..., Any] | None = None,
             online_cost_case(STREAM_INSTANCE, "stream-erratum", RADIUS_HORIZON, 0.05, trials,
                              factory, name),
             online_lcb_case(STREAM_LCB_INSTANCE, "stream-lcb", 500, 0.05, trials, factory,
+                            name),
+            online_lcb_case(wide_stream(), "stream-wide", WIDE_HORIZON, 0.05, trials, factory,
                             name),
             printed_radius_case(factory, name, trials)]
     if function is None:

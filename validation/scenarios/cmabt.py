@@ -81,6 +81,52 @@ def ood_lists(mu: np.ndarray, k: int) -> list[list[int]]:
     return lists
 
 
+#: Items and list length of :func:`wide_cascade`, and the dataset size its event rows use.
+WIDE_ITEMS, WIDE_K, WIDE_N = 600, 2, 12000
+
+
+def wide_cascade(m: int = WIDE_ITEMS, k: int = WIDE_K) -> dict[str, Any]:
+    r"""A cascade with many items whose attraction is near 1/2, every item shown often.
+
+    The means :math:`0.5 + 0.1\sin i` (three decimals) lie in [0.4, 0.6], where a
+    Bernoulli outcome has nearly its largest variance, so Hoeffding's inequality is close to
+    tight for each item; the law draws uniformly one of the ``m`` rotations
+    :math:`(j, j+1, \dots, j+k-1) \bmod m`, so every item is first in one list and shown in
+    about :math:`1.5\,n/m` rounds of ``n`` (for ``k = 2``).  A confidence event that
+    promises every interval covers *at once* is tested hardest here: with hundreds of
+    items, a radius that lets each interval miss with probability :math:`10^{-3}` makes
+    the event fail in most datasets.
+    """
+    mu = np.round(0.5 + 0.1 * np.sin(np.arange(m)), 3)
+    lists = (np.arange(m)[:, None] + np.arange(k)[None, :]) % m
+    return {"family": "cascade", "mu": mu.tolist(), "k": k,
+            "law": {"kind": "mixture", "lists": lists.tolist(), "weights": [1.0 / m] * m}}
+
+
+#: Sources, targets and logged rounds of :func:`wide_im_edge`.
+WIDE_SOURCES, WIDE_TARGETS, WIDE_ROUNDS = 20, 25, 40
+
+
+def wide_im_edge(sources: int = WIDE_SOURCES, targets: int = WIDE_TARGETS) -> dict[str, Any]:
+    r"""Edge-level IM on a complete bipartite graph whose every edge is tried in every round.
+
+    ``sources * targets`` edges (500) with probabilities :math:`0.5 + 0.1\sin e` (three
+    decimals) in [0.4, 0.6]; every source is seeded in every logged round (``q = 1``;
+    targets have no out-edges and are never seeds), so each round observes every edge once
+    and after ``n`` rounds every arm has :math:`N_i = n`.  The union over hundreds of arms
+    near 1/2, each seen as often as the data allow, is where a confidence radius too narrow
+    for the union bound shows (the ``im-edge-wide`` event row).
+    """
+    edges = sources * targets
+    p = np.round(0.5 + 0.1 * np.sin(np.arange(edges)), 3)
+    graph = {"nodes": sources + targets,
+             "sources": np.repeat(np.arange(sources), targets).tolist(),
+             "targets": (sources + np.tile(np.arange(targets), sources)).tolist(),
+             "p": p.tolist()}
+    return {"family": "im-edge", "graph": graph, "k": 1,
+            "law": {"kind": "seeds", "q": [1.0] * sources + [0.0] * targets}}
+
+
 def build(params: Mapping[str, Any]) -> Setup:
     """The problem and data law an instance describes (cached)."""
     key = json.dumps(params, sort_keys=True)

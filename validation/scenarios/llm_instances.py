@@ -159,6 +159,26 @@ def small_ood() -> dict[str, Any]:
             "noise": "bernoulli", "law": {"kind": "ood"}}
 
 
+def wide_cache(m: int = 800) -> dict[str, Any]:
+    r"""Many equally frequent queries with Bernoulli costs of mean near 1/2, no logged cache.
+
+    Costs :math:`0.5 + 0.1\sin q` (three decimals) in [0.4, 0.6], where Hoeffding's
+    inequality is nearly tight; arrivals uniform over ``m`` queries and every logged cache
+    empty, so every arrival is a miss and each cost is observed about :math:`n/m` times.
+    The confidence events over all ``m`` costs at once are tested hardest here (the
+    ``cache-wide`` event rows).
+    """
+    c = np.round(0.5 + 0.1 * np.sin(np.arange(m)), 3)
+    return {"p": [1.0 / m] * m, "c": c.tolist(), "k": m // 10, "noise": "bernoulli",
+            "law": {"kind": "empty"}}
+
+
+def wide_stream(m: int = 50) -> dict[str, Any]:
+    """:func:`wide_cache` with ``m`` queries and a cache of one (most rounds miss), the
+    instance of the streaming cache's ``stream-wide`` LCB row."""
+    return wide_cache(m) | {"k": 1}
+
+
 def named(grid: tuple[int, ...], paper_grid: tuple[int, ...] | None = None) -> list[Instance]:
     """The hand-picked instances, and Figure 3(a)'s when ``paper_grid`` is given."""
     instances = [Instance("ood-small", small_ood(), 0.05, grid),

@@ -11,11 +11,14 @@ Everything validation checks for this bound:
 * **signature**: ``f(dataset, oracle, delta)``, in place of
   :func:`offcmab.reference.clcb.clcb`;
 * **events**: CLCB's arm event :math:`\mathcal E_{\text{arm}}` on k-path, cascade and
-  edge-level IM data; the scenario's oracle against exact optima, and the subject's action
-  on its own LCBs;
-* **controls**: CLCB with one expression broken (no pessimism, optimism, a tenth of the
-  radius, data ignored, an oracle that ignores its weights, returns the last arms,
-  minimizes or picks at random), each also run through the event rows;
+  edge-level IM data, and on 500 edges with probabilities near 1/2 each observed in every
+  round (``im-edge-wide``), where every interval must cover at once and a radius half as
+  wide or without the union bound fails; the scenario's oracle against exact optima, and
+  the subject's action on its own LCBs;
+* **controls**: CLCB with one expression broken (no pessimism, optimism, a tenth or half
+  of the radius, a lone Hoeffding radius without the union bound, data ignored, an oracle
+  that ignores its weights, returns the last arms, minimizes or picks at random), each
+  also run through the event rows;
 * **tightness**: the k-path instance space.
 """
 
