@@ -27,6 +27,7 @@ from offcmab.validation.extras import MissingExtra
 COMMANDS: dict[str, str] = {
     "validate": "offcmab.validation.commands.validate",
     "calibrate": "offcmab.validation.commands.calibrate",
+    "mutation": "offcmab.validation.commands.mutation",
     "tightness": "offcmab.validation.commands.tightness",
     "bound": "offcmab.validation.commands.bound",
     "coefficients": "offcmab.validation.commands.coefficients",
