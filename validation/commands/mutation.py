@@ -22,6 +22,8 @@ HELP = "how many broken variants of the reference validate flags; exit 1 on a su
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", nargs="+", metavar="ID",
                         help="bound ids whose mutants run (default all)")
+    parser.add_argument("--mutants", nargs="+", metavar="NAME",
+                        help="run only the mutants of these names (default all)")
     parser.add_argument("--profile", choices=["quick", "default"], default="default",
                         help="the validate profile of each mutant's run (default: default)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,

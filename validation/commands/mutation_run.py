@@ -22,7 +22,8 @@ HEADER = ("id", "mutant", "operator", "status", "flagged", "kill probability [95
 def run(args: argparse.Namespace) -> int:
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
     report = mutation(only, profile=args.profile, seed=args.seed,
-                      replicates=args.replicates, jobs=args.jobs)
+                      replicates=args.replicates, jobs=args.jobs,
+                      mutants=tuple(dict.fromkeys(args.mutants or ())))
     if args.json:
         sys.stdout.write(to_json(jsonable(report)) + "\n")
     else:

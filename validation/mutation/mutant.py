@@ -104,7 +104,9 @@ def ties_to_larger_ids(index: FloatArray) -> FloatArray:
 
 
 def relabelling(m: int) -> tuple[IntArray, IntArray]:
-    r"""A fixed permutation of ``m`` ids and its inverse: ``new = perm[old]``, ``old = inverse[new]``.
+    r"""A fixed permutation of ``m`` ids and its inverse.
+
+    ``new = perm[old]`` and ``old = inverse[new]``.
 
     Seeded by ``m`` alone, so every trial and every process draws the same one.
     """

@@ -7,7 +7,8 @@ rewritten); the others are built here from the same public pieces the reference 
 (:func:`~offcmab.reference.confidence.arm_statistics`,
 :func:`~offcmab.reference.confidence.hoeffding_radius`, the controls' scaled indices).
 
-Families (module attributes; a mutant's spec is ``offcmab.validation.mutation.operators:FAMILY.attribute``):
+Families (module attributes; a mutant's spec is
+``offcmab.validation.mutation.operators:FAMILY.attribute``):
 
 * :data:`CLCB`: ``f(dataset, oracle, delta)``, CLCB (Algorithm 1);
 * :data:`CASCADE`: ``f(dataset, k, delta)``, CLCB-Cascade;
@@ -30,8 +31,14 @@ from typing import Any
 import numpy as np
 
 from offcmab.reference.clcb import CLCBResult, clcb, lower_confidence_bounds
-from offcmab.reference.clcb_llm import CLCBLLMResult, Variant, cache_statistics, clcb_llm, ucb_radius
 from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.clcb_llm import (
+    CLCBLLMResult,
+    Variant,
+    cache_statistics,
+    clcb_llm,
+    ucb_radius,
+)
 from offcmab.reference.confidence import RadiusRule, arm_statistics, clip_bound, hoeffding_radius
 from offcmab.reference.cucb_llm_stream import StreamingCache
 from offcmab.reference.dataset import OfflineDataset
@@ -246,7 +253,7 @@ def _llm_relabel(log: QueryLog, perm: Any) -> QueryLog:
 def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMResult]]
                  ) -> tuple[Mutant, ...]:
     def scaled(scale: float) -> Callable[..., CLCBLLMResult]:
-        def run(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
+        def run(log: CacheLog, k: int, delta: float) -> CLCBLLMResult:
             return rescored(log, k, delta, variant, cost_scale=scale)
 
         return run

@@ -61,12 +61,16 @@ class Outcome:
     failing_rows: int
     rows_with_power: int
     seconds: float
+    false_alarm_budget: float | None = None
     error: str | None = None
 
 
-def plan(theorems: Sequence[Theorem], seed: int, replicates: int
+def plan(theorems: Sequence[Theorem], seed: int, replicates: int, names: Sequence[str] = ()
          ) -> tuple[list[Job], list[dict[str, str]]]:
-    """The runs to make, and the (id, operator, reason) of every operator left out."""
+    """The runs to make, and the (id, operator, reason) of every operator left out.
+
+    ``names``: only the mutants of these names run (all when empty).
+    """
     jobs: list[Job] = []
     left_out: list[dict[str, str]] = []
     for theorem in theorems:
@@ -79,6 +83,8 @@ def plan(theorems: Sequence[Theorem], seed: int, replicates: int
         left_out += [{"id": theorem.id, "operator": name, "reason": reason}
                      for name, reason in family.not_applicable.items()]
         for mutant in family.mutants:
+            if names and mutant.name not in names:
+                continue
             reason = skipped(theorem, mutant)
             if reason is not None:
                 left_out.append({"id": theorem.id, "operator": mutant.operator,
@@ -100,10 +106,10 @@ def run_job(job: Job, profile: str, jobs: int = 1) -> Outcome:
     try:
         report = door.run(request, THEOREMS)
     except AlgorithmError as error:
-        return Outcome(False, 0, 0, time.perf_counter() - start, str(error))
+        return Outcome(False, 0, 0, time.perf_counter() - start, error=str(error))
     summary = report["summary"]
     return Outcome(summary["FAIL"] > 0, summary["FAIL"], summary["power"],
-                   time.perf_counter() - start)
+                   time.perf_counter() - start, report["false_alarm_budget"])
 
 
 def _run_serial_door(arguments: tuple[Job, str]) -> Outcome:
@@ -144,6 +150,7 @@ def score(planned: Sequence[Job], results: Sequence[Outcome]) -> list[dict[str, 
             "interval": [low, high],
             "failing_rows": [outcome.failing_rows for _, outcome in runs],
             "rows_with_power": runs[0][1].rows_with_power,
+            "false_alarm_budget": runs[0][1].false_alarm_budget,
             "seconds": sum(outcome.seconds for _, outcome in runs),
             "subject": job.subject, **({"error": errors[0]} if errors else {})})
     return entries
@@ -175,11 +182,13 @@ def summarize(entries: Sequence[dict[str, Any]], ids: Sequence[str]) -> dict[str
 
 def mutation(only: Sequence[str] = (), profile: str = "default", seed: int = 2025,
              replicates: int = 1, jobs: int = 1, split: str = "mutants",
-             theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
-    r"""The mutation report of the ids ``only`` (all when empty): entries, scores, exit code.
+             mutants: Sequence[str] = (), theorems: Sequence[Theorem] = THEOREMS
+             ) -> dict[str, Any]:
+    r"""The mutation report of the ids ``only`` (all when empty): entries, scores, verdict.
 
-    ``ValueError`` naming the field for an unknown id, a bad profile, seed, count of
-    replicates or of jobs.
+    ``mutants`` restricts the run to the mutants of these names (all when empty).
+    ``ValueError`` naming the field for an unknown id or mutant name, a bad profile, seed,
+    count of replicates or of jobs.
     """
     known = [theorem.id for theorem in theorems]
     unknown = [bound_id for bound_id in only if bound_id not in known]
@@ -194,8 +203,12 @@ def mutation(only: Sequence[str] = (), profile: str = "default", seed: int = 202
             raise ValueError(f"{name}: must be an integer of at least {least}, got {value!r}")
     if jobs > door.MAX_JOBS:
         raise ValueError(f"jobs: at most {door.MAX_JOBS} workers, got {jobs}")
+    names = sorted({mutant.name for family in FAMILIES for mutant in family.mutants})
+    strange = [name for name in mutants if name not in names]
+    if strange:
+        raise ValueError(f"mutants: unknown mutant {strange[0]!r}; known: {', '.join(names)}")
     chosen = [theorem for theorem in theorems if not only or theorem.id in only]
-    planned, left_out = plan(chosen, seed, replicates)
+    planned, left_out = plan(chosen, seed, replicates, mutants)
     start = time.perf_counter()
     results = list(outcomes(planned, profile, jobs, split))
     entries = score(planned, results)
