@@ -75,22 +75,27 @@ def curve_table(report: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def section(table: Mapping[str, Any], curve: Mapping[str, Any], run: Mapping[str, Any]
-            ) -> list[str]:
-    """The generated part of the page."""
+def section(record: Mapping[str, Any]) -> list[str]:
+    """The generated part of the page, from the numbers in ``record``."""
+    run, table, curve = record["run"], record["table"], record.get("curve")
+    cpu = sum(entry["cpu_seconds"] for entry in table["entries"])
     lines = [BEGIN, "", "## Measured", "",
              f"`{run['table_command']}` at commit `{run['git_commit']}` (generated "
-             f"{run['date']}), {run['table_seconds']:.0f} s on two cores:", "",
+             f"{run['date']}): {run['table_seconds']:.0f} s wall time on two shared cores, "
+             f"{cpu:.0f} s of CPU time in the mutants' runs.", "",
              "```text", *scores(table), "```", "", *mutant_table(table), "",
              "Operators that do not apply, and why:", ""]
     lines += [f"- {item['id']}: `{item.get('mutant', item['operator'])}`: {item['reason']}"
               for item in table["not_applicable"]]
-    lines += ["", "### Power curve of the radius", "",
-              f"`{run['curve_command']}` ({run['curve_seconds']:.0f} s): the probability "
-              "that validate flags the reference with its confidence radius multiplied by "
-              "c, with its exact 95% (Clopper-Pearson) interval, over "
-              f"{curve['replicates']} run seeds.", "", *curve_table(curve), "", END]
-    return lines
+    lines += ["", "### Power curve of the radius", ""]
+    if curve is None:
+        lines += ["Not generated yet (`python docs/regenerate_mutation.py --curve`).", ""]
+    else:
+        lines += [f"`{run['curve_command']}` ({run['curve_seconds']:.0f} s): the probability "
+                  "that validate flags the reference with its confidence radius multiplied "
+                  "by c, with its exact 95% (Clopper-Pearson) interval, over "
+                  f"{curve['replicates']} run seeds.", "", *curve_table(curve), ""]
+    return [*lines, END]
 
 
 def write_page(lines: Sequence[str]) -> None:
@@ -101,34 +106,46 @@ def write_page(lines: Sequence[str]) -> None:
     PAGE.write_text(head + "\n\n" + "\n".join(lines) + tail, encoding="utf-8")
 
 
+def save(record: Mapping[str, Any]) -> None:
+    """Write the numbers and the page's generated section."""
+    NUMBERS.parent.mkdir(parents=True, exist_ok=True)
+    NUMBERS.write_text(json.dumps(jsonable(record), indent=1) + "\n", encoding="utf-8")
+    write_page(section(record))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--profile", choices=["quick", "default"], default="default")
-    parser.add_argument("--replicates", type=int, default=20,
-                        help="run seeds of the power curve (default 20)")
+    parser.add_argument("--profile", choices=["quick", "default"], default="default",
+                        help="profile of the table's runs (default: default)")
+    parser.add_argument("--curve", action="store_true",
+                        help="only the power curve; the table is read from mutation.json")
+    parser.add_argument("--replicates", type=int, default=10,
+                        help="run seeds of the power curve (default 10)")
     parser.add_argument("--curve-profile", choices=["quick", "default"], default="quick",
                         help="profile of the power curve's runs (default quick)")
     args = parser.parse_args()
-    start = time.perf_counter()
-    table = mutation(profile=args.profile, seed=SEED, jobs=2)
-    table_seconds = time.perf_counter() - start
+    if args.curve:
+        record = json.loads(NUMBERS.read_text(encoding="utf-8"))
+    else:
+        start = time.perf_counter()
+        table = mutation(profile=args.profile, seed=SEED, jobs=2)
+        record = {"operators": OPERATORS, "table": table, "run": {
+            "git_commit": git_commit(),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "table_command": f"offcmab mutation --profile {args.profile} --seed {SEED} "
+                             "--jobs 2",
+            "table_seconds": time.perf_counter() - start}}
+        save(record)
     names = [f"radius-x{scale}" for scale in RADIUS_SCALES]
     start = time.perf_counter()
-    curve = mutation(profile=args.curve_profile, seed=SEED, jobs=2,
-                     replicates=args.replicates, mutants=names)
-    run = {"git_commit": git_commit(),
-           "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-           "table_command": f"offcmab mutation --profile {args.profile} --seed {SEED} "
-                            "--jobs 2",
-           "curve_command": f"offcmab mutation --profile {args.curve_profile} --seed {SEED} "
-                            f"--jobs 2 --replicates {args.replicates} --mutants "
-                            + " ".join(names),
-           "table_seconds": table_seconds, "curve_seconds": time.perf_counter() - start}
-    write_page(section(table, curve, run))
-    NUMBERS.parent.mkdir(parents=True, exist_ok=True)
-    NUMBERS.write_text(json.dumps(jsonable({"run": run, "table": table, "curve": curve,
-                                            "operators": OPERATORS}), indent=1) + "\n",
-                       encoding="utf-8")
+    record["curve"] = mutation(profile=args.curve_profile, seed=SEED, jobs=2,
+                               replicates=args.replicates, mutants=names)
+    record["run"] |= {
+        "curve_command": f"offcmab mutation --profile {args.curve_profile} --seed {SEED} "
+                         f"--jobs 2 --replicates {args.replicates} --mutants "
+                         + " ".join(names),
+        "curve_seconds": time.perf_counter() - start}
+    save(record)
     print("\n".join(aligned([("wrote", str(PAGE)), ("wrote", str(NUMBERS))])))
 
 
