@@ -87,8 +87,8 @@ OPERATORS: dict[str, str] = {
 }
 
 _NO_ESTIMATOR = "the algorithm has one estimator, the empirical mean"
-_UNION_PENDING = ("not wired yet: the controls module has no no_union_bound control to reuse "
-                  "(one catalogue line once it does)")
+_UNION_PENDING = ("not measured in this version: the mutant is the controls' no-union-bound "
+                  "radius, which this version does not have yet")
 
 
 def _reused(operator: str, control: str, controls: Mapping[str, Callable[..., Any]],
