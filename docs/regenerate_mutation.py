@@ -4,12 +4,14 @@ Usage (from the repository root)::
 
     python docs/regenerate_mutation.py                 # the table and the power curve
     python docs/regenerate_mutation.py --profile quick # faster, the quick profile
+    python docs/regenerate_mutation.py --from run.json # the table of a finished run
 
 It runs ``offcmab mutation --seed 2025 --jobs 2`` over every bound id, and the power curve
 (the radius-scale mutants on ``--replicates`` run seeds), then rewrites the part of the page
 between the two ``generated`` markers and writes ``docs/assets/mutation.json`` (the numbers
-the page shows, with the date and git commit).  The files are committed; the docs build
-only reads them.
+the page shows, with the date and git commit).  With ``--from FILE`` the table is the output
+of a finished ``offcmab mutation --json`` run instead, and a power curve already in the
+numbers is kept.  The files are committed; the docs build only reads them.
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", choices=["quick", "default"], default="default",
                         help="profile of the table's runs (default: default)")
+    parser.add_argument("--from", dest="finished", type=Path, metavar="FILE",
+                        help="the table from this `offcmab mutation --json` output (no run)")
     parser.add_argument("--curve", action="store_true",
                         help="only the power curve; the table is read from mutation.json")
     parser.add_argument("--replicates", type=int, default=10,
@@ -126,6 +130,19 @@ def main() -> None:
     args = parser.parse_args()
     if args.curve:
         record = json.loads(NUMBERS.read_text(encoding="utf-8"))
+    elif args.finished is not None:
+        table = json.loads(args.finished.read_text(encoding="utf-8"))
+        record = json.loads(NUMBERS.read_text(encoding="utf-8")) if NUMBERS.exists() else {}
+        record |= {"operators": OPERATORS, "table": table}
+        record["run"] = record.get("run", {}) | {
+            "git_commit": git_commit(),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "table_command": f"offcmab mutation --profile {table['profile']} --seed "
+                             f"{table['seed']} --jobs {table['jobs']} --json",
+            "table_seconds": table["seconds"]}
+        if "curve" in record:
+            save(record)
+            return
     else:
         start = time.perf_counter()
         table = mutation(profile=args.profile, seed=SEED, jobs=2)
