@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "validate": "offcmab.validation.commands.validate",
     "compare": "offcmab.validation.commands.compare",
     "calibrate": "offcmab.validation.commands.calibrate",
+    "mutation": "offcmab.validation.commands.mutation",
     "tightness": "offcmab.validation.commands.tightness",
     "falsify": "offcmab.validation.commands.falsify",
     "bound": "offcmab.validation.commands.bound",

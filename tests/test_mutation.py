@@ -1,0 +1,137 @@
+"""``offcmab mutation``: the catalogue, the scoring, and a quick run through the user's door.
+
+Statistical content: the two kill assertions rest on rows the mutant fails in every
+trial, not by luck (with the quick profile and seed 2025, data ignored and optimism pick
+the bad action on the pessimism trap in all 104 trials: gap 0.6 against the bound 0.51);
+the equivalent mutant's pass has false-alarm probability at most the run's stated budget
+(``false_alarm_budget`` of the report, 1e-3 per run), the same as for the reference.  The
+other tests are exact.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from test_cli_solve import run_cli
+
+from offcmab.reference.clcb import clcb
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.oracles import TopK
+from offcmab.validation.mutation import operators
+from offcmab.validation.mutation.mutant import ties_to_larger_ids
+from offcmab.validation.mutation.score import (
+    EQUIVALENT_OK,
+    FALSE_ALARM,
+    KILLED,
+    SURVIVED,
+    Job,
+    Outcome,
+    score,
+    summarize,
+)
+from offcmab.validation.runner import door
+from offcmab.validation.theorems import THEOREMS
+
+CLEAR = ("data-ignored", "optimism")
+EQUIVALENT = "ties-larger-ids"
+
+
+@pytest.mark.parametrize("theorem", THEOREMS, ids=lambda theorem: theorem.id)
+def test_catalogue_covers_every_id_and_says_why_an_operator_does_not_apply(theorem) -> None:
+    family = operators.family_of(theorem)
+    assert family is not None
+    applied = {mutant.operator for mutant in family.mutants
+               if operators.skipped(theorem, mutant) is None}
+    reasons = {**family.not_applicable,
+               **{mutant.operator: operators.skipped(theorem, mutant)
+                  for mutant in family.mutants if operators.skipped(theorem, mutant)}}
+    for operator in operators.OPERATORS:
+        assert operator in applied or reasons.get(operator), (theorem.id, operator)
+    assert any(mutant.equivalent for mutant in family.mutants)
+
+
+@pytest.mark.parametrize("theorem", THEOREMS, ids=lambda theorem: theorem.id)
+def test_every_mutant_enters_through_the_users_door_with_the_right_signature(theorem) -> None:
+    family = operators.family_of(theorem)
+    assert family is not None
+    for mutant in family.mutants:
+        target = operators.spec(family, mutant)
+        _, described = door.subject(target, (theorem.id,), parallel=True)
+        assert described["function"] == f"{family.name}.{mutant.attribute}"
+        assert getattr(family, mutant.attribute) is mutant.function
+
+
+def test_ties_go_to_larger_ids_and_strict_orders_stay() -> None:
+    index = np.array([0.5, 0.2, 0.5, -np.inf, 0.2, 0.9])
+    broken = ties_to_larger_ids(index)
+    assert np.argsort(-broken, kind="stable").tolist() == [5, 2, 0, 4, 1, 3]
+    assert np.all(broken <= index)  # a lower bound stays a lower bound
+    assert broken[3] == -np.inf
+
+
+def test_relabelled_clcb_returns_the_references_action_and_statistics() -> None:
+    data = OfflineDataset.from_records(
+        5, [[0, 1], [2, 3], [4], [1, 2], [0, 4]],
+        [[1.0, 0.0], [1.0, 1.0], [0.0], [1.0, 1.0], [1.0, 1.0]])
+    reference = clcb(data, TopK(2), 0.1)
+    relabelled = operators.CLCB.relabelled(data, TopK(2), 0.1)
+    assert relabelled.action.tolist() == reference.action.tolist()
+    assert np.array_equal(relabelled.counts, reference.counts)
+    assert np.array_equal(relabelled.lcb, reference.lcb)
+
+
+def _job(mutant: str, equivalent: bool, seed: int) -> Job:
+    return Job("id", mutant, "op", equivalent, "subject", seed)
+
+
+def test_statuses_scores_and_exact_intervals() -> None:
+    planned = [_job("a", False, 1), _job("a", False, 2), _job("b", False, 1),
+               _job("b", False, 2), _job("c", True, 1), _job("c", True, 2),
+               _job("d", True, 1), _job("d", True, 2)]
+    flags = [True, True, True, False, False, True, False, False]
+    results = [Outcome(flag, int(flag), 3, 0.5, 1e-3) for flag in flags]
+    entries = score(planned, results)
+    assert [entry["status"] for entry in entries] == [KILLED, SURVIVED, FALSE_ALARM,
+                                                      EQUIVALENT_OK]
+    assert [entry["kill_probability"] for entry in entries] == [1.0, 0.5, 0.5, 0.0]
+    low, high = entries[0]["interval"]  # 2 of 2: the exact lower limit is 0.025 ** (1/2)
+    assert low == pytest.approx(0.025 ** 0.5) and high == 1.0
+    tally = summarize(entries, ["id"])["overall"]
+    assert (tally["killed"], tally["mutants"], tally["score"], tally["false_alarms"]) == \
+        (1, 2, 0.5, 1)
+
+
+def test_quick_run_kills_clear_mutants_and_passes_an_equivalent(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bound_id = THEOREMS[0].id
+    code = run_cli(["mutation", "--only", bound_id, "--profile", "quick", "--jobs", "2",
+                    "--mutants", *CLEAR, EQUIVALENT, "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert set(report) >= {"profile", "seed", "replicates", "entries", "not_applicable",
+                           "summary", "passed", "operators"}
+    status = {entry["mutant"]: entry["status"] for entry in report["entries"]}
+    assert status == {CLEAR[0]: KILLED, CLEAR[1]: KILLED, EQUIVALENT: EQUIVALENT_OK}
+    for entry in report["entries"]:
+        assert set(entry) >= {"id", "mutant", "operator", "equivalent", "status", "runs",
+                              "flagged", "kill_probability", "interval", "failing_rows",
+                              "false_alarm_budget", "subject"}
+        assert entry["id"] == bound_id and entry["runs"] == 1
+    assert report["summary"]["ids"][bound_id]["score"] == 1.0
+    assert report["passed"] is True
+
+
+@pytest.mark.parametrize(("argv", "field"), [
+    (["--only", "no-such-id"], "only"),
+    (["--mutants", "no-such-mutant"], "mutants"),
+    (["--replicates", "0"], "--replicates"),
+    (["--jobs", "0"], "--jobs"),
+    (["--profile", "full"], "--profile"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], field: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["mutation", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and field in err and "Traceback" not in err

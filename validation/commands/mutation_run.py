@@ -1,0 +1,73 @@
+r"""The body of ``offcmab mutation``: run the catalogue, print the table or JSON, exit code.
+
+The parser lives in :mod:`offcmab.validation.commands.mutation`, which imports this module
+only when a run starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from offcmab.validation.mutation.score import mutation
+from offcmab.validation.output import jsonable, to_json
+
+#: Columns of the human table.
+HEADER = ("id", "mutant", "operator", "status", "flagged", "kill probability [95% CI]",
+          "FAIL rows")
+
+
+def run(args: argparse.Namespace) -> int:
+    only = tuple(dict.fromkeys(args.only)) if args.only else ()
+    report = mutation(only, profile=args.profile, seed=args.seed,
+                      replicates=args.replicates, jobs=args.jobs,
+                      mutants=tuple(dict.fromkeys(args.mutants or ())))
+    if args.json:
+        sys.stdout.write(to_json(jsonable(report)) + "\n")
+    else:
+        sys.stdout.write(table(report))
+    return 0 if report["passed"] else 1
+
+
+def _cells(entry: dict[str, Any]) -> tuple[str, ...]:
+    low, high = entry["interval"]
+    return (entry["id"], entry["mutant"], entry["operator"], entry["status"],
+            f"{entry['flagged']}/{entry['runs']}",
+            f"{entry['kill_probability']:.2f} [{low:.2f}, {high:.2f}]",
+            ",".join(str(rows) for rows in entry["failing_rows"]))
+
+
+def aligned(lines: Sequence[tuple[str, ...]]) -> list[str]:
+    """Rows of cells as left-aligned columns."""
+    widths = [max(len(line[column]) for line in lines) for column in range(len(lines[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
+            .rstrip() for line in lines]
+
+
+def scores(report: dict[str, Any]) -> list[str]:
+    """One line per id: mutation score, survivors, equivalents and false alarms."""
+    lines = []
+    for bound_id, tally in [*report["summary"]["ids"].items(),
+                            ("all", report["summary"]["overall"])]:
+        score = "n/a" if tally["score"] is None else f"{tally['score']:.2f}"
+        lines.append((bound_id, f"{tally['killed']}/{tally['mutants']} killed",
+                      f"score {score}", f"{tally['survived']} survived",
+                      f"{tally['equivalents'] - tally['false_alarms']}/{tally['equivalents']} "
+                      "equivalents passed", f"{tally['errors']} errors"))
+    return aligned(lines)
+
+
+def table(report: dict[str, Any]) -> str:
+    """The human table: every mutant, the operators left out, the scores per id."""
+    text = aligned([HEADER, *(_cells(entry) for entry in report["entries"])])
+    text += ["", "operators that do not apply:"]
+    text += [f"  {item['id']}: {item.get('mutant', item['operator'])}: {item['reason']}"
+             for item in report["not_applicable"]]
+    text += ["", *scores(report), "",
+             f"profile {report['profile']}, run seeds {report['seed']}.."
+             f"{report['seed'] + report['replicates'] - 1}, {report['jobs']} job(s), "
+             f"{report['seconds']:.0f} s; KILLED: flagged in every run, FALSE ALARM: an "
+             "equivalent mutant flagged in some run"]
+    return "\n".join(text) + "\n"

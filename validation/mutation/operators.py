@@ -1,0 +1,483 @@
+r"""The mutation catalogue: per reference algorithm, its mutants and its equivalent mutants.
+
+Each operator stands for a class of mistakes a user could make when writing one of the
+paper's algorithms (:data:`OPERATORS` says which).  A mutant that is exactly an existing
+negative control of :mod:`offcmab.validation.controls` *is* that control (reused, never
+rewritten); the others are built here from the same public pieces the reference uses
+(:func:`~offcmab.reference.confidence.arm_statistics`,
+:func:`~offcmab.reference.confidence.hoeffding_radius`, the controls' scaled indices).
+
+Families (module attributes; a mutant's spec is
+``offcmab.validation.mutation.operators:FAMILY.attribute``):
+
+* :data:`CLCB`: ``f(dataset, oracle, delta)``, CLCB (Algorithm 1);
+* :data:`CASCADE`: ``f(dataset, k, delta)``, CLCB-Cascade;
+* :data:`LLM_IMPROVED`, :data:`LLM_STANDARD`: ``f(log, k, delta)``, CLCB-LLM-C;
+* :data:`STREAM`: ``f(m, k, delta)``, a CUCB-LLM-S learner factory;
+* :data:`IM`: ``f(graph, cascades, oracle, delta)``, CLCB-IM-N.
+
+The dropped union bound (a radius with :math:`\log(1/\delta)` in place of
+:math:`\log(cmn/\delta)`) is one line per family once the controls modules export their
+``no_union_bound`` control: a ``_reused(DROPPED_UNION, ...)`` entry in the family and the
+operator's entry removed from its ``not_applicable``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from offcmab.reference.clcb import CLCBResult, clcb, lower_confidence_bounds
+from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.clcb_llm import (
+    CLCBLLMResult,
+    Variant,
+    cache_statistics,
+    clcb_llm,
+    ucb_radius,
+)
+from offcmab.reference.confidence import RadiusRule, arm_statistics, clip_bound, hoeffding_radius
+from offcmab.reference.cucb_llm_stream import StreamingCache
+from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.im.clcb_im_node import CLCBIMResult, clcb_im_node, edge_lcbs
+from offcmab.reference.im.data import NodeCascades
+from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.oracles import Oracle, TopK, top_k
+from offcmab.reference.problems.llm_cache import CacheLog, QueryLog
+from offcmab.validation.controls import cmab, im, stream
+from offcmab.validation.controls.llm import IMPROVED_CONTROLS, STANDARD_CONTROLS, rescored
+from offcmab.validation.controls.oracles import BrokenOracle, Mistake
+from offcmab.validation.mutation.mutant import (
+    Family,
+    Mutant,
+    RelabelledOracle,
+    relabelling,
+    ties_to_larger_ids,
+)
+from offcmab.validation.scenarios.llm_online import printed_cache
+from offcmab.validation.theorem import Theorem
+
+#: Radius multipliers of the ``radius-scale`` operator (the power curve's abscissae).
+RADIUS_SCALES = (0.3, 0.5, 0.7, 0.9)
+
+DROPPED_UNION = "dropped-union-bound"
+
+#: Operator -> the class of user mistakes it stands for (equivalents: the freedom it uses).
+OPERATORS: dict[str, str] = {
+    "radius-scale": "a confidence radius too narrow by a constant factor (a wrong constant, "
+                    "a missing factor 2, a variance proxy too small)",
+    DROPPED_UNION: "the union bound over arms and sample sizes left out of the radius",
+    "optimism": "the sign of the radius flipped: an upper bound where a lower one belongs",
+    "sum-for-mean": "a total (of rewards, of observed costs) where the average belongs",
+    "counts-for-mean": "ranking by how often an arm was logged: copying the logger "
+                       "(behaviour cloning)",
+    "data-ignored": "the data never reach the decision (a fixed action)",
+    "oracle-first-k": "the oracle ignores its weights and returns the first feasible action",
+    "oracle-smallest-k": "the oracle minimizes instead of maximizing",
+    "oracle-random": "the oracle returns an action unrelated to its weights",
+    "wrong-estimator": "a plausible but wrong estimator (the paper's printed one)",
+    "off-by-one": "a sample count off by one (N+1) in the mean or in the radius",
+    "ties-larger-ids": "equivalent: exact ties broken toward larger ids instead of smaller",
+    "proof-constant": "equivalent: the proof's radius constant log(2mn/delta) instead of the "
+                      "printed log(4mn/delta)",
+    "relabelled": "equivalent: arms renamed by a fixed permutation, the action mapped back",
+}
+
+_NO_ESTIMATOR = "the algorithm has one estimator, the empirical mean"
+_UNION_PENDING = ("not measured in this version: the mutant is the controls' no-union-bound "
+                  "radius, which this version does not have yet")
+
+
+def _reused(operator: str, control: str, controls: Mapping[str, Callable[..., Any]],
+            name: str | None = None) -> Mutant:
+    """The negative control ``control`` of ``controls``, as the mutant of ``operator``."""
+    return Mutant(name or control, operator, controls[control], control=control)
+
+
+# ---- CLCB (Algorithm 1): f(dataset, oracle, delta, radius) ---------------------------------
+
+def _clcb_index(dataset: OfflineDataset, oracle: Oracle, delta: float, rule: RadiusRule,
+                total: bool = False, mean_shift: int = 0, radius_shift: int = 0) -> CLCBResult:
+    r"""CLCB with its index :math:`\text{centre}_i - \rho_i` built from shifted pieces.
+
+    ``total``: the sum of outcomes in place of the mean; ``mean_shift``, ``radius_shift``:
+    the count :math:`N_i` plus this in the mean's denominator or in the radius.
+    """
+    stats = arm_statistics(dataset)
+    observed = stats.counts > 0
+    centre = stats.sums if total else stats.sums / np.maximum(stats.counts + mean_shift, 1)
+    radius = hoeffding_radius(np.where(observed, stats.counts + radius_shift, 0), dataset.n,
+                              dataset.m, delta, rule)
+    index = np.full(dataset.m, -np.inf)
+    index[observed] = centre[observed] - radius[observed]
+    return CLCBResult(oracle(index), stats.counts, stats.means, index)
+
+
+def _clcb_scaled(scale: float) -> Callable[..., CLCBResult]:
+    def run(dataset: OfflineDataset, oracle: Oracle, delta: float,
+            radius: RadiusRule = "alg1") -> CLCBResult:
+        stats, index = cmab.scaled_index(dataset, delta, scale, radius)
+        return CLCBResult(oracle(index), stats.counts, stats.means, index)
+
+    return run
+
+
+def _clcb_sum(dataset: OfflineDataset, oracle: Oracle, delta: float,
+              radius: RadiusRule = "alg1") -> CLCBResult:
+    """The LCB of the total reward: sum of outcomes minus the radius."""
+    return _clcb_index(dataset, oracle, delta, radius, total=True)
+
+
+def _clcb_counts(dataset: OfflineDataset, oracle: Oracle, delta: float,
+                 radius: RadiusRule = "alg1") -> CLCBResult:
+    """Behaviour cloning: the oracle maximizes how often each arm was observed."""
+    stats = arm_statistics(dataset)
+    index = stats.counts.astype(np.float64)
+    return CLCBResult(oracle(index), stats.counts, stats.means, index)
+
+
+def _clcb_mean_plus_one(dataset: OfflineDataset, oracle: Oracle, delta: float,
+                        radius: RadiusRule = "alg1") -> CLCBResult:
+    """The mean divides the sum by N_i + 1."""
+    return _clcb_index(dataset, oracle, delta, radius, mean_shift=1)
+
+
+def _clcb_radius_plus_one(dataset: OfflineDataset, oracle: Oracle, delta: float,
+                          radius: RadiusRule = "alg1") -> CLCBResult:
+    """The radius uses N_i + 1 samples."""
+    return _clcb_index(dataset, oracle, delta, radius, radius_shift=1)
+
+
+def _clcb_ties(dataset: OfflineDataset, oracle: Oracle, delta: float,
+               radius: RadiusRule = "alg1") -> CLCBResult:
+    """CLCB with exact ties between LCBs broken toward larger arm ids."""
+    stats = arm_statistics(dataset)
+    index = ties_to_larger_ids(lower_confidence_bounds(stats, dataset.n, delta, radius))
+    return CLCBResult(oracle(index), stats.counts, stats.means, index)
+
+
+def _clcb_proof_constant(dataset: OfflineDataset, oracle: Oracle, delta: float) -> CLCBResult:
+    """CLCB with the proof's radius log(2mn/delta) (as CLCB-Cascade prints it)."""
+    return clcb(dataset, oracle, delta, "cascade")
+
+
+def _clcb_relabelled(dataset: OfflineDataset, oracle: Oracle, delta: float,
+                     radius: RadiusRule = "alg1") -> CLCBResult:
+    """CLCB on the same log with its arms renamed by a fixed permutation, mapped back."""
+    perm, inverse = relabelling(dataset.m)
+    renamed = replace(dataset, triggered=perm[dataset.triggered],
+                      actions=None if dataset.actions is None else perm[dataset.actions])
+    result = clcb(renamed, RelabelledOracle(oracle, perm), delta, radius)
+    return CLCBResult(inverse[result.action], result.counts[perm], result.means[perm],
+                      result.lcb[perm])
+
+
+def _clcb_mutants() -> tuple[Mutant, ...]:
+    controls = cmab.CLCB_CONTROLS
+    return (
+        *(Mutant(f"radius-x{scale}", "radius-scale", _clcb_scaled(scale))
+          for scale in RADIUS_SCALES),
+        _reused("optimism", "optimism", controls),
+        Mutant("sum-for-mean", "sum-for-mean", _clcb_sum),
+        Mutant("counts-for-mean", "counts-for-mean", _clcb_counts),
+        _reused("data-ignored", "ignores-data", controls, "data-ignored"),
+        _reused("oracle-first-k", "oracle-ignores-weights", controls, "oracle-first-k"),
+        _reused("oracle-smallest-k", "oracle-reversed", controls, "oracle-smallest-k"),
+        _reused("oracle-random", "oracle-random", controls),
+        Mutant("mean-n-plus-1", "off-by-one", _clcb_mean_plus_one),
+        Mutant("radius-n-plus-1", "off-by-one", _clcb_radius_plus_one),
+        Mutant("ties-larger-ids", "ties-larger-ids", _clcb_ties, equivalent=True),
+        Mutant("proof-constant", "proof-constant", _clcb_proof_constant, equivalent=True),
+        Mutant("relabelled", "relabelled", _clcb_relabelled, equivalent=True),
+    )
+
+
+CLCB = Family("CLCB", _clcb_mutants(), {
+    DROPPED_UNION: _UNION_PENDING, "wrong-estimator": _NO_ESTIMATOR})
+
+
+# ---- CLCB-Cascade: f(dataset, k, delta) -----------------------------------------------------
+
+def _as_cascade(function: Callable[..., CLCBResult]) -> Callable[..., CLCBResult]:
+    """A CLCB mutant as CLCB-Cascade: the top-k oracle and the cascade radius."""
+    def run(dataset: OfflineDataset, k: int, delta: float) -> CLCBResult:
+        return function(dataset, TopK(k), delta, "cascade")
+
+    return run
+
+
+def _cascade_mutants() -> tuple[Mutant, ...]:
+    controls = cmab.CASCADE_CONTROLS
+    built = {mutant.name: mutant for mutant in _clcb_mutants() if mutant.control is None}
+    return tuple(
+        _reused(mutant.operator, mutant.control, controls, mutant.name)
+        if mutant.control is not None
+        else replace(mutant, function=_as_cascade(built[mutant.name].function))
+        for mutant in _clcb_mutants() if mutant.operator != "proof-constant")
+
+
+CASCADE = Family("CASCADE", _cascade_mutants(), {
+    DROPPED_UNION: _UNION_PENDING, "wrong-estimator": _NO_ESTIMATOR,
+    "proof-constant": "CLCB-Cascade already prints the proof's radius log(2mn/delta)"})
+
+
+# ---- CLCB-LLM-C: f(log, k, delta) -----------------------------------------------------------
+
+def _llm_index(log: QueryLog, k: int, delta: float, variant: Variant, total: bool = False,
+               mean_shift: int = 0, radius_shift: int = 0) -> CLCBLLMResult:
+    r"""CLCB-LLM-C with its cost UCB :math:`\text{centre}(q) + \rho(q)` built from shifted
+    pieces (``total``: the sum of observed costs in place of their mean)."""
+    ref = clcb_llm(log, k, delta, variant)
+    stats = cache_statistics(log)
+    seen = stats.cost_counts > 0
+    centre = stats.cost_sums if total else \
+        stats.cost_sums / np.maximum(stats.cost_counts + mean_shift, 1)
+    radius = ucb_radius(np.where(seen, stats.cost_counts + radius_shift, 0), log.n, log.m,
+                        delta)
+    c_ucb = np.where(seen, centre, np.inf) + radius
+    with np.errstate(invalid="ignore"):
+        scores = np.where(ref.p_ucb == 0, 0.0, clip_bound(ref.p_ucb, high=1.0)
+                          * clip_bound(c_ucb, high=1.0))
+    return replace(ref, cache=top_k(scores, k), c_ucb=c_ucb, scores=scores)
+
+
+def _llm_relabel(log: QueryLog, perm: Any) -> QueryLog:
+    if isinstance(log, CacheLog):
+        return replace(log, queries=perm[log.queries], caches=perm[log.caches])
+    return replace(log, queries=perm[log.queries])
+
+
+def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMResult]]
+                 ) -> tuple[Mutant, ...]:
+    def scaled(scale: float) -> Callable[..., CLCBLLMResult]:
+        def run(log: CacheLog, k: int, delta: float) -> CLCBLLMResult:
+            return rescored(log, k, delta, variant, cost_scale=scale)
+
+        return run
+
+    def total(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
+        """The UCB of the total observed cost of each query."""
+        return _llm_index(log, k, delta, variant, total=True)
+
+    def counts(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
+        """Behaviour cloning: cache the queries the logged caches served most often."""
+        ref = clcb_llm(log, k, delta, variant)
+        return replace(ref, cache=top_k((ref.counts - ref.cost_counts).astype(float), k))
+
+    def broken(mistake: Mistake) -> Callable[..., CLCBLLMResult]:
+        def run(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
+            ref = clcb_llm(log, k, delta, variant)
+            return replace(ref, cache=BrokenOracle(TopK(k), mistake)(ref.scores))
+
+        return run
+
+    def mean_plus_one(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
+        """The mean cost divides by N_c + 1."""
+        return _llm_index(log, k, delta, variant, mean_shift=1)
+
+    def radius_plus_one(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
+        """The cost radius uses N_c + 1 samples."""
+        return _llm_index(log, k, delta, variant, radius_shift=1)
+
+    def ties(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
+        """CLCB-LLM-C with ties between scores broken toward larger query ids."""
+        ref = clcb_llm(log, k, delta, variant)
+        return replace(ref, cache=top_k(ties_to_larger_ids(ref.scores), k))
+
+    def relabelled(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
+        """CLCB-LLM-C on the log with its queries renamed, the cache mapped back."""
+        perm, inverse = relabelling(log.m)
+        result = clcb_llm(_llm_relabel(log, perm), k, delta, variant)
+        return replace(result, cache=inverse[result.cache], counts=result.counts[perm],
+                       cost_counts=result.cost_counts[perm], p_hat=result.p_hat[perm],
+                       c_hat=result.c_hat[perm], c_ucb=result.c_ucb[perm],
+                       p_ucb=result.p_ucb[perm], scores=result.scores[perm])
+
+    return (
+        *(Mutant(f"radius-x{scale}", "radius-scale", scaled(scale)) for scale in RADIUS_SCALES),
+        _reused("optimism", "optimism", controls),
+        Mutant("sum-for-mean", "sum-for-mean", total),
+        Mutant("counts-for-mean", "counts-for-mean", counts),
+        _reused("data-ignored", "ignores-data", controls, "data-ignored"),
+        Mutant("oracle-first-k", "oracle-first-k", broken("first")),
+        Mutant("oracle-smallest-k", "oracle-smallest-k", broken("reversed")),
+        Mutant("oracle-random", "oracle-random", broken("random")),
+        Mutant("mean-n-plus-1", "off-by-one", mean_plus_one),
+        Mutant("radius-n-plus-1", "off-by-one", radius_plus_one),
+        Mutant("ties-larger-ids", "ties-larger-ids", ties, equivalent=True),
+        Mutant("relabelled", "relabelled", relabelled, equivalent=True),
+    )
+
+
+_LLM_NOT_APPLICABLE = {
+    DROPPED_UNION: _UNION_PENDING, "wrong-estimator": _NO_ESTIMATOR,
+    "proof-constant": "the printed cost radius sqrt(2 log(4mn/delta)/N) is sub-Gaussian; the "
+                      "proof's Hoeffding event covers bounded costs only"}
+LLM_IMPROVED = Family("LLM_IMPROVED", _llm_mutants("improved", IMPROVED_CONTROLS),
+                      _LLM_NOT_APPLICABLE)
+LLM_STANDARD = Family("LLM_STANDARD", _llm_mutants("standard", STANDARD_CONTROLS),
+                      _LLM_NOT_APPLICABLE)
+
+
+# ---- CUCB-LLM-S: f(m, k, delta) -> learner ----------------------------------------------------
+
+class _RescoredCache(StreamingCache):
+    r"""The printed learner with its score :math:`\hat p_t(q)\,\underline c_t(q)` replaced."""
+
+    def __init__(self, m: int, k: int, score: str) -> None:
+        super().__init__(m, k, "printed")
+        self.score = score
+
+    def scores(self) -> Any:
+        if self.rounds == 0:
+            return np.zeros(self.m)
+        p_hat = self.arrivals / self.rounds
+        if self.score == "total":  # total observed cost in place of its LCB
+            return p_hat * self.cost_counts * self.c_hat
+        if self.score == "counts":  # how often the cost was seen in place of its LCB
+            return p_hat * self.cost_counts
+        return ties_to_larger_ids(p_hat * self.lcb)  # ties toward larger ids
+
+
+class _RelabelledLearner:
+    """The printed learner run on renamed queries; its cache and LCBs mapped back."""
+
+    def __init__(self, m: int, k: int) -> None:
+        self.perm, _ = relabelling(m)
+        self.inner = printed_cache(m, k, 0.0)
+
+    def cache(self) -> Any:
+        return self.inner.cache()[self.perm]
+
+    def observe(self, query: int, cost: float | None) -> None:
+        self.inner.observe(int(self.perm[query]), cost)
+
+    @property
+    def lcb(self) -> Any:
+        return self.inner.lcb[self.perm]
+
+
+def _stream_scaled(scale: float) -> Callable[[int, int, float], StreamingCache]:
+    def factory(m: int, k: int, delta: float) -> StreamingCache:
+        return stream.scaled_cache(m, k, scale)
+
+    return factory
+
+
+def _stream_total(m: int, k: int, delta: float) -> StreamingCache:
+    """Scores by the total observed cost instead of its LCB."""
+    return _RescoredCache(m, k, "total")
+
+
+def _stream_counts(m: int, k: int, delta: float) -> StreamingCache:
+    """Scores by how often the cost was observed instead of its LCB."""
+    return _RescoredCache(m, k, "counts")
+
+
+def _stream_ties(m: int, k: int, delta: float) -> StreamingCache:
+    """The printed learner with score ties broken toward larger query ids."""
+    return _RescoredCache(m, k, "ties")
+
+
+def _stream_relabelled(m: int, k: int, delta: float) -> _RelabelledLearner:
+    """The printed learner on renamed queries."""
+    return _RelabelledLearner(m, k)
+
+
+_NO_ORACLE = "the learner's replacement rule is its oracle, inside the reference class"
+STREAM = Family("STREAM", (
+    *(Mutant(f"radius-x{scale}", "radius-scale", _stream_scaled(scale))
+      for scale in RADIUS_SCALES),
+    _reused("optimism", "optimism", stream.STREAM_CONTROLS),
+    Mutant("sum-for-mean", "sum-for-mean", _stream_total),
+    Mutant("counts-for-mean", "counts-for-mean", _stream_counts),
+    _reused("data-ignored", "ignores-data", stream.STREAM_CONTROLS, "data-ignored"),
+    Mutant("ties-larger-ids", "ties-larger-ids", _stream_ties, equivalent=True),
+    Mutant("relabelled", "relabelled", _stream_relabelled, equivalent=True),
+), {
+    DROPPED_UNION: "the printed online radius sqrt(6 log t/N) has no union-bound term",
+    "oracle-first-k": _NO_ORACLE, "oracle-smallest-k": _NO_ORACLE, "oracle-random": _NO_ORACLE,
+    "wrong-estimator": _NO_ESTIMATOR,
+    "off-by-one": "the count enters the radius inside the reference learner; an off-by-one "
+                  "mutant needs a count offset on StreamingCache",
+    "proof-constant": "the online radius has no delta (nothing to change)",
+})
+
+
+# ---- CLCB-IM-N: f(graph, cascades, oracle, delta) -----------------------------------------------
+
+def _im_scaled(scale: float) -> Callable[..., CLCBIMResult]:
+    def run(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+            delta: float) -> CLCBIMResult:
+        result = im.interval_edges(graph, cascades, delta, scale, scale)
+        return replace(result, seeds=oracle(result.lcb))
+
+    return run
+
+
+def _im_counts(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+               delta: float) -> CLCBIMResult:
+    """Behaviour cloning: seed the k nodes the log seeded most often."""
+    ref = edge_lcbs(graph, cascades, delta)
+    k = oracle(ref.lcb).size
+    return replace(ref, seeds=top_k(ref.counters.seeded.astype(np.float64), k))
+
+
+def _im_ties(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+             delta: float) -> CLCBIMResult:
+    """CLCB-IM-N with ties between edge LCBs broken toward larger edge ids (above 0)."""
+    ref = edge_lcbs(graph, cascades, delta)
+    lcb = np.clip(ties_to_larger_ids(ref.lcb), 0.0, 1.0)
+    return replace(ref, lcb=lcb, seeds=oracle(lcb))
+
+
+IM = Family("IM", (
+    *(Mutant(f"radius-x{scale}", "radius-scale", _im_scaled(scale)) for scale in RADIUS_SCALES),
+    _reused("optimism", "optimism", im.IM_CONTROLS),
+    Mutant("counts-for-mean", "counts-for-mean", _im_counts),
+    _reused("data-ignored", "ignores-data", im.IM_CONTROLS, "data-ignored"),
+    _reused("oracle-first-k", "oracle-first-k", im.IM_CONTROLS),
+    _reused("oracle-smallest-k", "oracle-reversed", im.IM_CONTROLS, "oracle-smallest-k"),
+    _reused("oracle-random", "oracle-random", im.IM_CONTROLS),
+    _reused("wrong-estimator", "printed-estimator", im.IM_CONTROLS),
+    Mutant("ties-larger-ids", "ties-larger-ids", _im_ties, equivalent=True),
+), {
+    DROPPED_UNION: _UNION_PENDING,
+    "sum-for-mean": "the estimates are ratios of node-event counts; a count in place of a "
+                    "ratio is the counts-for-mean mutant",
+    "off-by-one": "the counts enter the radii inside interval_edges; an off-by-one mutant "
+                  "needs a count offset there",
+    "proof-constant": "the printed log(12nE/delta) is the proof's",
+    "relabelled": "renaming nodes renames edges, the graph and the oracle's graph; not built",
+})
+
+#: Every family, in catalogue order.
+FAMILIES: tuple[Family, ...] = (CLCB, CASCADE, LLM_IMPROVED, LLM_STANDARD, STREAM, IM)
+
+#: (reference algorithm, its variant keyword) -> the family of its mutants.
+_BY_REFERENCE: dict[tuple[Callable[..., Any], Any], Family] = {
+    (clcb, None): CLCB, (clcb_cascade, None): CASCADE,
+    (clcb_llm, "improved"): LLM_IMPROVED, (clcb_llm, "standard"): LLM_STANDARD,
+    (printed_cache, None): STREAM, (clcb_im_node, None): IM,
+}
+
+
+def family_of(theorem: Theorem) -> Family | None:
+    """The family whose mutants replace ``theorem``'s reference algorithm (``None``: none)."""
+    signature = theorem.signature
+    return _BY_REFERENCE.get((signature.reference, signature.keywords.get("variant")))
+
+
+def spec(family: Family, mutant: Mutant) -> str:
+    """The ``module:FAMILY.attribute`` target that names ``mutant`` to worker processes."""
+    return f"{__name__}:{family.name}.{mutant.attribute}"
+
+
+def skipped(theorem: Theorem, mutant: Mutant) -> str | None:
+    """Why ``theorem`` skips ``mutant`` (a reused control its record leaves out), else None."""
+    if mutant.control is None or theorem.controls.get(mutant.control) is mutant.function:
+        return None
+    return f"the theorem's record leaves the control {mutant.control!r} out"
