@@ -16,10 +16,9 @@ Families (module attributes; a mutant's spec is
 * :data:`STREAM`: ``f(m, k, delta)``, a CUCB-LLM-S learner factory;
 * :data:`IM`: ``f(graph, cascades, oracle, delta)``, CLCB-IM-N.
 
-The dropped union bound (a radius with :math:`\log(1/\delta)` in place of
-:math:`\log(cmn/\delta)`) is one line per family once the controls modules export their
-``no_union_bound`` control: a ``_reused(DROPPED_UNION, ...)`` entry in the family and the
-operator's entry removed from its ``not_applicable``.
+The dropped union bound (the radius of one interval at the stated :math:`\delta`, its
+union-bound term over arms and sample sizes left out) is each family's ``no-union-bound``
+negative control.
 """
 
 from __future__ import annotations
@@ -87,9 +86,6 @@ OPERATORS: dict[str, str] = {
 }
 
 _NO_ESTIMATOR = "the algorithm has one estimator, the empirical mean"
-_UNION_PENDING = ("not measured in this version: the mutant is the controls' no-union-bound "
-                  "radius, which this version does not have yet")
-
 
 def _reused(operator: str, control: str, controls: Mapping[str, Callable[..., Any]],
             name: str | None = None) -> Mutant:
@@ -180,6 +176,7 @@ def _clcb_mutants() -> tuple[Mutant, ...]:
     return (
         *(Mutant(f"radius-x{scale}", "radius-scale", _clcb_scaled(scale))
           for scale in RADIUS_SCALES),
+        _reused(DROPPED_UNION, "no-union-bound", controls, DROPPED_UNION),
         _reused("optimism", "optimism", controls),
         Mutant("sum-for-mean", "sum-for-mean", _clcb_sum),
         Mutant("counts-for-mean", "counts-for-mean", _clcb_counts),
@@ -195,8 +192,7 @@ def _clcb_mutants() -> tuple[Mutant, ...]:
     )
 
 
-CLCB = Family("CLCB", _clcb_mutants(), {
-    DROPPED_UNION: _UNION_PENDING, "wrong-estimator": _NO_ESTIMATOR})
+CLCB = Family("CLCB", _clcb_mutants(), {"wrong-estimator": _NO_ESTIMATOR})
 
 
 # ---- CLCB-Cascade: f(dataset, k, delta) -----------------------------------------------------
@@ -220,7 +216,7 @@ def _cascade_mutants() -> tuple[Mutant, ...]:
 
 
 CASCADE = Family("CASCADE", _cascade_mutants(), {
-    DROPPED_UNION: _UNION_PENDING, "wrong-estimator": _NO_ESTIMATOR,
+    "wrong-estimator": _NO_ESTIMATOR,
     "proof-constant": "CLCB-Cascade already prints the proof's radius log(2mn/delta)"})
 
 
@@ -298,6 +294,7 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
 
     return (
         *(Mutant(f"radius-x{scale}", "radius-scale", scaled(scale)) for scale in RADIUS_SCALES),
+        _reused(DROPPED_UNION, "no-union-bound", controls, DROPPED_UNION),
         _reused("optimism", "optimism", controls),
         Mutant("sum-for-mean", "sum-for-mean", total),
         Mutant("counts-for-mean", "counts-for-mean", counts),
@@ -313,7 +310,7 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
 
 
 _LLM_NOT_APPLICABLE = {
-    DROPPED_UNION: _UNION_PENDING, "wrong-estimator": _NO_ESTIMATOR,
+    "wrong-estimator": _NO_ESTIMATOR,
     "proof-constant": "the printed cost radius sqrt(2 log(4mn/delta)/N) is sub-Gaussian; the "
                       "proof's Hoeffding event covers bounded costs only"}
 LLM_IMPROVED = Family("LLM_IMPROVED", _llm_mutants("improved", IMPROVED_CONTROLS),
@@ -391,6 +388,7 @@ _NO_ORACLE = "the learner's replacement rule is its oracle, inside the reference
 STREAM = Family("STREAM", (
     *(Mutant(f"radius-x{scale}", "radius-scale", _stream_scaled(scale))
       for scale in RADIUS_SCALES),
+    _reused(DROPPED_UNION, "no-union-bound", stream.STREAM_CONTROLS, DROPPED_UNION),
     _reused("optimism", "optimism", stream.STREAM_CONTROLS),
     Mutant("sum-for-mean", "sum-for-mean", _stream_total),
     Mutant("counts-for-mean", "counts-for-mean", _stream_counts),
@@ -398,7 +396,6 @@ STREAM = Family("STREAM", (
     Mutant("ties-larger-ids", "ties-larger-ids", _stream_ties, equivalent=True),
     Mutant("relabelled", "relabelled", _stream_relabelled, equivalent=True),
 ), {
-    DROPPED_UNION: "the printed online radius sqrt(6 log t/N) has no union-bound term",
     "oracle-first-k": _NO_ORACLE, "oracle-smallest-k": _NO_ORACLE, "oracle-random": _NO_ORACLE,
     "wrong-estimator": _NO_ESTIMATOR,
     "off-by-one": "the count enters the radius inside the reference learner; an off-by-one "
@@ -436,6 +433,7 @@ def _im_ties(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
 
 IM = Family("IM", (
     *(Mutant(f"radius-x{scale}", "radius-scale", _im_scaled(scale)) for scale in RADIUS_SCALES),
+    _reused(DROPPED_UNION, "no-union-bound", im.IM_CONTROLS, DROPPED_UNION),
     _reused("optimism", "optimism", im.IM_CONTROLS),
     Mutant("counts-for-mean", "counts-for-mean", _im_counts),
     _reused("data-ignored", "ignores-data", im.IM_CONTROLS, "data-ignored"),
@@ -445,7 +443,6 @@ IM = Family("IM", (
     _reused("wrong-estimator", "printed-estimator", im.IM_CONTROLS),
     Mutant("ties-larger-ids", "ties-larger-ids", _im_ties, equivalent=True),
 ), {
-    DROPPED_UNION: _UNION_PENDING,
     "sum-for-mean": "the estimates are ratios of node-event counts; a count in place of a "
                     "ratio is the counts-for-mean mutant",
     "off-by-one": "the counts enter the radii inside interval_edges; an off-by-one mutant "
