@@ -244,6 +244,25 @@ def _no_gaps(filled: np.ndarray, names: list[str], lines: np.ndarray) -> None:
                          "the round's arms in the first cells of the group", int(lines[row]))
 
 
+def _numbers(cells: np.ndarray, present: np.ndarray, raw: np.ndarray) -> np.ndarray | None:
+    """The numbers of the ``present`` cells (``nan`` elsewhere), parsed as whole arrays from
+    their ASCII bytes ``raw``; None when some present cell is not a plain number (numpy
+    would accept digit separators, the number pattern does not)."""
+    values = np.full(cells.shape, np.nan)
+    try:
+        if (np.char.find(raw, b"_") >= 0).any():
+            raise ValueError("digit separator")
+        values[present] = raw[present].astype(np.float64)
+    except ValueError:
+        return None
+    return values
+
+
+def _not_numbers(cells: np.ndarray) -> np.ndarray:
+    """Which cells are not plain numbers, cell by cell: used only to name a bad cell."""
+    return np.vectorize(lambda cell: not _NUMBER.fullmatch(cell), otypes=[bool])(cells)
+
+
 def _outcomes(table: np.ndarray, columns: list[int], names: list[str], lines: np.ndarray,
               filled: np.ndarray, triggered: list[str]) -> np.ndarray:
     """The outcomes (``nan`` where empty); each filled exactly where an arm was triggered."""
@@ -256,15 +275,9 @@ def _outcomes(table: np.ndarray, columns: list[int], names: list[str], lines: np
                     if filled[row, column] else f"an empty cell ({triggered[column]} is empty)")
         raise InputError(names[column], f"expected {expected}, found {found}",
                          int(lines[row]))
-    raw = _ascii(cells, names, lines)
-    values = np.full(cells.shape, np.nan)
-    try:
-        if (np.char.find(raw, b"_") >= 0).any():
-            raise ValueError("digit separator")
-        values[present] = raw[present].astype(np.float64)
-    except ValueError:
-        bad = np.vectorize(lambda cell: not _NUMBER.fullmatch(cell), otypes=[bool])(cells)
-        row, column = _first(present & bad)  # the error path only: cell by cell
+    values = _numbers(cells, present, _ascii(cells, names, lines))
+    if values is None:
+        row, column = _first(present & _not_numbers(cells))  # the error path only
         raise InputError(names[column], f"expected a number in [0, 1], found "
                          f"{str(cells[row, column])!r}", int(lines[row])) from None
     outside = present & ~((values >= 0.0) & (values <= 1.0))
@@ -356,15 +369,9 @@ def _costs(cells: np.ndarray, hits: np.ndarray, lines: np.ndarray, bounded: bool
             "the cost (the query is not in the cache: a miss)"
         found = repr(str(cells[row])) if observed[row] else "an empty cell"
         raise InputError("cost", f"expected {expected}, found {found}", int(lines[row]))
-    raw = _ascii(cells[:, None], ["cost"], lines)[:, 0]
-    costs = np.full(cells.shape, np.nan)
-    try:
-        if (np.char.find(raw, b"_") >= 0).any():
-            raise ValueError("digit separator")
-        costs[observed] = raw[observed].astype(np.float64)
-    except ValueError:
-        bad = np.vectorize(lambda cell: not _NUMBER.fullmatch(cell), otypes=[bool])(cells)
-        row = int(np.flatnonzero(observed & bad)[0])  # the error path only: cell by cell
+    costs = _numbers(cells, observed, _ascii(cells[:, None], ["cost"], lines)[:, 0])
+    if costs is None:
+        row = int(np.flatnonzero(observed & _not_numbers(cells))[0])  # the error path only
         raise InputError("cost", f"expected a number, found {str(cells[row])!r}",
                          int(lines[row])) from None
     allowed = np.isfinite(costs) & ((costs >= 0.0) & (costs <= 1.0) if bounded else True)

@@ -82,6 +82,18 @@ def emit(payload: Mapping[str, Any], as_json: bool) -> None:
         sys.stdout.write(f"{key:<{width}}  {text}\n")
 
 
+def short(value: Any) -> str:
+    """A parameter value for a reader: floats to 4 significant digits, lists in brackets,
+    objects as ``key=value`` pairs."""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(short(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return ", ".join(f"{key}={short(item)}" for key, item in value.items())
+    return str(value)
+
+
 def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     """Nested objects as dotted keys: ``{"a": {"b": 1}}`` -> ``{"a.b": 1}``."""
     flat: dict[str, Any] = {}

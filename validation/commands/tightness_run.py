@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation.output import short
 from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import write_instance
@@ -90,15 +91,7 @@ def _ratio_or_zero(evaluation: Any) -> float:
 
 def _parameters(params: dict[str, Any]) -> list[tuple[str, str]]:
     """The instance's parameters for a reader: numbers to 4 digits, objects as key=value."""
-    def shown(value: Any) -> str:
-        if isinstance(value, float):
-            return f"{value:.4g}"
-        if isinstance(value, list):
-            return "[" + ", ".join(shown(item) for item in value) + "]"
-        if isinstance(value, dict):
-            return ", ".join(f"{key}={shown(item)}" for key, item in value.items())
-        return str(value)
-    return [(str(key), shown(value)) for key, value in params.items()]
+    return [(str(key), short(value)) for key, value in params.items()]
 
 
 def _describe(document: dict[str, Any]) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from offcmab.validation.falsify.confirm import CONFIRM_NAME, Confirmation
 from offcmab.validation.falsify.evaluate import Evaluation
 from offcmab.validation.falsify.search import SEARCH_LEVEL, SearchResult
+from offcmab.validation.output import short
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.tightness.files import write_instance
 
@@ -99,22 +100,12 @@ def write(record: dict[str, Any], result: SearchResult, confirmation: Confirmati
 def describe(part: dict[str, Any]) -> list[str]:
     """An evaluated instance in a few lines: sizes, parameters, gap against bound."""
     lines = [f"    n = {part['n']}, delta = {part['delta']}"]
-    lines += [f"    {key} = {_short(value)}" for key, value in part["instance"].items()
+    lines += [f"    {key} = {short(value)}" for key, value in part["instance"].items()
               if key != "family"]
     if part["status"] == "candidate":
         lines.append(f"    gap quantile {part['gap_quantile']:.4g} vs bound {part['bound']:.4g}"
                      f" ({part['violations']} of {part['trials']} trials above it)")
     return lines
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_short(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{key}: {_short(item)}" for key, item in value.items()) + "}"
-    return str(value)
 
 
 def text(record: dict[str, Any]) -> str:
