@@ -89,6 +89,8 @@ class _State:
     calls: int = 0
     handler: bool = False
     interrupted: bool = False
+    alarm_ready: bool = False
+    armed: float = 0.0
 
 
 _STATE = _State()
@@ -139,13 +141,24 @@ def stop_signals() -> Iterator[None]:
 
     previous = {number: signal.signal(number, interrupt)
                 for number in (signal.SIGINT, signal.SIGTERM)}
+    previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, _expire)
     own_interrupts(True)
+    ready, _STATE.alarm_ready = _STATE.alarm_ready, True
     try:
         yield
     finally:
+        _STATE.alarm_ready = ready
         for number, handler in previous.items():
             signal.signal(number, handler)
         own_interrupts(False)
+
+
+def keep_alarm_handler() -> None:
+    """Install the deadline's ``SIGALRM`` handler for the life of this (worker) process, so
+    that each call only arms and disarms the timer."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGALRM, _expire)
+        _STATE.alarm_ready = True
 
 
 @contextlib.contextmanager
@@ -282,12 +295,25 @@ def deadline(seconds: float | None) -> Iterator[None]:
             yield
 
 
+def _expire(signum: int, frame: Any) -> None:
+    raise TrialTimeout(_STATE.armed)
+
+
 @contextlib.contextmanager
 def _alarm(seconds: float) -> Iterator[None]:
-    def expire(signum: int, frame: Any) -> None:
-        raise TrialTimeout(seconds)
-
-    previous = signal.signal(signal.SIGALRM, expire)
+    """Arm the real-time timer for the block.  Inside a run (:func:`stop_signals`) or a
+    worker (:func:`keep_alarm_handler`) the handler is already installed, and a call costs
+    two ``setitimer`` system calls; elsewhere it is installed and restored around the
+    block.  A user's online learner is called once per round, so this cost counts."""
+    _STATE.armed = seconds
+    if _STATE.alarm_ready:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        return
+    previous = signal.signal(signal.SIGALRM, _expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield

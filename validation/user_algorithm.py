@@ -240,8 +240,9 @@ def function_name(function: Callable[..., Any]) -> str:
 
 
 def guarded(function: Callable[..., Any], label: str,
-            files: frozenset[str]) -> Callable[..., Any]:
-    """``function`` under the call deadline, whatever leaves it turned into one
+            files: frozenset[str], timed: bool = True) -> Callable[..., Any]:
+    """``function`` under the call deadline (unless ``timed`` is false: a caller that
+    times a whole loop of calls itself), whatever leaves it turned into one
     :class:`~offcmab.validation.sandbox.AlgorithmFault` line.
 
     The message names the algorithm, what happened (an exception, ``sys.exit``, the
@@ -253,7 +254,7 @@ def guarded(function: Callable[..., Any], label: str,
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
-            with deadline(timeout()):
+            with deadline(timeout() if timed else None):
                 return function(*args, **kwargs)
         except AlgorithmError:
             raise

@@ -90,6 +90,7 @@ class Settings:
     def apply(self) -> None:
         """Take these settings in this (worker) process."""
         sandbox.set_timeout(self.timeout)
+        sandbox.keep_alarm_handler()
         sandbox.send_output_to(self.log)
 
 

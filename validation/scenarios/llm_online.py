@@ -135,7 +135,7 @@ def _lcb_reader(learner: Any, name: str) -> Callable[[], Any] | None:
     if not hasattr(learner, "lcb"):
         return None
     if callable(learner.lcb):
-        return guarded(learner.lcb, f"{name} lcb()", source_files(learner.lcb))
+        return guarded(learner.lcb, f"{name} lcb()", source_files(learner.lcb), timed=False)
     return lambda: learner.lcb
 
 
@@ -154,20 +154,28 @@ def feed(learner: Learner, queries: IntArray, costs: FloatArray, m: int, k: int,
         raise ValueError(f"learner built by {name}: must have the methods cache() and "
                          f"observe(query, cost_or_None), got a {type(learner).__name__}")
     T = int(np.size(queries))
-    cache = guarded(learner.cache, f"{name} cache()", source_files(learner.cache))
-    observe = guarded(learner.observe, f"{name} observe()", source_files(learner.observe))
+    # The deadline covers the whole stream (one trial); arming a timer per round would cost
+    # more than a round of the reference learner.  Each method still turns its own failure
+    # into a message that names it.
+    cache = guarded(learner.cache, f"{name} cache()", source_files(learner.cache), timed=False)
+    observe = guarded(learner.observe, f"{name} observe()", source_files(learner.observe),
+                      timed=False)
     read_lcb = _lcb_reader(learner, name)
-    caches = np.zeros((T, m), dtype=bool)
-    lcbs = None if read_lcb is None else np.zeros((T, m))
-    for t in range(T):
-        held = caches[t] = round_cache(cache(), m, k, name, t + 1)
-        q = int(queries[t])
-        observe(q, None if held[q] else float(costs[t]))  # a hit reveals no cost
-        if read_lcb is not None and lcbs is not None:
-            lcbs[t] = _lcb_row(read_lcb(), m, name, t + 1)
-    final = round_cache(cache(), m, k, name, T + 1)
-    hits = caches[np.arange(T), np.asarray(queries, dtype=np.int64)]
-    return OnlineRun(caches, final, hits, lcbs)
+
+    def rounds() -> OnlineRun:
+        caches = np.zeros((T, m), dtype=bool)
+        lcbs = None if read_lcb is None else np.zeros((T, m))
+        for t in range(T):
+            held = caches[t] = round_cache(cache(), m, k, name, t + 1)
+            q = int(queries[t])
+            observe(q, None if held[q] else float(costs[t]))  # a hit reveals no cost
+            if read_lcb is not None and lcbs is not None:
+                lcbs[t] = _lcb_row(read_lcb(), m, name, t + 1)
+        final = round_cache(cache(), m, k, name, T + 1)
+        hits = caches[np.arange(T), np.asarray(queries, dtype=np.int64)]
+        return OnlineRun(caches, final, hits, lcbs)
+
+    return guarded(rounds, f"{name} (over {T} rounds)", source_files(learner.cache))()
 
 
 def _lcb_row(value: Any, m: int, name: str, t: int) -> FloatArray:
