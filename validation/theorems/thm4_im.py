@@ -33,6 +33,7 @@ from offcmab.validation.controls.im import IM_CONTROLS
 from offcmab.validation.events import im_node, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import NODE_FIELDS
+from offcmab.validation.falsify.spaces import im_graph_space
 from offcmab.validation.scenarios.im import RATE_INSTANCE, IMScenario, rate_factor
 from offcmab.validation.scenarios.traps import imm_oracle_traps
 from offcmab.validation.theorem import Rate, Signature, Theorem
@@ -77,6 +78,7 @@ THEOREM = Theorem(
     controls_check_events=True,
     traps_vacuous=True,
     space=im_space,
+    falsify_space=im_graph_space,
     check_params=IM_PARAMS,
     rate=Rate(-0.5, RATE_INSTANCE, rate_factor),
 )

@@ -36,6 +36,7 @@ from offcmab.bounds.theorems.llm import THM_LLM_ONLINE
 from offcmab.validation.controls.stream import STREAM_CONTROLS
 from offcmab.validation.events import llm
 from offcmab.validation.events.core import EventCase
+from offcmab.validation.falsify.spaces import online_paired_space
 from offcmab.validation.scenarios.llm_online import (
     RATE_INSTANCE,
     StreamScenario,
@@ -92,6 +93,7 @@ THEOREM = Theorem(
     controls_check_events=True,
     traps_vacuous=True,
     space=online_space,
+    falsify_space=online_paired_space,
     check_params=CACHE_PARAMS,
     rate=Rate(0.5, RATE_INSTANCE, rate_factor),
 )
