@@ -20,6 +20,11 @@ Everything validation checks for this bound:
   half-width radius and a radius without the union bound stay valid confidence intervals
   for this Bernstein radius at every runnable size (:data:`NO_POWER`);
 * **tightness**: the small-graph instance space.
+* **falsify**: the bound being vacuous, ``offcmab falsify`` searches graphs of 4-8 nodes
+  (one in-edge each, edge probabilities, seed law :math:`q_v`, ``k`` of 1-3, ``n`` of 1000
+  or 4000) for an instance where the algorithm is worse than the reference on the same
+  datasets (paired sign test at 1e-3 and a mean difference of 5% of the largest gap;
+  :mod:`offcmab.validation.falsify.paired`), not for a bound violation.
 """
 
 from __future__ import annotations

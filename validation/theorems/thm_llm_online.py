@@ -25,6 +25,11 @@ Everything validation checks for this bound:
   half the printed radius still covers where the proof needs it, and the lone Hoeffding
   radius is flagged only in most default runs (:data:`NO_POWER`);
 * **tightness**: the online instance space.
+* **falsify**: the bound being vacuous, ``offcmab falsify`` searches 3-12 queries (arrival
+  law, Bernoulli cost means, cache size, ``T`` of 200 or 500 rounds) for an instance where
+  the algorithm is worse than the reference on the same datasets (paired sign test at 1e-3
+  and a mean difference of 5% of the largest gap; :mod:`offcmab.validation.falsify.paired`),
+  not for a bound violation.
 """
 
 from __future__ import annotations
