@@ -38,7 +38,12 @@ from offcmab.validation.cli import main
 from offcmab.validation.commands.falsify_run import subject_spec
 from offcmab.validation.falsify.confirm import CONFIRM_LEVEL
 from offcmab.validation.falsify.evaluate import CANDIDATE
-from offcmab.validation.falsify.falsification import Falsification, falsify, uncovered
+from offcmab.validation.falsify.falsification import (
+    PAIRED_BUDGET,
+    Falsification,
+    falsify,
+    uncovered,
+)
 from offcmab.validation.falsify.paired import MARGIN, PairedEvaluation
 from offcmab.validation.falsify.search import DEFAULT_BUDGET
 from offcmab.validation.falsify.strategies import points
@@ -99,7 +104,7 @@ def replays(saved: Path, algorithm: str, bound_id: str, out: Path) -> int:
 
 
 @pytest.mark.parametrize(("bound_id", "mistake", "budget"), [
-    (ID_INF, "total_reward", 150), (ID_CASCADE, "total_clicks", 400)])
+    (ID_INF, "total_reward", 150), (ID_CASCADE, "total_clicks", DEFAULT_BUDGET)])
 def test_user_mistake_is_found_shrunk_confirmed_and_replays(bound_id: str, mistake: str,
                                                            budget: int,
                                                            tmp_path: Path) -> None:
@@ -227,7 +232,7 @@ def test_data_ignoring_mistake_is_worse_than_the_reference(
 
 @pytest.mark.parametrize("bound_id", [ID_IM, ID_ONLINE])
 def test_reference_is_not_worse_than_itself(bound_id: str, tmp_path: Path) -> None:
-    found = search(bound_id, "reference", tmp_path, budget=DEFAULT_BUDGET // 4)
+    found = search(bound_id, "reference", tmp_path, budget=PAIRED_BUDGET)
     assert found.result.counts[CANDIDATE] > 0
     assert not found.confirmed and found.result.best.effect == 0.0
 

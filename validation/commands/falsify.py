@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="repeat the confirmation of a saved counterexample (its "
                              "seed and trials) instead of searching; exit 1 if it holds")
     parser.add_argument("--budget", type=positive_int, default=None,
-                        help="instances hypothesis tries (default 400; 150 for a paired "
+                        help="instances hypothesis tries (default 1200; 150 for a paired "
                              "comparison with the reference)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,
                         help="seed of the search and of every trial (default 2025)")

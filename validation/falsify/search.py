@@ -52,7 +52,7 @@ SCREEN_TRIALS = 5
 #: A searched instance fails when its violations' binomial tail is below this.
 SEARCH_LEVEL = 0.01
 #: Instances tried by default (hypothesis's ``max_examples``).
-DEFAULT_BUDGET = 400
+DEFAULT_BUDGET = 1200
 #: New instances evaluated while shrinking a failing instance, at most.
 SHRINK_EVALUATIONS = 120
 #: Weight of the mean gap over the bound in the target: among instances whose gap
