@@ -130,6 +130,8 @@ def test_command_finds_behaviour_cloning_and_stores_it(tmp_path: Path,
     assert (tmp_path / f"summary-{ID_INF}.md").read_text().startswith("offcmab falsify")
     saved = tmp_path / f"counterexample-{ID_INF}.json"
     assert replays(saved, algorithm, ID_INF, tmp_path / "replay") == 1
+    code, again = recheck(saved, algorithm, capsys)  # the file's seed: the same trials
+    assert code == 1 and again == record["confirmation"]
     capsys.readouterr()
     # the same output folder holds the example database: the stored instance comes first
     assert run_cli(command) == 1
