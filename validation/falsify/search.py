@@ -13,6 +13,11 @@ more instances per second.  Hypothesis then shrinks the failing point (fewer arm
 is the store of found counterexamples: a later search with the same database, bound id and
 subject replays it first.
 
+What is evaluated, what fails and what is targeted is a :class:`Judge`: by default
+:func:`bound_judge` (the gap against the bound, as above); where the bound is vacuous at
+every runnable size, :func:`offcmab.validation.falsify.paired.paired_judge` (the subject
+against the reference on the same seeds).
+
 The search makes no claim: it tries many instances on the same seeds, so its p-values are
 not corrected for the search.  A found instance counts only once
 :func:`offcmab.validation.falsify.confirm.confirm` has re-tested it on fresh seeds.
