@@ -10,6 +10,13 @@ this is the chance that the seed is an unlucky one).  The user mistakes violate 
 on every second trial or more, where the bound allows one in twenty; the replay through
 ``offcmab validate`` is the run's own exact binomial row at its false-alarm budget.
 Every search is seeded (hypothesis's ``seed``) and starts from an empty database.
+
+Where the bound is vacuous (influence maximization, the online cache), a counterexample is
+an instance where the algorithm is worse than the reference: the one-sided exact sign
+test of the paired gap differences at level 1e-3 plus a mean difference of at least 5% of
+the largest gap.  Against itself the reference's differences are all exactly 0, so its
+p-value is 1 and its false-alarm probability 0; the data-ignoring mistakes are worse on
+every paired trial.
 """
 
 from __future__ import annotations
@@ -23,20 +30,31 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from offcmab.bounds.theorems.cascade import COR1_CASCADE
+from offcmab.bounds.theorems.im import THM4_IM
+from offcmab.bounds.theorems.llm import THM_LLM_ONLINE
 from offcmab.bounds.theorems.upper import THM1_INF
 from offcmab.validation.api import check
 from offcmab.validation.cli import main
 from offcmab.validation.commands.falsify_run import subject_spec
 from offcmab.validation.falsify.confirm import CONFIRM_LEVEL
-from offcmab.validation.falsify.falsification import Falsification, falsify, uncovered
+from offcmab.validation.falsify.evaluate import CANDIDATE
+from offcmab.validation.falsify.falsification import (
+    PAIRED_BUDGET,
+    Falsification,
+    falsify,
+    uncovered,
+)
+from offcmab.validation.falsify.paired import MARGIN, PairedEvaluation
 from offcmab.validation.falsify.search import DEFAULT_BUDGET
 from offcmab.validation.falsify.strategies import points
+from offcmab.validation.runner.spec import Instance
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 
 MISTAKES = Path(__file__).with_name("user_mistakes.py")
 SEED = 2025
 ID_INF, ID_CASCADE = THM1_INF.id, COR1_CASCADE.id
+ID_IM, ID_ONLINE = THM4_IM.id, THM_LLM_ONLINE.id
 
 
 def run_cli(argv: list[str]) -> int:
@@ -86,7 +104,7 @@ def replays(saved: Path, algorithm: str, bound_id: str, out: Path) -> int:
 
 
 @pytest.mark.parametrize(("bound_id", "mistake", "budget"), [
-    (ID_INF, "total_reward", 150), (ID_CASCADE, "total_clicks", 400)])
+    (ID_INF, "total_reward", 150), (ID_CASCADE, "total_clicks", DEFAULT_BUDGET)])
 def test_user_mistake_is_found_shrunk_confirmed_and_replays(bound_id: str, mistake: str,
                                                            budget: int,
                                                            tmp_path: Path) -> None:
@@ -112,6 +130,8 @@ def test_command_finds_behaviour_cloning_and_stores_it(tmp_path: Path,
     assert (tmp_path / f"summary-{ID_INF}.md").read_text().startswith("offcmab falsify")
     saved = tmp_path / f"counterexample-{ID_INF}.json"
     assert replays(saved, algorithm, ID_INF, tmp_path / "replay") == 1
+    code, again = recheck(saved, algorithm, capsys)  # the file's seed: the same trials
+    assert code == 1 and again == record["confirmation"]
     capsys.readouterr()
     # the same output folder holds the example database: the stored instance comes first
     assert run_cli(command) == 1
@@ -181,3 +201,62 @@ def test_validate_search_adds_a_section_and_exit_1(tmp_path: Path) -> None:
     section = (out / "report.md").read_text().split("## Falsification search")[1]
     assert ": confirmed" in section
     assert (out / "falsify" / f"counterexample-{ID_INF}.json").exists()
+
+
+def recheck(saved: Path, algorithm: str, capsys: pytest.CaptureFixture[str]
+            ) -> tuple[int, dict[str, object]]:
+    """Exit code and JSON of ``offcmab falsify ALGORITHM --replay FILE``."""
+    capsys.readouterr()
+    code = run_cli(["falsify", algorithm, "--replay", str(saved), "--json"])
+    return code, json.loads(capsys.readouterr().out)["confirmation"]
+
+
+@pytest.mark.parametrize(("bound_id", "mistake"), [
+    (ID_IM, "guessed_edges"), (ID_ONLINE, "never_cache")])
+def test_data_ignoring_mistake_is_worse_than_the_reference(
+        bound_id: str, mistake: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A vacuous bound: the mistake is confirmed worse than the reference, the file's
+    recheck repeats it (exit 1) and the reference itself passes the recheck (exit 0)."""
+    algorithm = f"{MISTAKES}:{mistake}"
+    found = search(bound_id, algorithm, tmp_path, budget=40)
+    assert found.confirmed and found.record["verdict"] == "confirmed"
+    confirmation = found.record["confirmation"]
+    assert confirmation["paired"] and confirmation["p_value"] < CONFIRM_LEVEL
+    assert confirmation["effect"] >= MARGIN and confirmation["better"] == 0
+    assert "not a violation of the bound" in found.record["claim"]
+    saved = tmp_path / f"counterexample-{bound_id}.json"
+    code, again = recheck(saved, algorithm, capsys)
+    assert code == 1 and again == confirmation
+    code, reference = recheck(saved, "reference", capsys)
+    assert code == 0 and reference["worse"] == reference["better"] == 0
+
+
+@pytest.mark.parametrize("bound_id", [ID_IM, ID_ONLINE])
+def test_reference_is_not_worse_than_itself(bound_id: str, tmp_path: Path) -> None:
+    found = search(bound_id, "reference", tmp_path, budget=PAIRED_BUDGET)
+    assert found.result.counts[CANDIDATE] > 0
+    assert not found.confirmed and found.result.best.effect == 0.0
+
+
+def test_validate_cannot_flag_a_paired_counterexample(tmp_path: Path) -> None:
+    """The instance's own bound row is vacuous and the rate row runs on its fixed graph:
+    replayed through ``validate`` the counterexample checks nothing (exit 3)."""
+    algorithm = f"{MISTAKES}:guessed_edges"
+    search(ID_IM, algorithm, tmp_path, budget=40)
+    saved = tmp_path / f"counterexample-{ID_IM}.json"
+    assert replays(saved, algorithm, ID_IM, tmp_path / "replay") == 3
+
+
+def test_sign_test_drops_ties_and_needs_the_margin() -> None:
+    instance = Instance("x", {}, 0.05, (100,), "test")
+    ties = PairedEvaluation(instance, CANDIDATE, 1.0, (0.5,) * 20, (0.5,) * 20)
+    assert ties.p_value == 1.0 and not ties.significant(0.5)
+    small = PairedEvaluation(instance, CANDIDATE, 1.0, (0.51,) * 12 + (0.5,) * 8,
+                             (0.5,) * 20)
+    assert small.worse == 12 and small.better == 0
+    assert small.p_value == pytest.approx(0.5 ** 12)  # the 8 ties are dropped
+    assert small.effect < MARGIN and not small.significant(1e-3)
+    large = PairedEvaluation(instance, CANDIDATE, 1.0, (0.6,) * 12 + (0.5,) * 8,
+                             (0.5,) * 20)
+    assert large.significant(1e-3)

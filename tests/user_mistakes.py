@@ -11,7 +11,9 @@ traps of :mod:`offcmab.validation.scenarios.traps` are built to catch:
   :func:`total_cost_cache`;
 * frequency-only caching: :func:`lfu_cache`;
 * cost-only caching: :func:`cost_only_cache`;
-* outcome-blind ranking in cascades: :func:`most_examined`.
+* outcome-blind ranking in cascades: :func:`most_examined`;
+* ignoring the data: :func:`guessed_edges` (influence maximization with every edge
+  probability guessed at 0.5) and :func:`never_cache` (an online cache left empty).
 
 Everything is array operations on the flat dataset layouts, as a user's code would be.
 """
@@ -99,3 +101,27 @@ def copy_logged_cache(log: Any, k: int, delta: float) -> np.ndarray:
     held = np.bincount(log.caches, minlength=log.m).astype(float)
     arrivals = np.bincount(log.queries, minlength=log.m)
     return _top(held + arrivals / (arrivals.sum() + 1.0), k)
+
+
+# --- f(graph, cascades, oracle, delta): influence maximization ------------------------------
+
+def guessed_edges(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
+    """Seed for a graph whose every edge is guessed to fire with probability 1/2."""
+    return oracle(np.full(graph.edges, 0.5))
+
+
+# --- f(m, k, delta) -> learner: the online cache ------------------------------------------
+
+class _EmptyCache:
+    """A learner that never fills its cache (so it never learns anything)."""
+
+    def cache(self) -> np.ndarray:
+        return np.zeros(0, dtype=np.int64)
+
+    def observe(self, query: int, cost: float | None) -> None:
+        """Ignore the feedback."""
+
+
+def never_cache(m: int, k: int, delta: float) -> _EmptyCache:
+    """The learner that keeps its cache empty: every query misses."""
+    return _EmptyCache()

@@ -4,9 +4,12 @@ Hypothesis searches the bound id's instance space (sizes, ``k``, arm means and t
 logging law of the data) for an instance where the algorithm's
 :math:`(1-\delta)`-quantile gap exceeds the bound, shrinks it, and re-tests it on fresh
 seeds (exact one-sided binomial test).  A confirmed counterexample is saved as a file
-that ``offcmab validate --instances FILE --algorithm ALGORITHM`` replays.  Exit 0 when
-nothing is confirmed, 1 for a confirmed counterexample, 2 on bad input or an id the
-search does not cover (the message says why).
+that ``offcmab validate --instances FILE --algorithm ALGORITHM`` replays.  Where the bound
+is vacuous at every runnable size, the search looks instead for an instance where the
+algorithm is significantly worse than the reference (paired sign test on shared seeds);
+``offcmab falsify ALGORITHM --replay FILE`` repeats any saved counterexample's
+confirmation.  Exit 0 when nothing is confirmed, 1 for a confirmed counterexample, 2 on
+bad input or an id the search does not cover (the message says why).
 """
 
 from __future__ import annotations
@@ -23,9 +26,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("algorithm", metavar="ALGORITHM",
                         help="FILE.py:FUNCTION, package.module:FUNCTION, control:NAME or "
                              "reference (the call validate --signatures lists)")
-    parser.add_argument("--only", required=True, metavar="ID", help="the bound id to search")
+    parser.add_argument("--only", metavar="ID",
+                        help="the bound id to search (required unless --replay)")
+    parser.add_argument("--replay", type=Path, default=None, metavar="FILE",
+                        help="repeat the confirmation of a saved counterexample (its "
+                             "seed and trials) instead of searching; exit 1 if it holds")
     parser.add_argument("--budget", type=positive_int, default=None,
-                        help="instances hypothesis tries (default 400)")
+                        help="instances hypothesis tries (default 1200; 150 for a paired "
+                             "comparison with the reference)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,
                         help="seed of the search and of every trial (default 2025)")
     parser.add_argument("--out", type=Path, default=Path("offcmab-falsify"), metavar="DIR",

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 
 from offcmab.validation.falsify import report
 from offcmab.validation.falsify.confirm import CONFIRM_TRIALS
-from offcmab.validation.falsify.falsification import STEP_BUDGET, falsify, uncovered
-from offcmab.validation.falsify.search import DEFAULT_BUDGET
+from offcmab.validation.falsify.falsification import STEP_BUDGET, falsify, recheck, uncovered
 from offcmab.validation.runner.door import describe
 from offcmab.validation.subjects import CONTROL, REFERENCE, resolve
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.tightness.files import read_instance
 
 
 def subject_spec(text: str, theorem: Theorem) -> str:
@@ -29,14 +29,38 @@ def subject_spec(text: str, theorem: Theorem) -> str:
     return spec
 
 
+def replay(args: argparse.Namespace) -> int:
+    """``--replay FILE``: the saved instance's confirmation again (its seed and trials)."""
+    bound_id, instance, document = read_instance(args.replay, "falsify", THEOREMS)
+    theorem = find(THEOREMS, bound_id)
+    if args.only is not None and args.only != bound_id:
+        raise ValueError(f"only: {args.replay} holds an instance of {bound_id}, "
+                         f"not {args.only}")
+    spec = subject_spec(args.algorithm, theorem)
+    seed = int(document.get("seed", args.seed))
+    trials = args.confirm_trials or int(document.get("trials", CONFIRM_TRIALS))
+    found = recheck(theorem, spec, instance, seed, trials)
+    record = {"bound_id": bound_id, "algorithm": args.algorithm, "file": str(args.replay),
+              "seed": seed, "confirmation": found.summary()}
+    if args.json:
+        sys.stdout.write(json.dumps(record, indent=2) + "\n")
+    else:
+        sys.stdout.write(report.recheck_text(record))
+    return 1 if found.confirmed else 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.replay is not None:
+        return replay(args)
+    if args.only is None:
+        raise ValueError("only: name the bound id to search (or give --replay FILE)")
     theorem = find(THEOREMS, args.only)
     reason = uncovered(theorem)
     if reason:
         raise ValueError(f"only: {reason}")
     spec = subject_spec(args.algorithm, theorem)
     found = falsify(theorem, spec, args.out, THEOREMS,
-                    budget=args.budget or DEFAULT_BUDGET, run_seed=args.seed,
+                    budget=args.budget, run_seed=args.seed,
                     database=args.database,
                     confirm_trials=args.confirm_trials or CONFIRM_TRIALS,
                     algorithm=args.algorithm, store=not args.no_database)

@@ -1,10 +1,11 @@
 r"""One falsification: search, confirm, record; and which theorems it covers.
 
-A theorem is covered when it has an instance space and an upper bound that can fail at
-runnable sizes.  A lower bound (no space) has no gap over a bound to maximise; a theorem
-whose bound is vacuous at every runnable size (``traps_vacuous``) cannot be broken by
-any runnable instance, so a search would only compare the subject with the reference
-there, which this command does not do.
+A theorem is covered when it has an instance space.  A lower bound (no space) has no
+gap over a bound to maximise.  An upper bound that can fail at runnable sizes is searched
+for a gap above it (:mod:`.search`, :mod:`.confirm`); one that is vacuous at every
+runnable size (``traps_vacuous``) cannot be broken by any runnable instance, so there
+the search looks for an instance where the subject is significantly worse than the
+reference algorithm (:mod:`.paired`).
 """
 
 from __future__ import annotations
@@ -16,13 +17,22 @@ from typing import Any
 
 from offcmab.validation.falsify import report
 from offcmab.validation.falsify.confirm import CONFIRM_TRIALS, Confirmation, confirm
-from offcmab.validation.falsify.search import DEFAULT_BUDGET, SearchResult, search
+from offcmab.validation.falsify.evaluate import Evaluation
+from offcmab.validation.falsify.paired import (
+    PairedConfirmation,
+    confirm_paired,
+    paired_judge,
+)
+from offcmab.validation.falsify.search import DEFAULT_BUDGET, SEARCH_LEVEL, SearchResult, search
+from offcmab.validation.runner.spec import Instance
 from offcmab.validation.theorem import Theorem
 
 #: Where the example database goes inside the output folder (unless named).
 DATABASE_FOLDER = "examples"
 #: Instances tried per bound id by ``offcmab validate --search`` and ``check(search=True)``.
 STEP_BUDGET = 40
+#: Default budget of a paired search (two algorithms run per trial): about a minute.
+PAIRED_BUDGET = 150
 
 
 def uncovered(theorem: Theorem) -> str:
@@ -30,11 +40,25 @@ def uncovered(theorem: Theorem) -> str:
     if theorem.space is None:
         return (f"{theorem.id} is a lower bound (a minimax risk over a family): no instance "
                 "can break it for an algorithm, so there is nothing to search")
-    if theorem.traps_vacuous:
-        return (f"{theorem.id}'s bound is at least the largest possible gap at every "
-                "runnable size, so no runnable instance can break it; the search of the "
-                "gap relative to the reference's is not implemented")
     return ""
+
+
+def paired(theorem: Theorem) -> bool:
+    """Whether ``theorem`` is searched by the paired comparison with the reference."""
+    return theorem.traps_vacuous
+
+
+def default_budget(theorem: Theorem) -> int:
+    return PAIRED_BUDGET if paired(theorem) else DEFAULT_BUDGET
+
+
+def recheck(theorem: Theorem, subject: str, instance: Instance, run_seed: int,
+            trials: int = CONFIRM_TRIALS) -> Confirmation | PairedConfirmation:
+    """The confirmation of ``instance`` (a saved counterexample): the same fresh seeds,
+    so a replay with the search's seed repeats the confirmation exactly."""
+    if paired(theorem):
+        return confirm_paired(theorem, subject, instance, run_seed, trials)
+    return confirm(theorem, subject, Evaluation(instance, "candidate"), run_seed, trials)
 
 
 @dataclass(frozen=True)
@@ -42,7 +66,7 @@ class Falsification:
     """A search, its confirmation (when it found an instance) and their record."""
 
     result: SearchResult
-    confirmation: Confirmation | None
+    confirmation: Confirmation | PairedConfirmation | None
     record: dict[str, Any]
 
     @property
@@ -51,22 +75,25 @@ class Falsification:
 
 
 def falsify(theorem: Theorem, subject: str, out: Path, theorems: Sequence[Theorem],
-            budget: int = DEFAULT_BUDGET, run_seed: int = 2025, database: Path | None = None,
+            budget: int | None = None, run_seed: int = 2025, database: Path | None = None,
             confirm_trials: int = CONFIRM_TRIALS, algorithm: str = "",
             store: bool = True) -> Falsification:
     """Search ``theorem`` for a counterexample of ``subject``, confirm it, write the files.
 
     ``algorithm`` is how the user named the subject (for the replay command; default the
-    spec).  The example database is ``database`` (default ``out/examples``); ``store``
-    false searches without one."""
+    spec); ``budget`` defaults to :func:`default_budget`.  The example database is
+    ``database`` (default ``out/examples``); ``store`` false searches without one."""
     reason = uncovered(theorem)
     if reason:
         raise ValueError(f"only: {reason}")
     folder = database if database is not None else out / DATABASE_FOLDER
-    result = search(theorem, subject, budget, run_seed, folder if store else None)
+    judge = paired_judge(theorem, subject, SEARCH_LEVEL) if paired(theorem) else None
+    result = search(theorem, subject, budget or default_budget(theorem), run_seed,
+                    folder if store else None, judge=judge)
     confirmation = None
     if result.shrunk is not None:
-        confirmation = confirm(theorem, subject, result.shrunk, run_seed, confirm_trials)
+        confirmation = recheck(theorem, subject, result.shrunk.instance, run_seed,
+                               confirm_trials)
     record = report.summary(result, confirmation, theorem, out, algorithm or subject)
     report.write(record, result, confirmation, theorem, theorems, out)
     return Falsification(result, confirmation, record)

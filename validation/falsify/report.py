@@ -1,9 +1,12 @@
 r"""What a falsification writes: the replayable instance, its summary, a readable text.
 
 ``counterexample-ID.json`` is a saved instance of :mod:`offcmab.validation.tightness.files`
-(``offcmab validate --instances`` replays it); it is written only for a confirmed
-counterexample.  ``summary-ID.json`` records the whole search (the instance before and
-after shrinking, the search's counts and clocks, the confirmation) and
+(``offcmab validate --instances`` replays it against the bound, ``offcmab falsify
+--replay`` repeats its confirmation); it is written only for a confirmed counterexample.
+A paired counterexample (:mod:`.paired`) is one where the subject is worse than the
+reference; its bound is vacuous, so only ``falsify --replay`` can flag it again.
+``summary-ID.json`` records the whole search (the instance before and after shrinking,
+the search's counts and clocks, the confirmation) and
 ``summary-ID.md`` says the same in a few lines.
 """
 
@@ -16,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from offcmab.validation.falsify.confirm import CONFIRM_NAME, Confirmation
-from offcmab.validation.falsify.evaluate import Evaluation
+from offcmab.validation.falsify.paired import MARGIN, TEST, PairedConfirmation
 from offcmab.validation.falsify.search import SEARCH_LEVEL, SearchResult
 from offcmab.validation.output import short
 from offcmab.validation.theorem import Theorem
@@ -34,8 +37,14 @@ def replay_command(path: Path, subject: str, seed: int) -> str:
                        "--seed", str(seed)])
 
 
-def summary(result: SearchResult, confirmation: Confirmation | None, theorem: Theorem,
-            out: Path, algorithm: str) -> dict[str, Any]:
+def recheck_command(path: Path, subject: str) -> str:
+    """The ``offcmab falsify --replay`` call that repeats a saved counterexample's
+    confirmation (its file holds the seed)."""
+    return shlex.join(["offcmab", "falsify", subject, "--replay", str(path)])
+
+
+def summary(result: SearchResult, confirmation: Confirmation | PairedConfirmation | None,
+            theorem: Theorem, out: Path, algorithm: str) -> dict[str, Any]:
     """The JSON record of a falsification (``algorithm``: the subject as the user named it)."""
     verdict = ("none found" if result.shrunk is None else
                "confirmed" if confirmation is not None and confirmation.confirmed else
@@ -52,20 +61,48 @@ def summary(result: SearchResult, confirmation: Confirmation | None, theorem: Th
                    "best": _part(result.best)},
         "confirmation": None if confirmation is None else confirmation.summary(),
     }
+    if isinstance(confirmation, PairedConfirmation) or theorem.traps_vacuous:
+        record["claim"] = (f"worse than the reference: {TEST} (margin {MARGIN:g}); not a "
+                           "violation of the bound, which is vacuous at every runnable size")
     if verdict == "confirmed":
         path = replay_path(out, result.bound_id)
-        record["replay"] = {"file": str(path), "command": replay_command(
-            path, algorithm, result.seed)}
+        record["replay"] = {"file": str(path),
+                            "recheck": recheck_command(path, algorithm)}
+        if not theorem.traps_vacuous:
+            record["replay"]["command"] = replay_command(path, algorithm, result.seed)
     return record
 
 
-def _part(evaluation: Evaluation | None) -> dict[str, Any] | None:
+def _part(evaluation: Any) -> dict[str, Any] | None:
     return None if evaluation is None else evaluation.summary()
 
 
-def replay_document(result: SearchResult, confirmation: Confirmation,
+def _paired_document(result: SearchResult, confirmation: PairedConfirmation,
+                     theorem: Theorem) -> dict[str, Any]:
+    fresh = confirmation.evaluation
+    return {
+        "bound_id": result.bound_id, "name": CONFIRM_NAME, "instance": fresh.instance.params,
+        "delta": fresh.instance.delta, "n": fresh.n, "trials": fresh.trials,
+        "seed": result.seed, "budget": result.budget, "ratio": fresh.effect,
+        "gap_mean": float(sum(fresh.subject_gaps)) / fresh.trials,
+        "largest_gap": fresh.scale, "evaluations": sum(result.counts.values()),
+        "counts": dict(result.counts),
+        "seconds": round(result.search_seconds + result.shrink_seconds, 1),
+        "space": result.space,
+        "statement": (f"{result.subject} is worse than the reference on this instance "
+                      f"({theorem.title} is vacuous here): worse in {fresh.worse}, better "
+                      f"in {fresh.better} of {fresh.trials} fresh paired trials, sign test "
+                      f"p = {confirmation.p_value:.3g}; mean difference {fresh.effect:.3g} "
+                      f"of the largest gap (margin {MARGIN:g}); ratio is that mean "
+                      "difference, gap_mean the algorithm's mean gap"),
+    }
+
+
+def replay_document(result: SearchResult, confirmation: Confirmation | PairedConfirmation,
                     theorem: Theorem) -> dict[str, Any]:
     """The saved instance of a confirmed counterexample (its confirmation's numbers)."""
+    if isinstance(confirmation, PairedConfirmation):
+        return _paired_document(result, confirmation, theorem)
     fresh = confirmation.evaluation
     assert fresh.bound is not None and fresh.largest_gap is not None
     return {
@@ -83,8 +120,9 @@ def replay_document(result: SearchResult, confirmation: Confirmation,
     }
 
 
-def write(record: dict[str, Any], result: SearchResult, confirmation: Confirmation | None,
-          theorem: Theorem, theorems: Sequence[Theorem], out: Path) -> None:
+def write(record: dict[str, Any], result: SearchResult,
+          confirmation: Confirmation | PairedConfirmation | None, theorem: Theorem,
+          theorems: Sequence[Theorem], out: Path) -> None:
     """Write the summary files, and the replayable instance of a confirmed counterexample."""
     out.mkdir(parents=True, exist_ok=True)
     if record["verdict"] == "confirmed":
@@ -102,7 +140,12 @@ def describe(part: dict[str, Any]) -> list[str]:
     lines = [f"    n = {part['n']}, delta = {part['delta']}"]
     lines += [f"    {key} = {short(value)}" for key, value in part["instance"].items()
               if key != "family"]
-    if part["status"] == "candidate":
+    if part["status"] == "candidate" and part.get("paired"):
+        lines.append(f"    mean gap {part['subject_gap_mean']:.4g} vs reference "
+                     f"{part['reference_gap_mean']:.4g} (largest gap {part['largest_gap']:.4g})"
+                     f": worse in {part['worse']}, better in {part['better']} of "
+                     f"{part['trials']} trials")
+    elif part["status"] == "candidate":
         lines.append(f"    gap quantile {part['gap_quantile']:.4g} vs bound {part['bound']:.4g}"
                      f" ({part['violations']} of {part['trials']} trials above it)")
     return lines
@@ -122,16 +165,50 @@ def text(record: dict[str, Any]) -> str:
                   f"{search['found']['p_value']:.3g}):", *describe(search["found"]),
                   f"  shrunk in {search['shrink_seconds']} s to (search p = "
                   f"{search['shrunk']['p_value']:.3g}):", *describe(search["shrunk"])]
+    elif search["best"] is not None and search["best"].get("paired"):
+        lines += ["  largest mean paired difference over largest gap seen: "
+                  f"{search['best']['effect']:.4g}, on", *describe(search["best"])]
     elif search["best"] is not None:
         lines += ["  largest gap quantile over bound seen: "
                   f"{search['best']['ratio']:.4g}, on", *describe(search["best"])]
+    if "claim" in record:
+        lines.append(f"  claim tested: {record['claim']}")
     confirmation = record["confirmation"]
-    if confirmation is not None:
+    if confirmation is not None and confirmation.get("paired"):
+        lines.append(paired_line(confirmation))
+    elif confirmation is not None:
         lines.append(f"  confirmation on {confirmation['trials']} fresh trials: "
                      f"{confirmation['violations']} above the bound (allowed rate "
                      f"{confirmation['failure_probability']:.3g}), exact binomial p = "
                      f"{confirmation['p_value']:.3g} "
                      f"{'<' if confirmation['confirmed'] else '>='} {confirmation['level']:g}")
     if "replay" in record:
-        lines.append(f"  replay: {record['replay']['command']}")
+        if "command" in record["replay"]:
+            lines.append(f"  replay: {record['replay']['command']}")
+        lines.append(f"  recheck: {record['replay']['recheck']}")
     return "".join(line + "\n" for line in lines)
+
+
+def recheck_text(record: dict[str, Any]) -> str:
+    """The readable result of ``offcmab falsify --replay``."""
+    confirmation = record["confirmation"]
+    verdict = "confirmed again" if confirmation["confirmed"] else "not confirmed"
+    if confirmation.get("paired"):
+        line = paired_line(confirmation)
+    else:
+        line = (f"  {confirmation['violations']} of {confirmation['trials']} trials above the "
+                f"bound (allowed rate {confirmation['failure_probability']:.3g}), exact "
+                f"binomial p = {confirmation['p_value']:.3g} vs {confirmation['level']:g}")
+    return (f"offcmab falsify --replay {record['file']} ({record['bound_id']}, seed "
+            f"{record['seed']}) on {record['algorithm']}: {verdict}\n{line}\n")
+
+
+def paired_line(confirmation: dict[str, Any]) -> str:
+    """The paired confirmation in one line: sign test and effect against the margin."""
+    return (f"  confirmation on {confirmation['trials']} fresh paired trials: worse than the "
+            f"reference in {confirmation['worse']}, better in {confirmation['better']}; "
+            f"sign test p = {confirmation['p_value']:.3g} "
+            f"{'<' if confirmation['p_value'] < confirmation['level'] else '>='} "
+            f"{confirmation['level']:g}; mean difference {confirmation['effect']:.3g} of the "
+            f"largest gap {'>=' if confirmation['effect'] >= confirmation['margin'] else '<'} "
+            f"margin {confirmation['margin']:g}")

@@ -13,6 +13,11 @@ more instances per second.  Hypothesis then shrinks the failing point (fewer arm
 is the store of found counterexamples: a later search with the same database, bound id and
 subject replays it first.
 
+What is evaluated, what fails and what is targeted is a :class:`Judge`: by default
+:func:`bound_judge` (the gap against the bound, as above); where the bound is vacuous at
+every runnable size, :func:`offcmab.validation.falsify.paired.paired_judge` (the subject
+against the reference on the same seeds).
+
 The search makes no claim: it tries many instances on the same seeds, so its p-values are
 not corrected for the search.  A found instance counts only once
 :func:`offcmab.validation.falsify.confirm.confirm` has re-tested it on fresh seeds.
@@ -28,8 +33,10 @@ import contextlib
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
@@ -50,7 +57,7 @@ SCREEN_TRIALS = 5
 #: A searched instance fails when its violations' binomial tail is below this.
 SEARCH_LEVEL = 0.01
 #: Instances tried by default (hypothesis's ``max_examples``).
-DEFAULT_BUDGET = 400
+DEFAULT_BUDGET = 1200
 #: New instances evaluated while shrinking a failing instance, at most.
 SHRINK_EVALUATIONS = 120
 #: Weight of the mean gap over the bound in the target: among instances whose gap
@@ -76,9 +83,9 @@ class SearchResult:
     budget: int
     trials: int
     space: str
-    found: Evaluation | None = None  # the first failing instance (before shrinking)
-    shrunk: Evaluation | None = None  # the smallest failing instance
-    best: Evaluation | None = None  # the candidate of largest gap over bound
+    found: Any = None  # the first failing instance (before shrinking), an evaluation
+    shrunk: Any = None  # the smallest failing instance
+    best: Any = None  # the candidate of largest target (gap over bound)
     counts: dict[str, int] = field(default_factory=lambda: {"candidate": 0, "vacuous": 0,
                                                             "n/a": 0})
     search_seconds: float = 0.0
@@ -101,12 +108,48 @@ def score(evaluation: Evaluation) -> float | None:
     return None
 
 
+@dataclass(frozen=True)
+class Judge:
+    """How a search evaluates an instance and what counts as failing.
+
+    ``evaluate(instance, seed, trials, screen)`` returns an evaluation with ``status``;
+    ``failing`` says whether it fails the search's test, ``targets`` what hypothesis
+    maximises (label -> value), ``rank`` orders candidates for the best one seen, and
+    ``describe`` is the failing instance's message; shrinking evaluates at most
+    ``shrink_evaluations`` new instances.
+    """
+
+    evaluate: Callable[[Instance, int, int, int], Any]
+    failing: Callable[[Any], bool]
+    targets: Callable[[Any], dict[str, float]]
+    rank: Callable[[Any], float]
+    describe: Callable[[Any], str]
+    shrink_evaluations: int = SHRINK_EVALUATIONS
+
+
+def _bound_targets(found: Evaluation) -> dict[str, float]:
+    value = score(found)
+    targets = {} if value is None else {TARGET: value}
+    if found.status == CANDIDATE and found.bound:
+        targets[MEAN_TARGET] = float(np.mean(found.gaps)) / found.bound
+    return targets
+
+
+def bound_judge(theorem: Theorem, subject: str) -> Judge:
+    """The judge of an upper bound: the gap against the bound (:func:`failing`, :func:`score`)."""
+    def run(instance: Instance, run_seed: int, trials: int, screen: int) -> Evaluation:
+        return evaluate(theorem, subject, instance, run_seed, trials, screen)
+
+    return Judge(run, failing, _bound_targets, lambda found: found.ratio,
+                 lambda found: f"gap quantile {found.quantile:.4g} > bound {found.bound:.4g}")
+
+
 class _Search:
     """The state of one search: evaluated instances by key, counts, clocks."""
 
-    def __init__(self, theorem: Theorem, space: Space, result: SearchResult):
-        self.theorem, self.space, self.result = theorem, space, result
-        self.seen: dict[str, Evaluation] = {}
+    def __init__(self, judge: Judge, space: Space, result: SearchResult):
+        self.judge, self.space, self.result = judge, space, result
+        self.seen: dict[str, Any] = {}
         self.started = time.perf_counter()
         self.found_at: float | None = None
         self.shrink_evaluations = 0
@@ -115,22 +158,23 @@ class _Search:
         params, delta, n = self.space.decode(point)
         return Instance(SEARCH_NAME, params, delta, (n,), "falsify")
 
-    def evaluation(self, point: np.ndarray) -> Evaluation | None:
+    def evaluation(self, point: np.ndarray) -> Any:
         """The instance's evaluation (cached); ``None`` once shrinking is out of budget."""
         instance = self.instance(point)
         key = json.dumps([instance.params, instance.delta, instance.n_grid], sort_keys=True)
         if key not in self.seen:
             if self.found_at is not None:
-                if self.shrink_evaluations >= SHRINK_EVALUATIONS:
+                if self.shrink_evaluations >= self.judge.shrink_evaluations:
                     return None
                 self.shrink_evaluations += 1
-            found = evaluate(self.theorem, self.result.subject, instance, self.result.seed,
-                             self.result.trials, SCREEN_TRIALS)
+            found = self.judge.evaluate(instance, self.result.seed, self.result.trials,
+                                        SCREEN_TRIALS)
             self.seen[key] = found
             self.result.counts[found.status] += 1
             best = self.result.best
-            if found.status == CANDIDATE and (best is None or found.ratio > best.ratio
-                                              or math.isnan(best.ratio)):
+            if found.status == CANDIDATE and (best is None
+                                              or self.judge.rank(found) > self.judge.rank(best)
+                                              or math.isnan(self.judge.rank(best))):
                 self.result.best = found
         return self.seen[key]
 
@@ -139,23 +183,23 @@ class _Search:
         found = self.evaluation(point)
         if found is None:
             return
-        value = score(found)
-        if value is not None and math.isfinite(value):
-            target(value, label=TARGET)
-        if found.status == CANDIDATE and found.bound:
-            target(float(np.mean(found.gaps)) / found.bound, label=MEAN_TARGET)
-        if failing(found):
+        for label, value in self.judge.targets(found).items():
+            if math.isfinite(value):
+                target(value, label=label)
+        if self.judge.failing(found):
             if self.found_at is None:
                 self.found_at = time.perf_counter()
                 self.result.found = found
                 self.result.search_seconds = self.found_at - self.started
             self.result.shrunk = found
-            raise Counterexample(f"gap quantile {found.quantile:.4g} > bound {found.bound:.4g}")
+            raise Counterexample(self.judge.describe(found))
 
 
 def search(theorem: Theorem, subject: str, budget: int = DEFAULT_BUDGET, run_seed: int = 2025,
-           database: Path | None = None, trials: int = SEARCH_TRIALS) -> SearchResult:
-    """Search ``theorem``'s space for an instance where ``subject`` breaks the bound.
+           database: Path | None = None, trials: int = SEARCH_TRIALS,
+           judge: Judge | None = None) -> SearchResult:
+    """Search ``theorem``'s space for an instance where ``subject`` breaks the bound
+    (or fails ``judge``'s test, when given).
 
     Deterministic for a fixed ``run_seed`` and an empty (or no) ``database``.
     """
@@ -165,7 +209,7 @@ def search(theorem: Theorem, subject: str, budget: int = DEFAULT_BUDGET, run_see
         raise ValueError(f"budget: must be at least 1, got {budget}")
     space = (theorem.falsify_space or theorem.space)()
     result = SearchResult(theorem.id, subject, run_seed, budget, trials, space.family)
-    state = _Search(theorem, space, result)
+    state = _Search(judge or bound_judge(theorem, subject), space, result)
 
     def instance_holds(point: np.ndarray) -> None:
         state.test(point)

@@ -56,3 +56,78 @@ def logged_cascade_space() -> Space:
     start = (4, 1, 0.9, *[0.1] * (MAX_ITEMS - 1), *[1.0] * MAX_ITEMS, 0, 3, 1)
     return Space(names, lower, upper, integral, decode, start,
                  "cascade (m, k, means, logging law: window mixture or ood)")
+
+
+# -- spaces of the paired comparison (bounds vacuous at every runnable size) ---------------
+
+#: Influence maximization: at most this many nodes (each with one in-edge: exact spreads
+#: enumerate 2^8 live-edge graphs), the dataset sizes and failure probabilities.
+MAX_NODES = 8
+IM_SIZES = (1000, 4000)
+IM_DELTAS = (0.05, 0.1)
+
+
+def im_graph_space() -> Space:
+    r"""Small graphs for Theorem 4: 4-8 nodes, each with a seed probability ``q`` and one
+    in-edge (from the node ``in_from`` places before it, probability ``in_p``); ``k`` 1-3.
+
+    One in-edge per node draws stars (a hub feeding its leaves), chains, trees and cycles,
+    at most 8 edges; the probabilities are multiples of 0.05.
+    """
+    names = ("nodes", *[f"q[{j}]" for j in range(MAX_NODES)],
+             *[f"in_p[{j}]" for j in range(MAX_NODES)],
+             *[f"in_from[{j}]" for j in range(MAX_NODES)], "k", "n_index", "delta_index")
+    lower = (4, *[0.05] * (2 * MAX_NODES), *[1] * MAX_NODES, 1, 0, 0)
+    upper = (MAX_NODES, *[0.95] * (2 * MAX_NODES), *[MAX_NODES - 1] * MAX_NODES, 3,
+             len(IM_SIZES) - 1, len(IM_DELTAS) - 1)
+    integral = (True, *[False] * (2 * MAX_NODES), *[True] * MAX_NODES, True, True, True)
+
+    def decode(x: np.ndarray) -> Decoded:
+        nodes = int(np.rint(x[0]))
+        q = rounded(x[1:1 + nodes], 2)
+        p = rounded(x[1 + MAX_NODES:1 + MAX_NODES + nodes], 2)
+        offsets = np.rint(x[1 + 2 * MAX_NODES:1 + 2 * MAX_NODES + nodes]).astype(int)
+        targets = list(range(nodes))
+        sources = [int((node - 1 - (offset - 1) % (nodes - 1)) % nodes)
+                   for node, offset in zip(targets, offsets, strict=True)]
+        k, n_index, delta_index = (int(np.rint(v)) for v in x[1 + 3 * MAX_NODES:])
+        params = {"nodes": nodes, "sources": sources, "targets": targets, "p": p, "q": q,
+                  "k": min(k, nodes - 1)}
+        return params, IM_DELTAS[delta_index], IM_SIZES[n_index]
+
+    # a star: node 0 feeds the other five
+    start = (6, *[0.5] * MAX_NODES, *[0.5] * MAX_NODES,
+             *[1, 1, 2, 3, 4, 5, 1, 1], 2, 0, 0)
+    return Space(names, lower, upper, integral, decode, start,
+                 "influence maximization on 4-8 node graphs (one in-edge per node, edge "
+                 "probabilities, seed law q, k)")
+
+
+#: Online cache: at most this many queries, the horizons and failure probabilities.
+MAX_QUERIES = 12
+HORIZONS = (200, 500)
+
+
+def online_paired_space() -> Space:
+    r"""Online caches: 3-12 queries (arrival weight, Bernoulli cost mean), cache of 1-11,
+    horizons :data:`HORIZONS`; the learner starts with an empty cache."""
+    names = ("m", "k", *[f"arrival_weight[{j}]" for j in range(MAX_QUERIES)],
+             *[f"c[{j}]" for j in range(MAX_QUERIES)], "T_index", "delta_index")
+    lower = (3, 1, *[0.05] * MAX_QUERIES, *[0.0] * MAX_QUERIES, 0, 0)
+    upper = (MAX_QUERIES, MAX_QUERIES - 1, *[1.0] * (2 * MAX_QUERIES), len(HORIZONS) - 1,
+             len(DELTAS) - 1)
+    integral = (True, True, *[False] * (2 * MAX_QUERIES), True, True)
+
+    def decode(x: np.ndarray) -> Decoded:
+        m, k = int(np.rint(x[0])), int(np.rint(x[1]))
+        p = _probabilities(np.asarray(x[2:2 + m], dtype=float))
+        c = rounded(x[2 + MAX_QUERIES:2 + MAX_QUERIES + m])
+        horizon, delta_index = (int(np.rint(v)) for v in x[2 + 2 * MAX_QUERIES:])
+        params = {"p": p, "c": c, "k": min(k, m - 1), "noise": "bernoulli",
+                  "law": {"kind": "empty"}}
+        return params, DELTAS[delta_index], HORIZONS[horizon]
+
+    start = (4, 2, 0.4, 0.3, 0.2, 0.1, *[0.05] * (MAX_QUERIES - 4),
+             0.9, 0.2, 0.8, 0.3, *[0.0] * (MAX_QUERIES - 4), 0, 0)
+    return Space(names, lower, upper, integral, decode, start,
+                 "online LLM cache (m, k, arrival weights, Bernoulli cost means, T)")
