@@ -37,6 +37,7 @@ from offcmab.reference.problems.kpath import KPathProblem, PathLaw
 from offcmab.validation import costs, limits
 from offcmab.validation.commands import im_oracle as im_oracle_command
 from offcmab.validation.commands import spread as spread_command
+from offcmab.validation.commands import validate_run
 from offcmab.validation.runner import trial_cost
 from offcmab.validation.solvers import cascade as cascade_solver
 from offcmab.validation.theorem import find
@@ -364,3 +365,21 @@ def test_validate_refuses_bad_instance_files(tmp_path: Path, edit: Callable[[str
                    str(tmp_path / "run")], capsys)
     assert err.startswith(f"offcmab validate: error: instances: {path}: ")
     assert message in err
+
+
+def test_validate_force_runs_an_instance_over_the_estimate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --force the saved instance whose n is over the estimate reaches the run (the
+    run itself is replaced here: it would need tens of GB)."""
+    path = saved_instance(tmp_path, lambda t: t.replace('"n": 3000', '"n": 1000000000', 1))
+    reached: list[Any] = []
+
+    def run(request: Any, theorems: Any) -> dict[str, Any]:
+        reached.append(request)
+        raise KeyboardInterrupt  # stops the command at the door with exit 130
+
+    monkeypatch.setattr(validate_run.door, "run", run)
+    assert run_cli(["validate", "--quick", "--no-figures", "--force", "--instances", str(path),
+                    "--out", str(tmp_path / "run")]) == 130
+    (saved,) = reached[0].saved
+    assert saved[1].n_grid == (1_000_000_000,)
