@@ -30,7 +30,7 @@ PROFILE, SEED = "quick", 2025
 
 #: The fields of the rate row the stored result keeps (``bound`` is stored as ``allowed``).
 ROW_FIELDS = ("instance", "n_grid", "trials", "gap_means", "order", "log_factor_slope",
-              "slope", "slope_se", "slope_lower", "row_level", "verdict")
+              "slope", "slope_se", "slope_lower", "excess_lower", "row_level", "verdict")
 
 #: Fields that differ between two runs of the same code (not compared by the tests).
 VARYING = ("seconds",)
