@@ -145,6 +145,8 @@ def clip_bound(
     values = np.asarray(bound, dtype=np.float64)
     if undefined is not None:
         values = np.where(np.isnan(values), undefined, values)
-    if low is None and high is None:
-        return values
-    return np.asarray(np.clip(values, low, high), dtype=np.float64)
+    if low is not None:
+        values = np.maximum(values, low)  # NaN stays NaN, as with np.clip
+    if high is not None:
+        values = np.minimum(values, high)
+    return values

@@ -131,11 +131,9 @@ def _lcb(c_hat: FloatArray, cost_counts: IntArray, log_term: float,
 
     ``scale`` :math:`s` is 1 in the printed algorithm (other values: negative controls).
     """
-    lcb = np.zeros(c_hat.size)
     seen = cost_counts > 0
-    radius = np.sqrt(6.0 * log_term / cost_counts[seen])
-    lcb[seen] = clip_bound(c_hat[seen] - scale * radius, low=0.0)
-    return lcb
+    radius = np.sqrt(6.0 * log_term / np.maximum(cost_counts, 1))  # unseen: replaced by 0
+    return np.where(seen, clip_bound(c_hat - scale * radius, low=0.0), 0.0)
 
 
 def _topk_value(scores: FloatArray, k: int) -> float:
@@ -221,7 +219,7 @@ class StreamingCache:
         if self.variant == "global-topk":
             in_cache[:] = False
             in_cache[top_k(scores, self.k)] = True
-        elif in_cache.sum() < self.k:  # apdx_line:stream_proc_start
+        elif np.count_nonzero(in_cache) < self.k:  # apdx_line:stream_proc_start
             in_cache[q] = True
         else:
             cached = np.flatnonzero(in_cache)

@@ -24,9 +24,10 @@ from dataclasses import replace
 from typing import Any
 
 from offcmab.validation.events import collect as events
-from offcmab.validation.events.core import TRIALS, run_cases
+from offcmab.validation.events.core import TRIALS, EventResult, run_cases
 from offcmab.validation.runner import analysis
 from offcmab.validation.runner.backends import Task
+from offcmab.validation.runner.event_pool import EventBatch
 from offcmab.validation.runner.plan import Plan, build_cells, make_rows
 from offcmab.validation.runner.spec import Instance, Profile, TrialKey
 from offcmab.validation.runner.store import TrialRecord
@@ -82,21 +83,47 @@ def plan_tasks(plan: Plan, seed: int, profile: Profile) -> list[Task]:
             for trial in range(trials[(bound_id, instance.name, n)])]
 
 
+def event_batches(plan: Plan, profile: Profile) -> list[EventBatch]:
+    """The event cases each control runs, one batch per (theorem, control), in the order
+    :func:`control_rows` reads their results."""
+    # As on the traps, a control gets at most the profile's base trial count: it breaks an
+    # event in nearly every trial, so a few paired trials flag it (same level as the
+    # reference's rows, whose own trial counts are unchanged).
+    trials = TRIALS[profile.name]
+    batches = []
+    for bound_id in plan.instances:
+        theorem = plan.theorems[bound_id]
+        if not theorem.controls_check_events:
+            continue
+        for name in theorem.controls:
+            spec = control_spec(name)
+            cases = tuple(replace(case, trials=min(case.trials or trials, profile.trials))
+                          for case in events.theorem_cases(theorem, profile.name, spec))
+            batches.append(EventBatch(profile.name, spec, cases, trials))
+    return batches
+
+
 def control_rows(plan: Plan, records: Mapping[str, TrialRecord], profile: Profile,
-                 seed: int) -> list[dict[str, Any]]:
+                 seed: int, event_results: Sequence[Sequence[EventResult]] | None = None
+                 ) -> list[dict[str, Any]]:
     """Every control's rows on its traps, built exactly as the reference's (``subject`` set).
 
     Same row plans and level as the reference's rows; the controls' rows are not counted
     in the false-alarm budget (a flagged control is not a false alarm about the
-    reference).
+    reference).  ``event_results`` are the results of :func:`event_batches` when the
+    caller ran them (on worker processes); otherwise they run here.
     """
     rows: list[dict[str, Any]] = []
     trials = control_trials(plan, profile)
+    if event_results is None:
+        event_results = [run_cases(batch.cases, batch.trials, seed)
+                         for batch in event_batches(plan, profile)]
+    results = iter(event_results)
     for bound_id, instances in plan.instances.items():
         theorem = plan.theorems[bound_id]
         if theorem.controls_check_events:
             for name in theorem.controls:
-                rows.extend(event_rows(theorem, name, profile, seed, plan.level))
+                rows.extend(event_rows(theorem, name, next(results), plan.level))
         traps = trap_instances(instances)
         if not traps or not runs(theorem, profile.name):
             continue
@@ -109,17 +136,10 @@ def control_rows(plan: Plan, records: Mapping[str, TrialRecord], profile: Profil
     return rows
 
 
-def event_rows(theorem: Theorem, name: str, profile: Profile, seed: int,
+def event_rows(theorem: Theorem, name: str, results: Sequence[EventResult],
                level: float) -> list[dict[str, Any]]:
-    """The event rows of ``theorem`` run on its control ``name``."""
+    """The event rows of ``theorem`` from the results of its control ``name``."""
     spec = control_spec(name)
-    # As on the traps, a control gets at most the profile's base trial count: it breaks an
-    # event in nearly every trial, so a few paired trials flag it (same level as the
-    # reference's rows, whose own trial counts are unchanged).
-    trials = TRIALS[profile.name]
-    cases = [replace(case, trials=min(case.trials or trials, profile.trials))
-             for case in events.theorem_cases(theorem, profile.name, spec)]
-    results = run_cases(cases, trials, seed)
     return [row | {"id": theorem.id, "event": row["id"], "subject": spec,
                    "algorithm": spec, "control": name}
             for row in events.rows(results, level)]
@@ -166,9 +186,11 @@ def missing(table: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 
 def power_report(plan: Plan, records: Mapping[str, TrialRecord], profile: Profile,
-                 seed: int) -> dict[str, Any]:
-    """The ``power`` section of ``report.json``: rows, table, misses, trial time."""
-    rows = control_rows(plan, records, profile, seed)
+                 seed: int, event_results: Sequence[Sequence[EventResult]] | None = None
+                 ) -> dict[str, Any]:
+    """The ``power`` section of ``report.json``: rows, table, misses, trial time
+    (``event_results``: see :func:`control_rows`)."""
+    rows = control_rows(plan, records, profile, seed, event_results)
     table = power_table(rows, list(plan.theorems.values()))
     seconds = sum(record.seconds for key, record in records.items()
                   if f"|{CONTROL}:" in key)

@@ -251,20 +251,32 @@ def guarded(function: Callable[..., Any], label: str,
     passes through (:func:`offcmab.validation.sandbox.real_interrupt`).
     """
 
+    def translated(error: BaseException) -> BaseException | None:
+        return None if isinstance(error, AlgorithmError) else fault(error, label, set(files))
+
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
-            with deadline(timeout() if timed else None):
+            with deadline(timeout()):
                 return function(*args, **kwargs)
-        except AlgorithmError:
-            raise
         except BaseException as error:
-            found = fault(error, label, set(files))
+            found = translated(error)
             if found is None:
                 raise
             raise found from None
 
-    return call
+    @functools.wraps(function)
+    def untimed_call(*args: Any, **kwargs: Any) -> Any:
+        # no context manager: a learner's method is called once per round
+        try:
+            return function(*args, **kwargs)
+        except BaseException as error:
+            found = translated(error)
+            if found is None:
+                raise
+            raise found from None
+
+    return call if timed else untimed_call
 
 
 def source_files(function: Callable[..., Any]) -> frozenset[str]:

@@ -22,9 +22,10 @@ from tqdm import tqdm
 from offcmab.validation import power as controls
 from offcmab.validation import sandbox
 from offcmab.validation.events import collect as events
-from offcmab.validation.events.core import KNOWN, EventResult, can_fail
+from offcmab.validation.events.core import KNOWN, TRIALS, EventResult, can_fail
 from offcmab.validation.runner import analysis
 from offcmab.validation.runner.backends import Finished, Settings, Task, execute
+from offcmab.validation.runner.event_pool import EventBatch, run_batches
 from offcmab.validation.runner.plan import (
     Plan,
     build_cells,
@@ -41,6 +42,7 @@ from offcmab.validation.runner.store import (
     TrialRecord,
     instance_digest,
 )
+from offcmab.validation.subjects import REFERENCE
 from offcmab.validation.theorem import Theorem
 
 
@@ -207,6 +209,20 @@ def run_events(config: RunConfig, theorems: Sequence[Theorem],
     return attempt([theorem for theorem in theorems if theorem.id not in faults])
 
 
+def run_own_events(config: RunConfig, plan: Plan, power: bool) -> list[list[EventResult]]:
+    """The reference's event results, then (with ``power``) each control's
+    (:func:`controls.event_batches`), on the run's worker processes: only the package's
+    own code runs there (:mod:`~offcmab.validation.runner.event_pool`)."""
+    profile = config.profile.event_base
+    theorems = list(plan.theorems.values())
+    batches = [EventBatch(profile.name, REFERENCE,
+                          tuple(events.all_cases(theorems, profile.name)), TRIALS[profile.name])]
+    if power:
+        batches += controls.event_batches(plan, profile)
+    return run_batches(batches, config.seed, config.jobs, theorems,
+                       Settings(config.trial_timeout, None, config.verbose))
+
+
 def run_validation(config: RunConfig, theorems: Sequence[Theorem],
                    describe: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
     """Plan, run and analyse the ``theorems`` selected by ``config``; return the report."""
@@ -218,7 +234,11 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
     trials = run_trials(config, plan, log_header(config, plan, power))
     records, faults = trials.records, trials.faults
     event_start = time.perf_counter()
-    event_results = run_events(config, list(plan.theorems.values()), faults)
+    control_events: list[list[EventResult]] | None = None
+    if config.subject == REFERENCE and config.backend == "processes" and config.jobs > 1:
+        event_results, *control_events = run_own_events(config, plan, power)
+    else:
+        event_results = run_events(config, list(plan.theorems.values()), faults)
     event_seconds = time.perf_counter() - event_start
     healthy = replace(plan, instances={bound_id: instances for bound_id, instances
                                        in plan.instances.items() if bound_id not in faults})
@@ -258,7 +278,7 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
     }
     if power:
         report["power"] = controls.power_report(plan, records, config.profile.event_base,
-                                                config.seed)
+                                                config.seed, control_events)
     if describe is not None:
         report |= describe()
     return report

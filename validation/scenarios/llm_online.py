@@ -106,6 +106,9 @@ class OnlineRun:
 
 def round_cache(value: Any, m: int, k: int, name: str, t: int) -> npt.NDArray[np.bool_]:
     """The cache a learner returned for round ``t`` as a mask, checked (``ValueError``)."""
+    if isinstance(value, np.ndarray) and value.dtype == np.bool_ and value.shape == (m,) \
+            and np.count_nonzero(value) <= k:
+        return value  # the common case, checked without building a message
     where = f"cache of {name} in round {t}"
     values = np.asarray(value)
     if values.ndim != 1:
@@ -154,6 +157,8 @@ def feed(learner: Learner, queries: IntArray, costs: FloatArray, m: int, k: int,
         raise ValueError(f"learner built by {name}: must have the methods cache() and "
                          f"observe(query, cost_or_None), got a {type(learner).__name__}")
     T = int(np.size(queries))
+    if np.size(costs) != T:
+        raise ValueError(f"costs: must have one entry per round ({T}), got {np.size(costs)}")
     # The deadline covers the whole stream (one trial); arming a timer per round would cost
     # more than a round of the reference learner.  Each method still turns its own failure
     # into a message that names it.
@@ -165,13 +170,15 @@ def feed(learner: Learner, queries: IntArray, costs: FloatArray, m: int, k: int,
     def rounds() -> OnlineRun:
         caches = np.zeros((T, m), dtype=bool)
         lcbs = None if read_lcb is None else np.zeros((T, m))
-        for t in range(T):
-            held = caches[t] = round_cache(cache(), m, k, name, t + 1)
-            q = int(queries[t])
-            observe(q, None if held[q] else float(costs[t]))  # a hit reveals no cost
+        stream = zip(np.asarray(queries, dtype=np.int64).tolist(),
+                     np.asarray(costs, dtype=float).tolist(), strict=True)
+        for t, (q, cost) in enumerate(stream):
+            caches[t] = round_cache(cache(), m, k, name, t + 1)
+            held = caches[t]  # our copy: the learner may reuse the array it returned
+            observe(q, None if held[q] else cost)  # a hit reveals no cost
             if read_lcb is not None and lcbs is not None:
                 lcbs[t] = _lcb_row(read_lcb(), m, name, t + 1)
-        final = round_cache(cache(), m, k, name, T + 1)
+        final = round_cache(cache(), m, k, name, T + 1).copy()
         hits = caches[np.arange(T), np.asarray(queries, dtype=np.int64)]
         return OnlineRun(caches, final, hits, lcbs)
 
@@ -179,6 +186,8 @@ def feed(learner: Learner, queries: IntArray, costs: FloatArray, m: int, k: int,
 
 
 def _lcb_row(value: Any, m: int, name: str, t: int) -> FloatArray:
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.shape == (m,):
+        return value  # copied by the caller's assignment
     row = np.asarray(value, dtype=float)
     if row.shape != (m,):
         raise ValueError(f"lcb of {name} after round {t}: must have shape ({m},), "
