@@ -5,6 +5,7 @@ Usage (from the repository root)::
     python docs/regenerate_mutation.py                 # the table and the power curve
     python docs/regenerate_mutation.py --profile quick # faster, the quick profile
     python docs/regenerate_mutation.py --from run.json # the table of a finished run
+    python docs/regenerate_mutation.py --ci-from ci.json  # the ci profile's score beside it
 
 It runs ``offcmab mutation --seed 2025 --jobs 2`` over every bound id, and the power curve
 (the radius-scale mutants on ``--replicates`` run seeds), then rewrites the part of the page
@@ -83,6 +84,45 @@ def curve_table(report: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def side_by_side(default: Mapping[str, Any], ci: Mapping[str, Any]) -> list[str]:
+    """Markdown: per bound id, the mutants each profile kills and its equivalents passed."""
+    def per_id(report: Mapping[str, Any]) -> dict[str, tuple[int, int, int, int]]:
+        out: dict[str, tuple[int, int, int, int]] = {}
+        for entry in report["entries"]:
+            killed, real, passed, equivalents = out.get(entry["id"], (0, 0, 0, 0))
+            if entry["status"] in ("EQUIVALENT-OK", "FALSE ALARM"):
+                out[entry["id"]] = (killed, real, passed + (entry["status"] == "EQUIVALENT-OK"),
+                                    equivalents + 1)
+            else:
+                out[entry["id"]] = (killed + (entry["status"] == "KILLED"), real + 1, passed,
+                                    equivalents)
+        return out
+
+    left, right = per_id(default), per_id(ci)
+    lines = ["| bound id | default: killed | ci: killed | default: equivalents passed | "
+             "ci: equivalents passed |", "|---|---|---|---|---|"]
+    for bound_id, (killed, real, passed, equivalents) in left.items():
+        other = right.get(bound_id)
+        ci_killed = "—" if other is None else f"{other[0]}/{other[1]}"
+        ci_passed = "—" if other is None else f"{other[2]}/{other[3]}"
+        lines.append(f"| {bound_id} | {killed}/{real} | {ci_killed} | {passed}/{equivalents} | "
+                     f"{ci_passed} |")
+    return lines
+
+
+def ci_section(record: Mapping[str, Any]) -> list[str]:
+    """The ci profile's score beside the default profile's (empty when not measured)."""
+    ci, run = record.get("table_ci"), record["run"]
+    if ci is None:
+        return []
+    cpu = sum(entry["cpu_seconds"] for entry in ci["entries"])
+    return ["", "### The ci profile", "",
+            f"`{run['ci_command']}` (generated {run['ci_date']}): {run['ci_seconds']:.0f} s "
+            f"wall time, {cpu:.0f} s of CPU time in the mutants' runs. The same mutants, "
+            "through the same door, with the rows the ci profile keeps:", "",
+            "```text", *scores(ci), "```", "", *side_by_side(record["table"], ci)]
+
+
 def section(record: Mapping[str, Any]) -> list[str]:
     """The generated part of the page, from the numbers in ``record``."""
     run, table, curve = record["run"], record["table"], record.get("curve")
@@ -95,6 +135,7 @@ def section(record: Mapping[str, Any]) -> list[str]:
              "Operators that do not apply, and why:", ""]
     lines += [f"- {item['id']}: `{item.get('mutant', item['operator'])}`: {item['reason']}"
               for item in table["not_applicable"]]
+    lines += ci_section(record)
     lines += ["", "### Power curve of the radius", ""]
     if curve is None:
         lines += ["Not generated yet (`python docs/regenerate_mutation.py --curve`).", ""]
@@ -128,6 +169,9 @@ def main() -> None:
                         help="profile of the table's runs (default: default)")
     parser.add_argument("--from", dest="finished", type=Path, metavar="FILE",
                         help="the table from this `offcmab mutation --json` output (no run)")
+    parser.add_argument("--ci-from", dest="ci_finished", type=Path, metavar="FILE",
+                        help="only the ci profile's score, from this `offcmab mutation "
+                             "--profile ci --json` output (no run)")
     parser.add_argument("--curve", action="store_true",
                         help="only the power curve; the table is read from mutation.json")
     parser.add_argument("--replicates", type=int, default=10,
@@ -135,6 +179,20 @@ def main() -> None:
     parser.add_argument("--curve-profile", choices=["quick", "default"], default="quick",
                         help="profile of the power curve's runs (default quick)")
     args = parser.parse_args()
+    if args.ci_finished is not None:
+        record = json.loads(NUMBERS.read_text(encoding="utf-8"))
+        ci = json.loads(args.ci_finished.read_text(encoding="utf-8"))
+        if ci["profile"] != "ci":
+            parser.error(f"--ci-from: {args.ci_finished} is a run of the {ci['profile']} "
+                         "profile, not ci")
+        record["table_ci"] = ci
+        record["run"] |= {
+            "ci_command": f"offcmab mutation --profile ci --seed {ci['seed']} --jobs "
+                          f"{ci['jobs']} --json",
+            "ci_date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "ci_seconds": ci["seconds"]}
+        save(record)
+        return
     if args.curve:
         record = json.loads(NUMBERS.read_text(encoding="utf-8"))
     elif args.finished is not None:
@@ -159,6 +217,11 @@ def main() -> None:
             "table_command": f"offcmab mutation --profile {args.profile} --seed {SEED} "
                              "--jobs 2",
             "table_seconds": time.perf_counter() - start}}
+        earlier = json.loads(NUMBERS.read_text(encoding="utf-8")) if NUMBERS.exists() else {}
+        if "table_ci" in earlier:  # measured by --ci-from; kept with its own date
+            record["table_ci"] = earlier["table_ci"]
+            record["run"] |= {key: value for key, value in earlier["run"].items()
+                              if key.startswith("ci_")}
         save(record)
     names = CURVE_MUTANTS
     start = time.perf_counter()

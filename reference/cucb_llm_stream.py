@@ -192,6 +192,12 @@ class StreamingCache:
             return np.zeros(self.m)
         return self.arrivals / self.rounds * self.lcb
 
+    def cost_lcbs(self, log_t: float) -> FloatArray:
+        r""":math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{6\,\mathrm{log\_t}/N_{c,t}(q)},
+        0\}` for every query (0 while :math:`N_{c,t}(q) = 0`), the radius times
+        ``radius_scale``."""
+        return _lcb(self.c_hat, self.cost_counts, log_t, self.radius_scale)
+
     def observe(self, query: int, cost: float | None) -> None:
         r"""Round :math:`t`: :math:`q_t` arrives; ``cost`` is :math:`C_t` on a miss, else ``None``.
 
@@ -213,7 +219,7 @@ class StreamingCache:
         self.cost_counts[q] += 1
         self.c_hat[q] += (cost - self.c_hat[q]) / self.cost_counts[q]
         log_t = self._fixed_log if self.variant == "fixed-log" else np.log(t)
-        self.lcb = _lcb(self.c_hat, self.cost_counts, log_t, self.radius_scale)
+        self.lcb = self.cost_lcbs(log_t)
         scores = self.scores()
         in_cache = self._in_cache.copy()  # becomes M_{t+1}
         if self.variant == "global-topk":

@@ -18,7 +18,11 @@ from test_cli_solve import run_cli
 
 from offcmab.reference.clcb import clcb
 from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.im.clcb_im_node import edge_lcbs
+from offcmab.reference.im.data import NodeCascades, sample_node_cascades
+from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.oracles import TopK
+from offcmab.validation.controls.im import interval_edges
 from offcmab.validation.mutation import operators
 from offcmab.validation.mutation.mutant import ties_to_larger_ids
 from offcmab.validation.mutation.score import (
@@ -79,7 +83,46 @@ def test_relabelled_clcb_returns_the_references_action_and_statistics() -> None:
     relabelled = operators.CLCB.relabelled(data, TopK(2), 0.1)
     assert relabelled.action.tolist() == reference.action.tolist()
     assert np.array_equal(relabelled.counts, reference.counts)
+    assert np.count_nonzero(reference.lcb) >= 5  # enough data for LCBs above 0
     assert np.array_equal(relabelled.lcb, reference.lcb)
+
+
+def _small_im() -> tuple[ICGraph, NodeCascades]:
+    graph = ICGraph.from_edges(8, [0, 0, 1, 2, 3, 4, 5, 6, 1, 7], [1, 2, 3, 4, 5, 6, 7, 0, 5, 2],
+                               np.linspace(0.2, 0.7, 10))
+    return graph, sample_node_cascades(graph, np.full(8, 0.3), 20000,
+                                      np.random.default_rng(0))
+
+
+def test_relabelled_im_returns_the_references_statistics_in_the_original_names() -> None:
+    graph, cascades = _small_im()
+    reference = edge_lcbs(graph, cascades, 0.1)
+    relabelled = operators.IM.relabelled(graph, cascades, lambda lcb: np.argsort(-lcb)[:2], 0.1)
+    assert np.count_nonzero(reference.lcb) >= 5  # enough data for LCBs above 0
+    assert np.array_equal(relabelled.lcb, reference.lcb)
+    assert np.array_equal(relabelled.counters.neither, reference.counters.neither)
+    assert np.array_equal(relabelled.counters.seeded, reference.counters.seeded)
+    assert np.allclose(relabelled.p_cond_lcb, reference.p_cond_lcb, equal_nan=True)
+    assert np.array_equal(relabelled.q_ucb, reference.q_ucb)
+
+
+def test_off_by_one_mutants_move_the_bounds_the_way_their_mistake_does() -> None:
+    graph, cascades = _small_im()
+    reference = edge_lcbs(graph, cascades, 0.1)
+    unshifted = interval_edges(graph, cascades, 0.1, 1.0, 1.0)
+    assert np.array_equal(unshifted.lcb, reference.lcb)  # no shift: the reference exactly
+    first = operators.IM.mean_n_plus_1(graph, cascades, lambda lcb: np.argsort(-lcb)[:2], 0.1)
+    narrow = operators.IM.radius_n_plus_1(graph, cascades, lambda lcb: np.argsort(-lcb)[:2], 0.1)
+    assert np.all(narrow.lcb >= reference.lcb) and np.any(narrow.lcb > reference.lcb)
+    assert np.all(narrow.q_ucb < reference.q_ucb)  # every node interval is narrower
+    assert np.all(first.q_ucb < reference.q_ucb)  # every mean is smaller
+    learner = operators.STREAM.radius_n_plus_1(5, 2, 0.05)
+    printed = operators.printed_cache(5, 2, 0.05)
+    for query, cost in [(0, 0.8), (1, 0.4), (0, 0.6)]:
+        for one in (learner, printed):
+            one.observe(query, None if one.cache()[query] else cost)
+    narrower, printed_lcb = learner.cost_lcbs(0.05), printed.cost_lcbs(0.05)
+    assert np.all(narrower >= printed_lcb) and np.any(narrower > printed_lcb)
 
 
 def _job(mutant: str, equivalent: bool, seed: int) -> Job:

@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bound ids whose mutants run (default all)")
     parser.add_argument("--mutants", nargs="+", metavar="NAME",
                         help="run only the mutants of these names (default all)")
-    parser.add_argument("--profile", choices=["quick", "default"], default="default",
+    parser.add_argument("--profile", choices=["quick", "ci", "default"], default="default",
                         help="the validate profile of each mutant's run (default: default)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,
                         help="run seed of the first replicate (default 2025)")

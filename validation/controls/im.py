@@ -47,10 +47,13 @@ from offcmab.validation.controls.oracles import BrokenOracle, Mistake
 
 
 def interval_edges(graph: ICGraph, cascades: NodeCascades, delta: float, scale: float,
-                   cond_scale: float, log_term: float | None = None) -> CLCBIMResult:
+                   cond_scale: float, log_term: float | None = None, mean_shift: int = 0,
+                   radius_shift: int = 0) -> CLCBIMResult:
     r"""The edge index of ``line:IM_LCB`` with radii times ``scale`` and ``cond_scale``.
 
     ``log_term`` replaces the reference's :math:`L` inside every radius (``None``: keep it).
+    ``mean_shift`` and ``radius_shift`` add to every count in the estimates' denominators
+    and in the radii (an off-by-one mistake; 0 as printed).
     Undefined values of the formula (:math:`\bar q_u = 0` or a conditional bound of 0)
     become 0 for a lower index and 1 for an upper one (``scale < 0``).
     """
@@ -58,10 +61,17 @@ def interval_edges(graph: ICGraph, cascades: NodeCascades, delta: float, scale: 
     est, counters = ref.estimates, ref.counters
     log_term = ref.log_term if log_term is None else log_term
     n = np.full(graph.nodes, counters.n)
-    cond = np.nan_to_num(est.p_not_given_not)
-    q = np.clip(est.q + scale * bernstein_radius(est.q, n, log_term), 0.0, 1.0)
-    p_not = np.clip(est.p_not + scale * bernstein_radius(est.p_not, n, log_term), 0.0, 1.0)
-    cond_radius = bernstein_radius(cond, counters.unseeded[graph.sources], log_term)
+    unseeded = counters.unseeded[graph.sources]
+    # count / (count + shift): a ratio over a count that is too big (1 without a shift)
+    shrink = np.where(n > 0, n / np.maximum(n + mean_shift, 1), 1.0)
+    cond = np.nan_to_num(est.p_not_given_not) * np.where(
+        unseeded > 0, unseeded / np.maximum(unseeded + mean_shift, 1), 1.0)
+    q_hat, p_not_hat = est.q * shrink, est.p_not * shrink
+    q = np.clip(q_hat + scale * bernstein_radius(q_hat, n + radius_shift, log_term), 0.0, 1.0)
+    p_not = np.clip(p_not_hat + scale * bernstein_radius(p_not_hat, n + radius_shift, log_term),
+                    0.0, 1.0)
+    cond_radius = bernstein_radius(cond, unseeded + np.where(unseeded > 0, radius_shift, 0),
+                                   log_term)
     with np.errstate(invalid="ignore"):
         p_cond = np.clip(cond - cond_scale * cond_radius, 0.0, 1.0)
     index = np.nan_to_num(edge_formula(q[graph.sources], p_not[graph.targets], p_cond),

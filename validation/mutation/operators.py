@@ -67,7 +67,8 @@ DROPPED_UNION = "dropped-union-bound"
 #: Operator -> the class of user mistakes it stands for (equivalents: the freedom it uses).
 OPERATORS: dict[str, str] = {
     "radius-scale": "a confidence radius too narrow by a constant factor (a wrong constant, "
-                    "a missing factor 2, a variance proxy too small)",
+                    "a missing factor 2, a variance proxy too small), relative to the radius "
+                    "the proof's event needs",
     DROPPED_UNION: "the union bound over arms and sample sizes left out of the radius",
     "optimism": "the sign of the radius flipped: an upper bound where a lower one belongs",
     "sum-for-mean": "a total (of rewards, of observed costs) where the average belongs",
@@ -80,8 +81,9 @@ OPERATORS: dict[str, str] = {
     "wrong-estimator": "a plausible but wrong estimator (the paper's printed one)",
     "off-by-one": "a sample count off by one (N+1) in the mean or in the radius",
     "ties-larger-ids": "equivalent: exact ties broken toward larger ids instead of smaller",
-    "proof-constant": "equivalent: the proof's radius constant log(2mn/delta) instead of the "
-                      "printed log(4mn/delta)",
+    "proof-constant": "equivalent: the radius of the proof's event instead of the printed one "
+                      "(CLCB: log(2mn/delta) for log(4mn/delta); CLCB-LLM-C: "
+                      "sqrt(log(2mn/delta)/(2N)) for sqrt(2 log(4mn/delta)/N))",
     "relabelled": "equivalent: arms renamed by a fixed permutation, the action mapped back",
 }
 
@@ -250,9 +252,15 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
                  ) -> tuple[Mutant, ...]:
     def scaled(scale: float) -> Callable[..., CLCBLLMResult]:
         def run(log: CacheLog, k: int, delta: float) -> CLCBLLMResult:
-            return rescored(log, k, delta, variant, cost_scale=scale)
+            return rescored(log, k, delta, variant, cost_scale=scale * LLM_PROOF_SHARE)
 
         return run
+
+    def proof_radius(log: CacheLog, k: int, delta: float) -> CLCBLLMResult:
+        """The cost radius of the proof's event, sqrt(log(2mn/delta)/(2N))."""
+        share = LLM_PROOF_SHARE * np.sqrt(np.log(2 * log.m * log.n / delta)
+                                          / np.log(4 * log.m * log.n / delta))
+        return rescored(log, k, delta, variant, cost_scale=float(share))
 
     def total(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
         """The UCB of the total observed cost of each query."""
@@ -305,14 +313,19 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
         Mutant("mean-n-plus-1", "off-by-one", mean_plus_one),
         Mutant("radius-n-plus-1", "off-by-one", radius_plus_one),
         Mutant("ties-larger-ids", "ties-larger-ids", ties, equivalent=True),
+        Mutant("proof-constant", "proof-constant", proof_radius, equivalent=True),
         Mutant("relabelled", "relabelled", relabelled, equivalent=True),
     )
 
 
-_LLM_NOT_APPLICABLE = {
-    "wrong-estimator": _NO_ESTIMATOR,
-    "proof-constant": "the printed cost radius sqrt(2 log(4mn/delta)/N) is sub-Gaussian; the "
-                      "proof's Hoeffding event covers bounded costs only"}
+#: The share of the printed cost radius sqrt(2 log(4mn/delta)/N) that the proof's cost event
+#: (``apdx_sec:app_LLM_cache_std``, E_arm: sqrt(log(2mn/delta)/(2N)) for costs in [0, 1])
+#: needs, up to the constant in the log: half.  The radius-scale mutants of CLCB-LLM-C scale
+#: that half, sqrt(log(4mn/delta)/(2N)), the radius CLCB's mutants scale: a scale of the
+#: printed radius that still covers the proof's event is no mistake.
+LLM_PROOF_SHARE = 0.5
+
+_LLM_NOT_APPLICABLE = {"wrong-estimator": _NO_ESTIMATOR}
 LLM_IMPROVED = Family("LLM_IMPROVED", _llm_mutants("improved", IMPROVED_CONTROLS),
                       _LLM_NOT_APPLICABLE)
 LLM_STANDARD = Family("LLM_STANDARD", _llm_mutants("standard", STANDARD_CONTROLS),
@@ -357,6 +370,31 @@ class _RelabelledLearner:
         return self.inner.lcb[self.perm]
 
 
+class _ShiftedCountCache(StreamingCache):
+    r"""The printed learner with :math:`N_{c,t}(q) + 1` in the mean or in the radius."""
+
+    def __init__(self, m: int, k: int, mean_shift: int, radius_shift: int) -> None:
+        super().__init__(m, k, "printed")
+        self.mean_shift, self.radius_shift = mean_shift, radius_shift
+
+    def cost_lcbs(self, log_t: float) -> Any:
+        seen = self.cost_counts > 0
+        total = self.c_hat * self.cost_counts
+        mean = total / np.maximum(self.cost_counts + self.mean_shift, 1)
+        radius = np.sqrt(6.0 * log_t / np.maximum(self.cost_counts + self.radius_shift, 1))
+        return np.where(seen, np.maximum(mean - radius, 0.0), 0.0)
+
+
+def _stream_mean_plus_one(m: int, k: int, delta: float) -> StreamingCache:
+    """The cost mean divided by N_c + 1."""
+    return _ShiftedCountCache(m, k, 1, 0)
+
+
+def _stream_radius_plus_one(m: int, k: int, delta: float) -> StreamingCache:
+    """The radius with N_c + 1 observations."""
+    return _ShiftedCountCache(m, k, 0, 1)
+
+
 def _stream_scaled(scale: float) -> Callable[[int, int, float], StreamingCache]:
     def factory(m: int, k: int, delta: float) -> StreamingCache:
         return stream.scaled_cache(m, k, scale)
@@ -393,13 +431,13 @@ STREAM = Family("STREAM", (
     Mutant("sum-for-mean", "sum-for-mean", _stream_total),
     Mutant("counts-for-mean", "counts-for-mean", _stream_counts),
     _reused("data-ignored", "ignores-data", stream.STREAM_CONTROLS, "data-ignored"),
+    Mutant("mean-n-plus-1", "off-by-one", _stream_mean_plus_one),
+    Mutant("radius-n-plus-1", "off-by-one", _stream_radius_plus_one),
     Mutant("ties-larger-ids", "ties-larger-ids", _stream_ties, equivalent=True),
     Mutant("relabelled", "relabelled", _stream_relabelled, equivalent=True),
 ), {
     "oracle-first-k": _NO_ORACLE, "oracle-smallest-k": _NO_ORACLE, "oracle-random": _NO_ORACLE,
     "wrong-estimator": _NO_ESTIMATOR,
-    "off-by-one": "the count enters the radius inside the reference learner; an off-by-one "
-                  "mutant needs a count offset on StreamingCache",
     "proof-constant": "the online radius has no delta (nothing to change)",
 })
 
@@ -431,6 +469,47 @@ def _im_ties(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
     return replace(ref, lcb=lcb, seeds=oracle(lcb))
 
 
+def _im_shifted(mean_shift: int, radius_shift: int) -> Callable[..., CLCBIMResult]:
+    def run(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+            delta: float) -> CLCBIMResult:
+        result = im.interval_edges(graph, cascades, delta, 1.0, 1.0, mean_shift=mean_shift,
+                                   radius_shift=radius_shift)
+        return replace(result, seeds=oracle(result.lcb))
+
+    return run
+
+
+def _im_renamed(graph: ICGraph, cascades: NodeCascades, perm: Any
+                ) -> tuple[ICGraph, NodeCascades, Any]:
+    """``graph`` and ``cascades`` with node ``v`` called ``perm[v]``, and the renamed graph's
+    id of every original edge."""
+    sources, targets = perm[graph.sources], perm[graph.targets]
+    renamed = ICGraph.from_edges(graph.nodes, sources, targets, graph.p)
+    active = perm[cascades.active]
+    order = np.lexsort((active, cascades.record_of_entry()))  # increasing ids per record
+    data = NodeCascades(cascades.nodes, cascades.offsets, active[order], cascades.steps[order])
+    return renamed, data, renamed.edge_index(sources, targets)
+
+
+def _im_relabelled(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                   delta: float) -> CLCBIMResult:
+    """CLCB-IM-N on the cascades with the nodes renamed, every statistic mapped back."""
+    perm, _ = relabelling(graph.nodes)
+    renamed, data, edge = _im_renamed(graph, cascades, perm)
+    new = edge_lcbs(renamed, data, delta)
+    counters = replace(new.counters, seeded=new.counters.seeded[perm],
+                       not_active_1=new.counters.not_active_1[perm],
+                       neither=new.counters.neither[edge])
+    estimates = replace(new.estimates, q=new.estimates.q[perm],
+                        p_not=new.estimates.p_not[perm],
+                        p_not_given_not=new.estimates.p_not_given_not[edge],
+                        p_hat=new.estimates.p_hat[edge])
+    lcb = new.lcb[edge]
+    return replace(new, seeds=oracle(lcb), counters=counters, estimates=estimates,
+                   q_ucb=new.q_ucb[perm], p_not_ucb=new.p_not_ucb[perm],
+                   p_cond_lcb=new.p_cond_lcb[edge], lcb=lcb)
+
+
 IM = Family("IM", (
     *(Mutant(f"radius-x{scale}", "radius-scale", _im_scaled(scale)) for scale in RADIUS_SCALES),
     _reused(DROPPED_UNION, "no-union-bound", im.IM_CONTROLS, DROPPED_UNION),
@@ -441,14 +520,14 @@ IM = Family("IM", (
     _reused("oracle-smallest-k", "oracle-reversed", im.IM_CONTROLS, "oracle-smallest-k"),
     _reused("oracle-random", "oracle-random", im.IM_CONTROLS),
     _reused("wrong-estimator", "printed-estimator", im.IM_CONTROLS),
+    Mutant("mean-n-plus-1", "off-by-one", _im_shifted(1, 0)),
+    Mutant("radius-n-plus-1", "off-by-one", _im_shifted(0, 1)),
     Mutant("ties-larger-ids", "ties-larger-ids", _im_ties, equivalent=True),
+    Mutant("relabelled", "relabelled", _im_relabelled, equivalent=True),
 ), {
     "sum-for-mean": "the estimates are ratios of node-event counts; a count in place of a "
                     "ratio is the counts-for-mean mutant",
-    "off-by-one": "the counts enter the radii inside interval_edges; an off-by-one mutant "
-                  "needs a count offset there",
     "proof-constant": "the printed log(12nE/delta) is the proof's",
-    "relabelled": "renaming nodes renames edges, the graph and the oracle's graph; not built",
 })
 
 #: Every family, in catalogue order.
