@@ -1,8 +1,10 @@
 r"""Recompute the claims' check results stored in the package (``offcmab claims --regenerate``).
 
-Theorem 4's bound exceeds every possible gap wherever it can be computed, so its claim
-(``thm:IM`` in :mod:`offcmab.bounds.claims.im`) is checked through its rate row: the
-``offcmab validate`` row that fits how fast the reference algorithm's gap falls with ``n``.
+Theorem 4's bound exceeds every possible gap wherever it can be computed, and the online
+regret theorem is an O(.) statement without constants, so their claims (``thm:IM`` and
+``thm:LLM_online``, :mod:`offcmab.bounds.claims.indirect`) are checked through their rate
+rows: the ``offcmab validate`` row that compares how fast the reference algorithm's gap (or
+regret) changes with the data size against the proven order.
 That row is a simulation of a few seconds run by this layer; the claims registry, one
 layer below, reads its stored result (:mod:`offcmab.bounds.claims.stored`).  The run here
 is the one ``offcmab validate --quick --only ID --no-power`` makes (same seed, same
@@ -16,14 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from offcmab.bounds.claims.im import IM
+from offcmab.bounds.claims.online import ONLINE
 from offcmab.bounds.claims.record import Claim
 from offcmab.bounds.claims.stored import REGENERATE, STORED, store_results
 from offcmab.validation.runner.door import Door, run
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems.thm4_im import THEOREM as IM_THEOREM
+from offcmab.validation.theorems.thm_llm_online import THEOREM as ONLINE_THEOREM
 
 #: Each claim checked through a rate row, with the record whose rate row it is.
-RATE_CHECKS: tuple[tuple[Claim, Theorem], ...] = ((IM, IM_THEOREM),)
+RATE_CHECKS: tuple[tuple[Claim, Theorem], ...] = ((IM, IM_THEOREM), (ONLINE, ONLINE_THEOREM))
 
 #: The run behind the stored rows: the quick profile at the default seed.
 PROFILE, SEED = "quick", 2025

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import itertools
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import sympy as sp
 from scipy import stats
 
-from offcmab.bounds.claims._tools import decide, is_zero, refuted, unchecked, verified
+from offcmab.bounds.claims import indirect
+from offcmab.bounds.claims._tools import decide, is_zero, refuted, verified
 from offcmab.bounds.claims.record import Claim, Outcome
-from offcmab.bounds.claims.stored import REGENERATE, stored_result
 from offcmab.bounds.claims.theorems import DELTA
 from offcmab.reference.confidence import clip_bound, log_over_delta
 from offcmab.reference.im.exact import activation_probabilities, brute_force_im, exact_spread
@@ -295,10 +294,6 @@ def check_tpm_and_degree() -> Outcome:
         "simulation-vs-brute-force")
 
 
-#: Statuses that count as a step holding.
-HOLDS = ("proved", "verified-numeric", "verified-statistical")
-
-
 def vacuity() -> dict[str, float]:
     r"""Theorem 4's bound where it first applies on a 4-node graph (p = 0.3, q = 0.5, k = 1).
 
@@ -324,64 +319,21 @@ def vacuity() -> dict[str, float]:
 
 @lru_cache(maxsize=1)
 def step_outcomes() -> tuple[tuple[str, str, str], ...]:
-    """``(claim id, kind, status)`` of every claim of this module but the theorem, each
-    check rerun (deterministic, so computed once per process)."""
-    found = []
-    for claim in STEPS:
-        try:
-            status: str = claim.check().status
-        except Exception as error:  # a broken step check is reported, not hidden
-            status = f"unchecked ({error!r})"
-        found.append((claim.id, claim.kind, status))
-    return tuple(found)
+    """The proof claims' outcomes (deterministic, so computed once per process)."""
+    return indirect.step_outcomes(STEPS)
 
 
-def _rate_sentence(rate: dict[str, Any]) -> str:
-    grid = ", ".join(f"{n:,}" for n in rate["n_grid"])
-    means = ", ".join(f"{gap:.3g}" for gap in rate["gap_means"])
-    return (f"its gap falls with n at least at the proven order: over n in {{{grid}}} on "
-            f"{rate['instance']} ({rate['trials']} trials per n, seed {rate['seed']}), "
-            f"CLCB-IM-N's mean gaps are {means}, no more at the largest n than the order "
-            f"allows from the smaller ones (fitted log-log slope {rate['slope']:.2f} against "
-            f"{rate['allowed']:.2f}): rate row {rate['verdict']} (stored; `{REGENERATE}` "
-            f"reruns it, {rate['seconds']:.0f} s)")
+WORDING = indirect.RateWording("CLCB-IM-N", "gap", "n", "falls with n at least at")
 
 
 def check_theorem_im() -> Outcome:
     shape = vacuity()
-    steps = step_outcomes()
-    rate = stored_result(IM.id)
-    where = (f"On a {shape['nodes']}-node graph (gamma = {shape['gamma']:.2f}, eta = "
-             f"{shape['eta']:.3f}) the smallest n meeting the precondition is "
-             f"{shape['smallest_n']:,} and the bound there is "
-             f"{shape['bound_over_optimal_spread']:.0f} sigma(S*), so no outcome can exceed it.")
-    if rate is None:
-        return unchecked(f"{where} No stored rate row: run `{REGENERATE}`.")
-    held = [claim_id for claim_id, _, status in steps if status in HOLDS]
-    failed = [claim_id for claim_id, kind, status in steps
-              if status == "counterexample" and kind == "proof-step"]
-    other = [claim_id for claim_id, kind, status in steps
-             if status == "counterexample" and kind != "proof-step"]
-    open_ = [claim_id for claim_id, _, status in steps
-             if status not in HOLDS and status != "counterexample"]
-    evidence = {"vacuity": shape, "rate_row": rate,
-                "steps": {claim_id: status for claim_id, _, status in steps},
-                "failed_proof_steps": failed, "other_counterexamples": other}
-    if rate["verdict"] != "pass":
-        return Outcome("unchecked", "none", f"{where} Its rate row did not pass: "
-                       f"{_rate_sentence(rate)}.", evidence)
-    parts = [f"{where} Checked instead through a consequence and its proof: "
-             f"{_rate_sentence(rate)}; of the {len(steps)} claims of its proof, "
-             f"{len(held)} hold"]
-    if failed:
-        parts.append(f", the proof steps {', '.join(failed)} fail (see the errata for each "
-                     "correction and what it changes)")
-    if other:
-        parts.append(f", and {', '.join(other)} fail outside the proof's chain (errata)")
-    if open_:
-        parts.append(f"; {', '.join(open_)} not decided")
-    return Outcome("checked-indirectly", "consequence-and-steps", "".join(parts) + ".",
-                   evidence)
+    why = (f"On a {shape['nodes']}-node graph (gamma = {shape['gamma']:.2f}, eta = "
+           f"{shape['eta']:.3f}) the smallest n meeting the precondition is "
+           f"{shape['smallest_n']:,} and the bound there is "
+           f"{shape['bound_over_optimal_spread']:.0f} sigma(S*), so no outcome can exceed it.")
+    return indirect.indirect_outcome("thm:IM", why, step_outcomes(), WORDING,
+                                     {"vacuity": shape})
 
 
 IM = Claim(

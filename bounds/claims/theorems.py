@@ -116,10 +116,3 @@ LLM = Claim(
     "thm:LLM_cache_main", "thm:LLM_cache_main", (699, 710),
     "CLCB-LLM-C's gap is at most eq:app_llm_improve_gap with probability >= 1 - delta.",
     "theorem", check_theorem3, slow=True)
-ONLINE = Claim(
-    "thm:LLM_online", "apdx_sec:app_LLM_cache_online", (1280, 1284),
-    "CUCB-LLM-S has regret O(sqrt(m T log(mT/delta))) with probability >= 1 - delta.",
-    "theorem",
-    lambda: unchecked("An O(.) statement without constants cannot be falsified by a finite "
-                      "simulation; its proof's explicit chain relies on step (g) (unchecked) and "
-                      "on apdx_lem:stream_oracle, which fails for the printed algorithm."))

@@ -1,11 +1,12 @@
-"""``thm:IM``: its status reports what was actually checked, the rate row and the proof steps.
+"""Theorems that cannot fail where they can be run: their status reports what was checked.
 
-The bound is vacuous wherever spreads are exact, so the claim is ``checked-indirectly``:
-these tests recompute every part independently (each step claim's own check, the stored
-rate row rerun through ``offcmab validate``'s door) and compare.  Everything is
-deterministic: exact arithmetic, sympy, and the rate row's fixed seed 2025 (its run's
-false-alarm level is the row level the stored result records; the rerun must give the same
-numbers, not merely the same verdict).
+``thm:IM``'s bound is vacuous wherever spreads are exact, and ``thm:LLM_online`` is an O(.)
+statement without constants, so both claims are ``checked-indirectly``: these tests
+recompute every part independently (each step claim's own check, the stored rate row rerun
+through ``offcmab validate``'s door) and compare.  Everything is deterministic: exact
+arithmetic, sympy, and the rate row's fixed seed 2025 (its run's false-alarm level is the row
+level the stored result records; the rerun must give the same numbers, not merely the same
+verdict).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from offcmab.bounds.claims import check_claim, get_claim
+from offcmab.bounds.claims import check_claim, get_claim, indirect
 from offcmab.bounds.claims import im as im_claims
+from offcmab.bounds.claims import online as online_claims
 from offcmab.bounds.claims.record import Outcome
 from offcmab.bounds.claims.stored import STORED, store_results, stored_result
 from offcmab.validation.cli import main
@@ -24,6 +26,10 @@ from offcmab.validation.stored_checks import VARYING, computed
 
 IM_ID = im_claims.IM.id
 KNOWN_FAILED_STEP = "apdx_eq:lower_bound_of_ubar_p"
+#: claim id -> (its proof's claims, one of them known to fail, the claim's check)
+THEOREMS = {IM_ID: (im_claims.STEPS, KNOWN_FAILED_STEP, im_claims.check_theorem_im),
+            online_claims.ONLINE.id: (online_claims.STEPS, "apdx_lem:stream_oracle",
+                                      online_claims.check_theorem_online)}
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +37,11 @@ def outcome() -> Outcome:
     return check_claim(get_claim(IM_ID)).outcome
 
 
-def test_status_is_checked_indirectly_not_unchecked(outcome: Outcome) -> None:
-    assert outcome.status == "checked-indirectly"
-    assert outcome.method == "consequence-and-steps"
+@pytest.mark.parametrize("claim_id", THEOREMS)
+def test_status_is_checked_indirectly_not_unchecked(claim_id: str) -> None:
+    found = check_claim(get_claim(claim_id)).outcome
+    assert found.status == "checked-indirectly"
+    assert found.method == "consequence-and-steps"
 
 
 def test_the_bound_is_vacuous_where_it_applies(outcome: Outcome) -> None:
@@ -42,23 +50,27 @@ def test_the_bound_is_vacuous_where_it_applies(outcome: Outcome) -> None:
     assert f"{shape['smallest_n']:,}" in outcome.detail
 
 
-def test_it_reports_every_step_as_its_own_check_decides(outcome: Outcome) -> None:
-    own = {claim.id: check_claim(claim).outcome.status for claim in im_claims.STEPS}
-    assert outcome.evidence["steps"] == own
-    failed = [claim.id for claim in im_claims.STEPS
-              if own[claim.id] == "counterexample" and claim.kind == "proof-step"]
-    assert outcome.evidence["failed_proof_steps"] == failed
-    assert KNOWN_FAILED_STEP in failed  # the erratum of the lower bound on lcb
-    for claim_id in failed:
-        assert claim_id in outcome.detail
+@pytest.mark.parametrize("claim_id", THEOREMS)
+def test_it_reports_every_step_as_its_own_check_decides(claim_id: str) -> None:
+    steps, known, _check = THEOREMS[claim_id]
+    found = check_claim(get_claim(claim_id)).outcome
+    own = {claim.id: check_claim(claim).outcome.status for claim in steps}
+    assert found.evidence["steps"] == own
+    failed = [claim.id for claim in steps if own[claim.id] == "counterexample"]
+    assert found.evidence["failed"] == failed
+    assert known in failed  # an erratum of the proof
+    for claim_id_ in failed:
+        assert claim_id_ in found.detail
 
 
-def test_it_reports_the_stored_rate_row(outcome: Outcome) -> None:
-    rate = stored_result(IM_ID)
-    assert rate is not None and outcome.evidence["rate_row"] == rate
-    assert rate["verdict"] == "pass" and rate["slope_lower"] < rate["allowed"]
-    assert f"{rate['slope']:.2f}" in outcome.detail and "offcmab claims --regenerate" \
-        in outcome.detail
+@pytest.mark.parametrize("claim_id", THEOREMS)
+def test_it_reports_the_stored_rate_row(claim_id: str) -> None:
+    found = check_claim(get_claim(claim_id)).outcome
+    rate = stored_result(claim_id)
+    assert rate is not None and found.evidence["rate_row"] == rate
+    assert rate["verdict"] == "pass"
+    assert f"{rate['slope']:.2f}" in found.detail and "offcmab claims --regenerate" \
+        in found.detail
 
 
 def test_the_stored_rate_row_is_what_the_code_gives_now() -> None:
@@ -72,15 +84,17 @@ def test_the_stored_rate_row_is_what_the_code_gives_now() -> None:
             f"{claim_id}: stored result is stale; run `offcmab claims --regenerate`"
 
 
+@pytest.mark.parametrize("claim_id", THEOREMS)
 def test_a_failed_or_missing_rate_row_leaves_it_unchecked(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    rate = stored_result(IM_ID)
+        claim_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rate = stored_result(claim_id)
     assert rate is not None
-    monkeypatch.setattr(im_claims, "stored_result", lambda _: {**rate, "verdict": "FAIL"})
-    failed = im_claims.check_theorem_im()
+    check = THEOREMS[claim_id][2]
+    monkeypatch.setattr(indirect, "stored_result", lambda _: {**rate, "verdict": "FAIL"})
+    failed = check()
     assert failed.status == "unchecked" and "did not pass" in failed.detail
-    monkeypatch.setattr(im_claims, "stored_result", lambda _: None)
-    missing = im_claims.check_theorem_im()
+    monkeypatch.setattr(indirect, "stored_result", lambda _: None)
+    missing = check()
     assert missing.status == "unchecked" and "--regenerate" in missing.detail
 
 
