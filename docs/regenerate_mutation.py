@@ -102,6 +102,8 @@ def side_by_side(default: Mapping[str, Any], ci: Mapping[str, Any]) -> list[str]
     lines = ["| bound id | default: killed | ci: killed | default: equivalents passed | "
              "ci: equivalents passed |", "|---|---|---|---|---|"]
     for bound_id, (killed, real, passed, equivalents) in left.items():
+        if real + equivalents == 0:
+            continue  # no mutant applies (a lower bound)
         other = right.get(bound_id)
         ci_killed = "—" if other is None else f"{other[0]}/{other[1]}"
         ci_passed = "—" if other is None else f"{other[2]}/{other[3]}"

@@ -22,6 +22,7 @@ from offcmab.reference.im.clcb_im_node import edge_lcbs
 from offcmab.reference.im.data import NodeCascades, sample_node_cascades
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.oracles import TopK
+from offcmab.validation.commands.mutation_run import scores
 from offcmab.validation.controls.im import interval_edges
 from offcmab.validation.mutation import operators
 from offcmab.validation.mutation.mutant import ties_to_larger_ids
@@ -32,6 +33,7 @@ from offcmab.validation.mutation.score import (
     SURVIVED,
     Job,
     Outcome,
+    plan,
     score,
     summarize,
 )
@@ -54,6 +56,22 @@ def test_catalogue_covers_every_id_and_says_why_an_operator_does_not_apply(theor
     for operator in operators.OPERATORS:
         assert operator in applied or reasons.get(operator), (theorem.id, operator)
     assert any(mutant.equivalent for mutant in family.mutants)
+
+
+def test_a_lower_bound_scores_no_mutant_and_says_why() -> None:
+    lower = [theorem for theorem in THEOREMS if theorem.scenario.kind == "lower"]
+    assert lower  # Theorem 2
+    planned, left_out = plan(lower, seed=2025, replicates=1)
+    assert planned == []
+    assert {item["operator"] for item in left_out} == set(operators.OPERATORS)
+    assert all("lower bound holds for every algorithm" in item["reason"] for item in left_out)
+    report = {"summary": {"ids": {lower[0].id: {"killed": 0, "mutants": 0, "score": None,
+                                                "survived": 0, "equivalents": 0,
+                                                "false_alarms": 0, "errors": 0}},
+                          "overall": {"killed": 1, "mutants": 1, "score": 1.0, "survived": 0,
+                                      "equivalents": 0, "false_alarms": 0, "errors": 0}}}
+    lines = scores(report)
+    assert "no mutant applies" in lines[0] and lines[1].startswith("all")
 
 
 @pytest.mark.parametrize("theorem", THEOREMS, ids=lambda theorem: theorem.id)

@@ -47,16 +47,26 @@ def aligned(lines: Sequence[tuple[str, ...]]) -> list[str]:
 
 
 def scores(report: dict[str, Any]) -> list[str]:
-    """One line per id: mutation score, survivors, equivalents and false alarms."""
-    lines = []
+    """One line per id: mutation score, survivors, equivalents and false alarms (an id no
+    mutant applies to says so)."""
+    lines: list[tuple[str, ...]] = []
+    empty: dict[int, str] = {}
     for bound_id, tally in [*report["summary"]["ids"].items(),
                             ("all", report["summary"]["overall"])]:
+        if tally["mutants"] + tally["equivalents"] == 0:
+            empty[len(lines) + len(empty)] = bound_id
+            continue
         score = "n/a" if tally["score"] is None else f"{tally['score']:.2f}"
         lines.append((bound_id, f"{tally['killed']}/{tally['mutants']} killed",
                       f"score {score}", f"{tally['survived']} survived",
                       f"{tally['equivalents'] - tally['false_alarms']}/{tally['equivalents']} "
                       "equivalents passed", f"{tally['errors']} errors"))
-    return aligned(lines)
+    out = aligned(lines)
+    width = max((len(line[0]) for line in lines), default=0)
+    for position, bound_id in sorted(empty.items()):
+        out.insert(position, f"{bound_id.ljust(width)}  no mutant applies (see the operators "
+                             "left out)")
+    return out
 
 
 def table(report: dict[str, Any]) -> str:
