@@ -68,8 +68,8 @@ class Outcome:
 
 #: Why no mutant is scored on a lower bound.
 LOWER_BOUND = ("a lower bound holds for every algorithm, so no mutant can break it; the rows "
-               "of its id that check CLCB's own risk against Theorem 1 on the hard pair "
-               "test Theorem 1, whose ids score these mutants")
+               "of its id that check CLCB's own risk against the upper bound on the hard "
+               "pair test that upper bound, and its own ids score these mutants")
 
 
 def plan(theorems: Sequence[Theorem], seed: int, replicates: int, names: Sequence[str] = ()
