@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -112,24 +113,6 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize(("text", "line", "column", "words"), BAD)
-def test_bad_csv_is_refused_naming_line_and_column(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, line: int | None,
-        column: str, words: list[str]) -> None:
-    path = tmp_path / "bad.csv"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(InputError) as raised:
-        read_csv_dataset(path)
-    assert raised.value.field == column and raised.value.line == line
-    for word in words:
-        assert word in raised.value.message
-    assert run_cli(["solve", "cascade", "--data", str(path), "--k", "1",
-                    "--delta", "0.1"]) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and column in err
-    assert "Traceback" not in err
-
-
 def test_a_cascade_check_names_the_csv_line(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     # a click (outcome 1) before the last examined item: not a cascade, line 4 of the file
@@ -195,18 +178,22 @@ CACHE_BAD = [
 ]
 
 
-@pytest.mark.parametrize(("text", "line", "column", "words"), CACHE_BAD)
-def test_bad_cache_csv_is_refused_naming_line_and_column(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, line: int | None,
-        column: str, words: list[str]) -> None:
+#: (reader, the ``solve`` problem that reads such a file, text, line, column, words)
+REFUSED = [(read_csv_dataset, "cascade", *case) for case in BAD] + \
+    [(read_cache_csv, "llm-cache", *case) for case in CACHE_BAD]
+
+
+@pytest.mark.parametrize(("reader", "problem", "text", "line", "column", "words"), REFUSED)
+def test_bad_csv_is_refused_naming_line_and_column(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], reader: Any, problem: str,
+        text: str, line: int | None, column: str, words: list[str]) -> None:
     path = tmp_path / "bad.csv"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(InputError) as raised:
-        read_cache_csv(path)
+        reader(path)
     assert raised.value.field == column and raised.value.line == line
     for word in words:
         assert word in raised.value.message
-    assert run_cli(["solve", "llm-cache", "--data", str(path), "--k", "1",
-                    "--delta", "0.1"]) == 2
+    assert run_cli(["solve", problem, "--data", str(path), "--k", "1", "--delta", "0.1"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and column in err and "Traceback" not in err
