@@ -125,7 +125,7 @@ class StreamRun:
         return int(bad[0]) + 1 if bad.size else None
 
 
-def _lcb(c_hat: FloatArray, cost_counts: IntArray, log_term: float,
+def printed_lcb(c_hat: FloatArray, cost_counts: IntArray, log_term: float,
          scale: float = 1.0) -> FloatArray:
     r""":math:`\max\{\hat c - s\sqrt{6\,\mathrm{log\_term}/N_c}, 0\}`, 0 where :math:`N_c = 0`.
 
@@ -196,7 +196,7 @@ class StreamingCache:
         r""":math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{6\,\mathrm{log\_t}/N_{c,t}(q)},
         0\}` for every query (0 while :math:`N_{c,t}(q) = 0`), the radius times
         ``radius_scale``."""
-        return _lcb(self.c_hat, self.cost_counts, log_t, self.radius_scale)
+        return printed_lcb(self.c_hat, self.cost_counts, log_t, self.radius_scale)
 
     def observe(self, query: int, cost: float | None) -> None:
         r"""Round :math:`t`: :math:`q_t` arrives; ``cost`` is :math:`C_t` on a miss, else ``None``.

@@ -71,20 +71,23 @@ def test_the_docs_example_is_the_json_lines_log() -> None:
                 read_csv_dataset(examples / "cascade-log.csv"))
 
 
-def test_solve_reads_csv_like_json_lines(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    examples = ROOT / "docs" / "examples"
+def solved(capsys: pytest.CaptureFixture[str], problem: str, paths: list[Path],
+           *options: str) -> list[Any]:
+    """``offcmab solve PROBLEM --json`` on each file, in order: the printed answers."""
     outputs = []
-    for name in ("cascade-log.jsonl", "cascade-log.csv"):
-        assert run_cli(["solve", "cascade", "--data", str(examples / name), "--k", "3",
-                        "--delta", "0.05", "--json"]) == 0
+    for path in paths:
+        assert run_cli(["solve", problem, "--data", str(path), *options, "--json"]) == 0
         outputs.append(json.loads(capsys.readouterr().out))
-    assert outputs[0] == outputs[1]
-    for name in ("cascade-log.jsonl", "cascade-log.csv"):
-        assert run_cli(["solve", "kpath", "--data", str(examples / name), "--k", "2",
-                        "--delta", "0.05", "--json"]) == 0
-        outputs.append(json.loads(capsys.readouterr().out))
-    assert outputs[2] == outputs[3]
+    return outputs
+
+
+def test_solve_reads_csv_like_json_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    examples = ROOT / "docs" / "examples"
+    both = [examples / "cascade-log.jsonl", examples / "cascade-log.csv"]
+    first, second = solved(capsys, "cascade", both, "--k", "3", "--delta", "0.05")
+    assert first == second
+    first, second = solved(capsys, "kpath", both, "--k", "2", "--delta", "0.05")
+    assert first == second
 
 
 HEADER = "triggered_1,triggered_2,outcome_1,outcome_2"
@@ -153,12 +156,9 @@ def test_solve_llm_cache_reads_csv_like_json_lines(tmp_path: Path,
     log = sample_log(problem, UniformRandomCaches(10, 2), 300, rng)
     write_cache_jsonl(log, tmp_path / "log.jsonl")
     write_cache_csv(log, tmp_path / "log.csv")
-    outputs = []
-    for name in ("log.jsonl", "log.csv"):
-        assert run_cli(["solve", "llm-cache", "--data", str(tmp_path / name), "--k", "2",
-                        "--delta", "0.1", "--json"]) == 0
-        outputs.append(json.loads(capsys.readouterr().out))
-    assert outputs[0] == outputs[1]
+    first, second = solved(capsys, "llm-cache", [tmp_path / "log.jsonl", tmp_path / "log.csv"],
+                           "--k", "2", "--delta", "0.1")
+    assert first == second
 
 
 CACHE_HEADER = "query,cost,cache_1,cache_2"

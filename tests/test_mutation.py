@@ -74,6 +74,15 @@ def test_a_lower_bound_scores_no_mutant_and_says_why() -> None:
     assert "no mutant applies" in lines[0] and lines[1].startswith("all")
 
 
+def test_a_run_on_a_lower_bound_alone_says_no_mutant_applies(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["mutation", "--only", "thm2-lower"]) == 0
+    out = capsys.readouterr().out
+    assert "thm2-lower  no mutant applies" in out and "all  no mutant applies" in out
+    # one line for the id, not one per operator
+    assert out.count("a lower bound holds for every algorithm") == 1
+
+
 @pytest.mark.parametrize("theorem", THEOREMS, ids=lambda theorem: theorem.id)
 def test_every_mutant_enters_through_the_users_door_with_the_right_signature(theorem) -> None:
     family = operators.family_of(theorem)

@@ -22,6 +22,7 @@ frames only (file, line, function), never the frames of this package.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -239,6 +240,10 @@ def function_name(function: Callable[..., Any]) -> str:
     return str(getattr(function, "__name__", repr(function)))
 
 
+#: The context of an untimed call: reusable, and cheaper than an unarmed deadline.
+NO_DEADLINE = contextlib.nullcontext()
+
+
 def guarded(function: Callable[..., Any], label: str,
             files: frozenset[str], timed: bool = True) -> Callable[..., Any]:
     """``function`` under the call deadline (unless ``timed`` is false: a caller that
@@ -251,32 +256,21 @@ def guarded(function: Callable[..., Any], label: str,
     passes through (:func:`offcmab.validation.sandbox.real_interrupt`).
     """
 
-    def translated(error: BaseException) -> BaseException | None:
-        return None if isinstance(error, AlgorithmError) else fault(error, label, set(files))
-
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
-            with deadline(timeout()):
+            # a caller timing a loop itself (a learner called once per round) skips the timer
+            with deadline(timeout()) if timed else NO_DEADLINE:
                 return function(*args, **kwargs)
+        except AlgorithmError:
+            raise
         except BaseException as error:
-            found = translated(error)
+            found = fault(error, label, set(files))
             if found is None:
                 raise
             raise found from None
 
-    @functools.wraps(function)
-    def untimed_call(*args: Any, **kwargs: Any) -> Any:
-        # no context manager: a learner's method is called once per round
-        try:
-            return function(*args, **kwargs)
-        except BaseException as error:
-            found = translated(error)
-            if found is None:
-                raise
-            raise found from None
-
-    return call if timed else untimed_call
+    return call
 
 
 def source_files(function: Callable[..., Any]) -> frozenset[str]:

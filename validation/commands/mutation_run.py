@@ -41,6 +41,8 @@ def _cells(entry: dict[str, Any]) -> tuple[str, ...]:
 
 def aligned(lines: Sequence[tuple[str, ...]]) -> list[str]:
     """Rows of cells as left-aligned columns."""
+    if not lines:
+        return []
     widths = [max(len(line[column]) for line in lines) for column in range(len(lines[0]))]
     return ["  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
             .rstrip() for line in lines]
@@ -69,12 +71,24 @@ def scores(report: dict[str, Any]) -> list[str]:
     return out
 
 
+def left_out(items: Sequence[dict[str, str]]) -> list[tuple[str, str, str]]:
+    """``(id, operators, reason)``: the operators left out, those an id leaves out for one
+    reason named together (a lower bound leaves out every operator)."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for item in items:
+        grouped.setdefault((item["id"], item["reason"]), []).append(
+            item.get("mutant", item["operator"]))
+    return [(bound_id, ", ".join(names), reason)
+            for (bound_id, reason), names in grouped.items()]
+
+
 def table(report: dict[str, Any]) -> str:
     """The human table: every mutant, the operators left out, the scores per id."""
-    text = aligned([HEADER, *(_cells(entry) for entry in report["entries"])])
+    text = aligned([HEADER, *(_cells(entry) for entry in report["entries"])]) \
+        if report["entries"] else []
     text += ["", "operators that do not apply:"]
-    text += [f"  {item['id']}: {item.get('mutant', item['operator'])}: {item['reason']}"
-             for item in report["not_applicable"]]
+    text += [f"  {bound_id}: {names}: {reason}"
+             for bound_id, names, reason in left_out(report["not_applicable"])]
     text += ["", *scores(report), "",
              f"profile {report['profile']}, run seeds {report['seed']}.."
              f"{report['seed'] + report['replicates'] - 1}, {report['jobs']} job(s), "

@@ -38,8 +38,14 @@ from offcmab.reference.clcb_llm import (
     clcb_llm,
     ucb_radius,
 )
-from offcmab.reference.confidence import RadiusRule, arm_statistics, clip_bound, hoeffding_radius
-from offcmab.reference.cucb_llm_stream import StreamingCache
+from offcmab.reference.confidence import (
+    RadiusRule,
+    arm_statistics,
+    clip_bound,
+    hoeffding_radius,
+    log_over_delta,
+)
+from offcmab.reference.cucb_llm_stream import StreamingCache, printed_lcb
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.im.clcb_im_node import CLCBIMResult, clcb_im_node, edge_lcbs
 from offcmab.reference.im.data import NodeCascades
@@ -258,8 +264,8 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
 
     def proof_radius(log: CacheLog, k: int, delta: float) -> CLCBLLMResult:
         """The cost radius of the proof's event, sqrt(log(2mn/delta)/(2N))."""
-        share = LLM_PROOF_SHARE * np.sqrt(np.log(2 * log.m * log.n / delta)
-                                          / np.log(4 * log.m * log.n / delta))
+        share = LLM_PROOF_SHARE * np.sqrt(log_over_delta((2, log.m, log.n), delta)
+                                          / log_over_delta((4, log.m, log.n), delta))
         return rescored(log, k, delta, variant, cost_scale=float(share))
 
     def total(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
@@ -378,11 +384,10 @@ class _ShiftedCountCache(StreamingCache):
         self.mean_shift, self.radius_shift = mean_shift, radius_shift
 
     def cost_lcbs(self, log_t: float) -> Any:
-        seen = self.cost_counts > 0
-        total = self.c_hat * self.cost_counts
-        mean = total / np.maximum(self.cost_counts + self.mean_shift, 1)
-        radius = np.sqrt(6.0 * log_t / np.maximum(self.cost_counts + self.radius_shift, 1))
-        return np.where(seen, np.maximum(mean - radius, 0.0), 0.0)
+        # an unseen query has c_hat = 0, so a count shifted above 0 still gives it LCB 0
+        counts = self.cost_counts
+        mean = self.c_hat * counts / np.maximum(counts + self.mean_shift, 1)
+        return printed_lcb(mean, counts + self.radius_shift, log_t)
 
 
 def _stream_mean_plus_one(m: int, k: int, delta: float) -> StreamingCache:
