@@ -136,6 +136,9 @@ class Theorem:
         are vacuous at every runnable size; ``None``: no rate row.
     falsify_space
         The instance space of ``offcmab falsify`` when it is not ``space``.
+    regions
+        The regions of :mod:`offcmab.validation.regions` that this theorem's hypotheses
+        allow: a run must draw instances with power in each (``hypothesis_coverage``).
     """
 
     id: str
@@ -152,6 +155,7 @@ class Theorem:
     check_params: ParamsChecker | None = None
     rate: Rate | None = None
     falsify_space: Callable[[], Space] | None = None
+    regions: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.bound is not None and self.bound.id != self.id:

@@ -109,7 +109,12 @@ class MaxGap:
 
 
 class Scenario(Protocol):
-    r"""Checks one bound id against the algorithm its theorem covers."""
+    r"""Checks one bound id against the algorithm its theorem covers.
+
+    Beside the members below, a scenario may define ``regions(instance)``: the regions of
+    :mod:`offcmab.validation.regions` the instance falls in (read through
+    :func:`offcmab.validation.regions.instance_regions`; a scenario without it covers none).
+    """
 
     @property
     def bound_id(self) -> str:
