@@ -167,3 +167,14 @@ def test_every_bound_page_shows_one_minus_each_failure_term() -> None:
     assert r"$1 - \delta - \frac{\delta}{2 n}$" in cascade
     assert "1 - \\delta + " not in cascade
     assert sympy.latex(success_probability(sympy.Integer(0)), order="none") == "1"
+
+
+def test_readme_and_home_page_share_one_exit_code_table() -> None:
+    """The exit-code table stands once, in a snippet the home page includes; the README
+    (which GitHub renders without includes) carries the same text verbatim."""
+    table = (ROOT / "docs" / "snippets" / "exit-codes.md").read_text(encoding="utf-8")
+    assert table.strip() in (ROOT / "README.md").read_text(encoding="utf-8")
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert '--8<-- "docs/snippets/exit-codes.md"' in home
+    codes = {int(line.split("|")[1]) for line in table.splitlines()[2:] if line.startswith("|")}
+    assert codes == {0, 1, 2, 3, 4, 130, 143}
