@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     size.add_argument("--quick", action="store_const", const="quick", dest="profile",
                       help="smoke run (under 20 s; what the test suite runs)")
     size.add_argument("--full", action="store_const", const="full", dest="profile",
-                      help="paper scale: 20 trials, the paper's grids (minutes)")
+                      help="paper scale: the paper's grids, every row with power sized to detect "
+                           "2 delta (up to 20000 trials per instance and n; use --jobs N)")
     size.add_argument("--profile", choices=list(PROFILES), dest="profile",
                       help="profile by name; ci: the rows that flag the most controls per "
                            "second (sized for CI minutes)")
