@@ -23,6 +23,9 @@ network.  What the hooks do:
       our reproductions against the paper's numbers, from ``docs/assets/reproductions``;
   ``{{ signature_table() }}``
       the call signature a user's algorithm needs per bound id (``validate --signatures``);
+  ``{{ proof_event("thm1-inf", "arm") }}``
+      one event of a proof (its radius, the union it runs over, its failure probability),
+      rendered from :mod:`offcmab.bounds.events`;
   ``{{ count("claims") }}``, ``{{ count("rows with power", run="/tmp/DIR") }}``
       a count computed from the package (or from the report a ``run`` block above wrote),
       never typed: :mod:`docgen.counts` lists the names.
@@ -53,7 +56,7 @@ from docgen import commands, counts, reproductions, sources, theory  # noqa: E40
 log = logging.getLogger("mkdocs.hooks.offcmab")
 
 NAMES = ("side_by_side|listing|run|theory|reproduction_table|reproduction_figures"
-         "|signature_table|count")
+         "|signature_table|count|proof_event")
 DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(" + NAMES + r")\((.*?)\)\s*\}\}", re.S)
 KATEX = DOCS / "assets" / "katex" / "katex.min.js"
 
@@ -119,6 +122,8 @@ def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
         return reproductions.figures(ROOT, *args)
     if name == "count":
         return counts.count(*args, **kwargs)
+    if name == "proof_event":
+        return theory.event_sentence(*args, **kwargs)
     if name == "signature_table":
         from offcmab.validation.api import signature_table
 

@@ -16,9 +16,8 @@ the value the formula takes in the limit, so the oracle treats it as the worst
 arm and still returns a feasible action.
 
 Theory that covers it: Theorem 1 (``thm:upper_bound``), bound ids ``thm1-inf``
-and ``thm1-one`` in :mod:`offcmab.bounds`.  The theorem's proof uses the radius with
-``log(2mn/delta)`` (event :math:`\mathcal{E}_{\text{arm}}`); the printed
-``log(4mn/delta)`` is larger, hence also covered.
+and ``thm1-one`` in :mod:`offcmab.bounds`.  The radius its proof's arm event needs, and
+that event's failure probability, are recorded in :mod:`offcmab.bounds.events`.
 
 References
 ----------

@@ -272,6 +272,45 @@ def _figure_section(bound_id: str, figures: dict[str, bytes], summary: str | Non
     return head + text + (summary or "")
 
 
+def event_sentence(bound_id: str, name: str) -> str:
+    """One proof event in words and math, rendered from :mod:`offcmab.bounds.events`."""
+    from offcmab.bounds import events  # the docs build only
+
+    from offcmab.bounds.symbols import LATEX_NAMES
+
+    def tex(expression: Any) -> str:
+        import sympy
+
+        return str(sympy.latex(expression, symbol_names=LATEX_NAMES))
+
+    found = events.event(bound_id, name)
+    failure = tex(found.failure)
+    if isinstance(found, events.HoeffdingEvent):
+        factor = tex(events.radius_factor(bound_id, name))
+        return (f"${found.symbol}$: every interval of half-width "
+                f"$\\sqrt{{\\log({factor}/\\delta)/(2N)}}$ covers its mean, at once over "
+                f"${tex(found.arms)}$ base arms and ${tex(found.counts)}$ values of $N$; "
+                f"it fails with probability at most ${failure}$")
+    condition = ("" if found.condition is None
+                 else f" when ${tex(found.condition)}$")
+    return f"${found.symbol}$ fails with probability at most ${failure}${condition}"
+
+
+def events_section(bound_id: str) -> str:
+    """The events the proof of ``bound_id`` rests on, or nothing for a bound without any."""
+    from offcmab.bounds import events  # the docs build only
+
+    if bound_id not in events.EVENTS:
+        return ""
+    lines = ["## Events of the proof\n",
+             "The proof holds on these events together; their failure probabilities add up "
+             f"to ${latex(events.total_failure(bound_id))}$ "
+             "(`offcmab.bounds.events`).\n"]
+    lines += [f"* `{found.name}` ({found.paper_ref}): {event_sentence(bound_id, found.name)}."
+              for found in events.events_of(bound_id)]
+    return "\n".join(lines) + "\n"
+
+
 def bound_page(bound_id: str, registry: dict[str, Any] | None, figures: dict[str, bytes],
                summaries: dict[str, str]) -> str:
     """The Markdown of the page of one bound id."""
@@ -289,6 +328,7 @@ def bound_page(bound_id: str, registry: dict[str, Any] | None, figures: dict[str
             f"`offcmab.bounds.registry.BOUNDS[{bound_id!r}]` does not exist in this build."))
     else:
         parts.append(_formula_section(bound))
+    parts.append(events_section(bound_id))
     parts.append("## Proof steps in the claims registry\n")
     rows = claims_for(bound_id)
     if rows is None:
