@@ -275,7 +275,6 @@ def _figure_section(bound_id: str, figures: dict[str, bytes], summary: str | Non
 def event_sentence(bound_id: str, name: str) -> str:
     """One proof event in words and math, rendered from :mod:`offcmab.bounds.events`."""
     from offcmab.bounds import events  # the docs build only
-
     from offcmab.bounds.symbols import LATEX_NAMES
 
     def tex(expression: Any) -> str:
