@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from offcmab.reference.clcb import clcb
+from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.validation.controls import cmab, im
 from offcmab.validation.controls.oracles import BrokenOracle
 from offcmab.validation.events import core, im_node, oracles
@@ -30,15 +32,16 @@ def verdicts(cases: list[core.EventCase], trials: int = TRIALS) -> dict[str, str
 
 
 def test_reference_oracles_pass_every_oracle_row() -> None:
-    cases = [*oracles.cmabt_cases("quick"), *oracles.cascade_cases("quick"),
+    cases = [*oracles.cmabt_cases("quick", clcb, "clcb"),
+             *oracles.cascade_cases("quick", clcb_cascade, "clcb-cascade"),
              *oracles.im_cases()]
     assert set(verdicts(cases).values()) == {core.PASS}
 
 
 @pytest.mark.parametrize("mistake", MISTAKES)
 def test_each_broken_oracle_fails_every_exact_promise_row(mistake: str) -> None:
-    cmabt = oracles.cmabt_cases("quick", oracle=lambda setup: BrokenOracle(setup.oracle,
-                                                                           mistake))
+    cmabt = oracles.cmabt_cases("quick", clcb, "clcb",
+                                oracle=lambda setup: BrokenOracle(setup.oracle, mistake))
     promise = [case for case in cmabt if case.id == "event-oracle-promise"]
     node = oracles.im_cases(oracle=lambda graph, k: BrokenOracle(exact_oracle(graph, k),
                                                                  mistake))[:1]

@@ -9,12 +9,14 @@ fixed seeds; that they fail shows the rows have power against them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 
 from offcmab.validation.events import arms, collect, core, im_node, llm, oracles
+from offcmab.validation.events.subject import arm_algorithm
 from offcmab.validation.runner import verdict
 from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
@@ -23,6 +25,11 @@ from offcmab.validation.user_algorithm import object_spec
 LEVEL = 1e-6
 SEED = 2025
 TRIALS = 40
+
+
+def reference(bound_id: str) -> Any:
+    """The reference as every run calls it: the function its record's signature names."""
+    return find(THEOREMS, bound_id).reference_algorithm()
 
 
 def verdicts(cases: list[core.EventCase]) -> list[str]:
@@ -46,14 +53,23 @@ def scaled_clcb(scale: float) -> arms.LCBAlgorithm:
 
 
 def arm_cases(profile: str, run: arms.LCBAlgorithm | None = None) -> list[core.EventCase]:
-    """CLCB's and CLCB-Cascade's arm-event rows, both checking ``run`` when given."""
-    return [*arms.clcb_cases(profile, run), *arms.cascade_cases(profile, run)]
+    """CLCB's and CLCB-Cascade's arm-event rows, both checking ``run`` when given (else the
+    references, read through the subject door)."""
+    clcb = run or arm_algorithm(reference("thm1-inf"), "clcb")
+    cascade = run or arm_algorithm(reference("cor1-cascade"), "clcb-cascade", cascade=True)
+    return [*arms.clcb_cases(profile, clcb), *arms.cascade_cases(profile, cascade)]
+
+
+def online_cases(profile: str) -> list[core.EventCase]:
+    """The online events on the printed learner, the online bound's reference."""
+    return llm.online_cases(profile, reference("thm-llm-online"), llm.PRINTED)
 
 
 def llm_cases(profile: str) -> list[core.EventCase]:
     """The cache events of both variants and the online events, on the reference."""
-    return [*llm.offline_cases(profile, "standard"), *llm.offline_cases(profile, "improved"),
-            *llm.online_cases(profile)]
+    return [*llm.offline_cases(profile, "standard", reference("lem-llm-std"), "standard"),
+            *llm.offline_cases(profile, "improved", reference("thm3-llm"), "improved"),
+            *online_cases(profile)]
 
 
 def test_reference_algorithms_pass_every_event_row() -> None:
@@ -75,7 +91,8 @@ def test_im_intervals_catch_the_printed_estimator() -> None:
     def printed(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
         return edge_lcbs(graph, cascades, delta, "printed")
 
-    assert verdicts(im_node.cases("quick")) == [core.PASS, core.PASS, core.PASS]
+    assert verdicts(im_node.cases("quick", reference("thm4-im"), "reference")) \
+        == [core.PASS, core.PASS, core.PASS]
     intervals, _edge, _oracle = im_node.cases("quick", printed, "printed")
     assert verdicts([intervals]) == [core.FAIL]
 
@@ -103,7 +120,7 @@ def test_im_edge_row_catches_an_lcb_above_the_truth() -> None:
     assert verdicts(im_node.cases("quick", optimistic, "optimistic")[1:2]) == [core.FAIL]
 
 
-def broken_cache(change: str) -> llm.CacheAlgorithm:
+def broken_cache(change: str) -> Callable[[Any, int, float, str], Any]:
     """CLCB-LLM-C with the cost UCB replaced by the mean or an LCB, or the arrival UCB
     turned into an LCB."""
     from dataclasses import replace
@@ -139,7 +156,7 @@ def test_cache_events_catch_broken_ucbs(change: str, event_id: str) -> None:
 def test_printed_stream_lemma_is_a_known_failure_linked_to_its_erratum() -> None:
     from offcmab.bounds.claims import CLAIMS
 
-    cases = {c.id: c for c in llm.online_cases("default")}
+    cases = {c.id: c for c in online_cases("default")}
     printed = cases["event-stream-oracle-printed"]
     assert printed.erratum in {claim.id for claim in CLAIMS}
     row = core.event_row(core.run_case(printed, 20, SEED), LEVEL)
@@ -153,7 +170,7 @@ def test_the_corrected_lemma_row_names_the_algorithm_it_runs() -> None:
     """The erratum corrects the algorithm (a radius fixed between feedbacks), so the
     corrected row runs the fixed-log variant and its algorithm and statement say so; the
     printed row runs the printed learner (the online bound's reference)."""
-    cases = {c.id: c for c in llm.online_cases("quick")}
+    cases = {c.id: c for c in online_cases("quick")}
     corrected = cases["event-stream-oracle"]
     assert "fixed-log" in corrected.algorithm and "fixed-log" in corrected.statement
     assert not corrected.erratum
@@ -202,10 +219,10 @@ def test_known_failure_rows_count_against_the_budget() -> None:
     """An erratum row can fail (a subject worse than the printed algorithm), so it counts,
     unless the printed algorithm breaks the statement in every measured trial; a run that
     does not reproduce the erratum gives a note."""
-    cases = {c.id: c for c in llm.online_cases("quick") if c.erratum}
+    cases = {c.id: c for c in online_cases("quick") if c.erratum}
     assert core.can_fail(cases["event-stream-oracle-printed"])
     assert not core.can_fail(cases["event-online-lcb-printed"])  # 1000 of 1000 measured
-    assert all(core.can_fail(c) for c in llm.online_cases("quick") if not c.erratum)
+    assert all(core.can_fail(c) for c in online_cases("quick") if not c.erratum)
     result = core.EventResult(cases["event-stream-oracle-printed"], 10, 0, 0.0)
     assert core.event_row(result, LEVEL)["verdict"] == core.NOTE
 
@@ -303,7 +320,9 @@ def test_a_subject_returning_only_its_action_gets_na_event_rows() -> None:
         rows |= {row["id"]: row | {"spec": spec} for row in collect.rows(results, LEVEL)}
     assert rows["event-arm-clcb"]["verdict"] == core.NA
     assert "expose their confidence bounds" in rows["event-arm-clcb"]["reason"]
-    assert rows["event-stream-oracle"]["verdict"] == core.NA
+    # The corrected lemma's row runs the erratum's fixed-log learner, never the subject: a
+    # subject-free row, held by reference runs only.
+    assert "event-stream-oracle" not in rows
     assert rows["event-online-cost"]["verdict"] == core.PASS  # hits come from its caches
     assert rows["event-online-cost"]["algorithm"] == rows["event-online-cost"]["spec"]
     assert rows["event-online-lcb"]["verdict"] == core.NA  # caches only: no LCBs to check
@@ -320,7 +339,7 @@ def test_printed_online_lcb_leaves_the_sandwich_at_round_one() -> None:
 
 
 def test_printed_online_radius_is_a_known_failure() -> None:
-    case = next(c for c in llm.online_cases("quick") if c.id == "event-online-lcb-printed")
+    case = next(c for c in online_cases("quick") if c.id == "event-online-lcb-printed")
     assert case.erratum == "alg:CUCB-LLM_stream/radius-vs-proof"
     assert core.event_row(core.run_case(case, 10, SEED), LEVEL)["verdict"] == core.KNOWN
 

@@ -45,7 +45,10 @@ REFERENCE = "reference"
 #: Prefix of the subject specs that name a negative control of the theorem.
 CONTROL = "control"
 
-#: Resolved subjects of this process, by (spec, bound id): a worker loads a user's file once.
+#: Resolved users' functions of this process, by (spec, bound id): a worker loads a user's
+#: file once.  The reference and the controls are read from the record at every call, so a
+#: record of the same id with another signature (a variant's keywords) is never served
+#: another record's function.
 _RESOLVED: dict[tuple[str, str], Callable[..., Any]] = {}
 
 
@@ -55,7 +58,15 @@ def control_spec(name: str) -> str:
 
 
 def resolve(spec: str, theorem: Theorem) -> Callable[..., Any]:
-    """The callable a trial of ``theorem`` runs for the subject ``spec`` (cached)."""
+    """The callable a trial of ``theorem`` runs for the subject ``spec`` (a user's function
+    is cached).
+
+    For ``"reference"`` it is the function ``theorem``'s signature names, with the
+    signature's keywords bound; every row of a reference run calls it as a user's function
+    given to ``validate --algorithm`` is called and reads what it returns.
+    """
+    if not is_user(spec):
+        return _resolve(spec, theorem)
     key = (spec, theorem.id)
     if key not in _RESOLVED:
         _RESOLVED[key] = _resolve(spec, theorem)

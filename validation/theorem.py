@@ -89,9 +89,12 @@ class Rate:
     floor: float = 1e-3
 
 
-#: The event cases of a theorem for one profile: ``events(profile, subject)`` with the
-#: subject's callable (``None`` for the reference algorithm) and its spec for messages.
-EventCases = Callable[[str, Callable[..., Any] | None, str], Sequence[EventCase]]
+#: The event cases of a theorem for one profile: ``events(profile, subject, spec)`` with the
+#: subject's callable and how messages name it.  The reference is a subject like any other:
+#: its callable is :meth:`Theorem.reference_algorithm` (named ``module:function``), so every
+#: row reads what the function the signature names returns, as for a user's algorithm.
+#: Rows that check no subject (the package's own oracles) set ``subject_free``.
+EventCases = Callable[[str, Callable[..., Any], str], Sequence[EventCase]]
 
 #: Checks the parameters of a saved instance (``validate --instances``); ``ValueError``
 #: naming the field when they are not valid.
@@ -176,6 +179,6 @@ def find(theorems: Sequence[Theorem], bound_id: str) -> Theorem:
                      f"{', '.join(theorem.id for theorem in theorems)}")
 
 
-def no_events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
+def no_events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
     """The event rows of a theorem that has none."""
     return []

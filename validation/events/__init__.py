@@ -23,7 +23,8 @@ means lie near 1/2, each arm observed often (``im-edge-wide``, ``cascade-wide``,
 wide as the proof needs, or one without the union bound, shows only there.
 
 Event rows apply to algorithms that expose their confidence bounds: each case takes
-the algorithm as a callable returning its statistics (the reference implementation by
-default), so a substituted implementation with the same fields is checked the same way
-(:mod:`~offcmab.validation.events.subject`).
+the algorithm as a callable and reads the statistics from what it returns
+(:mod:`~offcmab.validation.events.subject`).  The reference is one such callable, the
+function its theorem's signature names, called exactly as a user's algorithm is: no row
+computes the reference's statistics by another route.
 """

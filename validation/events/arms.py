@@ -34,8 +34,6 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.reference.clcb import clcb
-from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.oracles import TopK
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.scenarios import cmabt
@@ -51,18 +49,6 @@ LOG_CONSTANT = {"offcmab.reference.clcb": 4.0, "offcmab.reference.clcb_cascade":
                 "offcmab.reference.im.clcb_im_edge": 4.0}
 
 
-def reference_clcb(dataset: Any, oracle: Any, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """Algorithm 1 as implemented in :mod:`offcmab.reference.clcb` (printed radius)."""
-    result = clcb(dataset, oracle, delta)
-    return result.counts, result.lcb
-
-
-def reference_cascade(dataset: Any, oracle: Any, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """CLCB-Cascade of :mod:`offcmab.reference.clcb_cascade` (its own top-k oracle)."""
-    result = clcb_cascade(dataset, int(oracle.k), delta)
-    return result.counts, result.lcb
-
-
 def arm_event_fails(counts: np.ndarray, lcb: np.ndarray, mu: np.ndarray, n: int,
                     delta: float, constant: float) -> bool:
     r"""True when some observed arm leaves :math:`[\mu_i - 2\rho_i, \mu_i]`."""
@@ -76,18 +62,20 @@ def arm_event_fails(counts: np.ndarray, lcb: np.ndarray, mu: np.ndarray, n: int,
 
 
 def arm_case(event_id: str, algorithm: str, instance: str, params: dict[str, Any], n: int,
-             delta: float, run: LCBAlgorithm | None = None) -> EventCase:
-    """The :math:`\\mathcal E_{\\text{arm}}` row of one CMAB-T instance (cmabt ``params``)."""
+             delta: float, run: LCBAlgorithm) -> EventCase:
+    r"""The :math:`\mathcal E_{\text{arm}}` row of one CMAB-T instance (cmabt ``params``).
+
+    ``run`` is the subject (:func:`offcmab.validation.events.subject.arm_algorithm`);
+    ``algorithm`` the module whose radius constant the row applies (:data:`LOG_CONSTANT`).
+    """
     setup = cmabt.build(params)
     mu = np.asarray(setup.problem.mu, dtype=float)
     # The LCBs do not depend on the oracle; a top-k stand-in skips the costly exact IM one.
     oracle = TopK(int(params["k"])) if params["family"] == "im-edge" else setup.oracle
     constant = LOG_CONSTANT[algorithm]
-    method = run or (reference_cascade if algorithm == "offcmab.reference.clcb_cascade"
-                     else reference_clcb)
 
     def draw(rng: np.random.Generator) -> bool:
-        counts, lcb = method(setup.law.sample(n, rng), oracle, delta)
+        counts, lcb = run(setup.law.sample(n, rng), oracle, delta)
         return arm_event_fails(np.asarray(counts), np.asarray(lcb, dtype=float), mu, n,
                                delta, constant)
 
@@ -119,10 +107,11 @@ def im_edge_params() -> dict[str, Any]:
             "law": {"kind": "seeds", "q": [0.5] * 6}}
 
 
-def clcb_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]:
+def clcb_cases(profile: str, run: LCBAlgorithm) -> list[EventCase]:
     """CLCB's arm event on k-path and cascade data, and on edge-level IM data (also many edges).
 
-    ``run`` replaces the reference CLCB (a subject returning ``counts`` and ``lcb``).
+    ``run`` is the subject in CLCB's place (the reference CLCB in a reference run), read
+    through :func:`~offcmab.validation.events.subject.arm_algorithm`.
     """
     close, im_edge = CLOSE, im_edge_params()
     n = size(profile)
@@ -137,8 +126,9 @@ def clcb_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]
     ]
 
 
-def cascade_cases(profile: str, run: LCBAlgorithm | None = None) -> list[EventCase]:
-    """CLCB-Cascade's arm event (Figure 1(a)'s data in the full profile), and on many items."""
+def cascade_cases(profile: str, run: LCBAlgorithm) -> list[EventCase]:
+    """CLCB-Cascade's arm event (Figure 1(a)'s data in the full profile), and on many items;
+    ``run`` is the subject in CLCB-Cascade's place (called with ``k`` for the oracle)."""
     cascade_data = paper_fig1a() if profile == "full" else OOD
     cascade_name = "paper-fig1a" if profile == "full" else "cascade-ood"
     return [arm_case("event-arm-cascade", "offcmab.reference.clcb_cascade", cascade_name,

@@ -25,13 +25,20 @@ from offcmab.validation.theorem import Theorem
 def theorem_cases(theorem: Theorem, profile: str, subject: str = REFERENCE) -> list[EventCase]:
     """The event cases of one theorem, checking ``subject`` (a spec; the reference default).
 
-    Cases that check only the package's own objects (``subject_free``: the oracle a scenario
-    hands over) run in reference runs only: beside another subject they would pass whatever
-    it does, and a run of a user's algorithm must not count them as checks of it.
+    Every subject, the reference included, enters the same way: the record's ``events``
+    receive the callable the spec resolves to (for the reference, the function its signature
+    names with the signature's keywords) and read their statistics from what it returns.
+    Messages name the reference by ``module:function``.
+
+    Cases that check no subject (``subject_free``: the oracle a scenario hands over, an
+    erratum's corrected algorithm) run in reference runs only: beside another subject they
+    would pass whatever it does, and a run of a user's algorithm must not count them as
+    checks of it.
     """
-    function = None if subject == REFERENCE else resolve(subject, theorem)
+    function = resolve(subject, theorem)
+    name = theorem.signature.reference_name if subject == REFERENCE else subject
     return [replace(case, bound_ids=(theorem.id,))
-            for case in theorem.events(profile, function, subject)
+            for case in theorem.events(profile, function, name)
             if subject == REFERENCE or not case.subject_free]
 
 

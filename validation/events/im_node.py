@@ -26,6 +26,11 @@ them (seeds fixed in advance, an oracle that ignores its weights) fails it.  It 
 The printed estimator :math:`n_{1,\bar u,\bar v}/n_{1,\bar v}` (erratum
 ``alg:CLCB-IM/im-conditional-estimator``) estimates a different quantity, so its
 :math:`\underline p(\bar v|\bar u)` misses the truth.
+
+Every row calls the algorithm as Theorem 4 calls it, ``f(graph, cascades, oracle, delta)``
+on the graph with its edge probabilities hidden, and reads the statistics from what it
+returns: the reference (CLCB-IM-N as its theorem's signature names it, with whatever
+estimator that function uses by default) is checked exactly as a user's algorithm is.
 """
 
 from __future__ import annotations
@@ -35,7 +40,6 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.reference.im.clcb_im_node import clcb_im_node, edge_lcbs
 from offcmab.reference.im.exact import brute_force_im, exact_spread
 from offcmab.reference.im.one_step import one_step_probabilities
 from offcmab.validation.events.core import EventCase
@@ -48,11 +52,6 @@ from offcmab.validation.scenarios.im import build, exact_oracle, star_and_chain
 NodeAlgorithm = Callable[[Any, Any, float], Any]
 
 ROUNDING = 1e-12
-
-
-def reference_node(graph: Any, cascades: Any, delta: float) -> Any:
-    """Lines ``line:IM_counter`` to ``line:IM_LCB`` of :mod:`offcmab.reference.im.clcb_im_node`."""
-    return edge_lcbs(graph, cascades, delta)
 
 
 def _width(x: np.ndarray, count: np.ndarray, log_term: float) -> np.ndarray:
@@ -96,23 +95,18 @@ def oracle_step_fails(result: Any, graph: Any, k: int) -> bool:
     return bool(chosen < best - ROUNDING * (1.0 + best))
 
 
-def reference_choice(graph: Any, cascades: Any, oracle: Any, delta: float) -> Any:
-    """CLCB-IM-N itself (``alg:CLCB-IM``): statistics, LCBs and the oracle's seeds."""
-    return clcb_im_node(graph, cascades, oracle, delta)
-
-
 def oracle_case(instance: str, params: dict[str, Any], n: int, delta: float,
-                run: Callable[[Any, Any, Any, float], Any] | None = None,
-                trials: int = 0) -> EventCase:
-    """The oracle-step row: the seeds are a best seed set for the algorithm's own LCBs."""
+                run: Callable[[Any, Any, Any, float], Any], trials: int = 0) -> EventCase:
+    """The oracle-step row: the seeds ``run`` returns (the subject, read through
+    :func:`~offcmab.validation.events.subject.node_choice`) are a best seed set for its own
+    LCBs."""
     problem = build(params)
     graph, k = problem.graph, int(params["k"])
     hidden = graph.with_probabilities(np.zeros(graph.edges))  # the algorithm sees no truth
     oracle = exact_oracle(graph, k)
-    method = run or reference_choice
 
     def draw(rng: np.random.Generator) -> bool:
-        return oracle_step_fails(method(hidden, problem.sample(n, rng), oracle, delta), graph, k)
+        return oracle_step_fails(run(hidden, problem.sample(n, rng), oracle, delta), graph, k)
 
     return EventCase("event-im-oracle-step", (), "offcmab.reference.im.clcb_im_node",
                      "apdx_sec:app_IM_node step (2)",
@@ -121,20 +115,21 @@ def oracle_case(instance: str, params: dict[str, Any], n: int, delta: float,
 
 
 def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], n: int,
-              delta: float, run: NodeAlgorithm | None = None, trials: int = 0) -> EventCase:
-    """The interval (``which="intervals"``) or edge-LCB (``"edge"``) row of one graph."""
-
+              delta: float, run: NodeAlgorithm, trials: int = 0) -> EventCase:
+    """The interval (``which="intervals"``) or edge-LCB (``"edge"``) row of one graph, on the
+    statistics ``run`` returns (the subject, read through
+    :func:`~offcmab.validation.events.subject.node_algorithm`)."""
     problem = build(params)
     graph = problem.graph
+    hidden = graph.with_probabilities(np.zeros(graph.edges))  # the algorithm sees no truth
     exact = one_step_probabilities(graph, problem.q)
-    method = run or reference_node
     sources, targets = np.unique(graph.sources).size, np.unique(graph.targets).size
     delta_prime = delta / (12.0 * n * graph.edges)
     failure = min(2.0 * delta_prime * (sources + targets) + 2.0 * n * delta_prime * graph.edges,
                   1.0)
 
     def draw(rng: np.random.Generator) -> bool:
-        result = method(graph, problem.sample(n, rng), delta)
+        result = run(hidden, problem.sample(n, rng), delta)
         if which == "edge":
             return edge_event_fails(result, graph)
         return interval_events_fail(result, graph, exact)
@@ -148,16 +143,19 @@ def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], 
                      instance, n, delta, failure, draw, trials=trials)
 
 
-def cases(profile: str, function: Callable[..., Any] | None = None,
-          spec: str = "") -> list[EventCase]:
+def cases(profile: str, function: Callable[..., Any], spec: str) -> list[EventCase]:
     """The interval, edge-LCB and oracle-step rows on the six-node graph (fewer trials:
-    costly data); ``function`` replaces CLCB-IM-N, ``spec`` names it in messages."""
+    costly data).
+
+    ``function`` is the algorithm in CLCB-IM-N's place, called as its theorem calls it,
+    ``f(graph, cascades, oracle, delta)``, with the exact oracle (in a reference run,
+    CLCB-IM-N as its theorem's signature names it); every row reads what it returns.
+    ``spec`` names it in messages.
+    """
     k = int(star_and_chain()["k"])
     n = 10000 if profile == "full" else 5000
-    run = choice = None
-    if function is not None:
-        run = node_algorithm(function, spec, lambda graph: exact_oracle(graph, k))
-        choice = node_choice(function, spec)
+    run = node_algorithm(function, spec, lambda graph: exact_oracle(graph, k))
+    choice = node_choice(function, spec)
     trials = {"quick": 30, "default": 40, "full": 100}[profile]  # cascades cost ~25 ms each
     oracle_trials = {"quick": 10, "default": 10, "full": 30}[profile]
     return [node_case("event-im-intervals", "intervals", "star-and-chain", star_and_chain(), n,

@@ -40,7 +40,6 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.reference.cucb_llm_stream import VALUE_TOLERANCE, StreamingCache
 from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.events import subject as substitute
@@ -54,18 +53,13 @@ from offcmab.validation.scenarios.llm_instances import (
 )
 from offcmab.validation.scenarios.llm_online import OnlineRun, draw_stream, feed, printed_cache
 
-#: A cache algorithm under test: (log, k, delta, variant) -> its result (fields of
+#: A cache algorithm under test: (log, k, delta) -> its result (fields of
 #: :class:`offcmab.reference.clcb_llm.CLCBLLMResult`: counts, cost_counts, p_hat, c_hat, c_ucb,
 #: p_ucb).
-CacheAlgorithm = Callable[[Any, int, float, str], Any]
+CacheAlgorithm = Callable[[Any, int, float], Any]
 
 #: Relative allowance for float rounding at the edges of an interval.
 ROUNDING = 1e-12
-
-
-def reference_cache(log: Any, k: int, delta: float, variant: str) -> Any:
-    """CLCB-LLM-C of :mod:`offcmab.reference.clcb_llm`."""
-    return clcb_llm(log, k, delta, variant)  # type: ignore[arg-type]
 
 
 def _within(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> bool:
@@ -109,15 +103,16 @@ def frequency_event_fails(result: Any, p: np.ndarray, n: int, delta: float,
 
 def cache_case(event_id: str, variant: str, which: str, instance: str,
                params: dict[str, Any], n: int, delta: float,
-               run: CacheAlgorithm | None = None) -> EventCase:
-    """One offline cache event row (``which`` is ``cost`` or ``frequency``)."""
+               run: CacheAlgorithm) -> EventCase:
+    """One offline cache event row (``which`` is ``cost`` or ``frequency``) of the subject
+    ``run`` (:func:`offcmab.validation.events.subject.cache_algorithm`)."""
     setup = llm_instances.build(params)
-    problem, method = setup.problem, run or reference_cache
+    problem = setup.problem
     p, c = np.asarray(problem.p, dtype=float), np.asarray(problem.c, dtype=float)
 
     def draw(rng: np.random.Generator) -> bool:
         log = sample_log(problem, setup.law, n, rng, params["noise"])
-        result = method(log, problem.k, delta, variant)
+        result = run(log, problem.k, delta)
         if which == "cost":
             return cost_event_fails(result, c, n, delta, variant)
         return frequency_event_fails(result, p, n, delta, variant)
@@ -144,17 +139,18 @@ def cache_case(event_id: str, variant: str, which: str, instance: str,
 WIDE_CACHE_N = 20000
 
 
-def offline_cases(profile: str, variant: str, function: Callable[..., Any] | None = None,
-                  spec: str = "") -> list[EventCase]:
+def offline_cases(profile: str, variant: str, function: Callable[..., Any],
+                  spec: str) -> list[EventCase]:
     """The cost and frequency rows of CLCB-LLM-C's ``variant`` (``standard`` or ``improved``).
 
-    ``function`` replaces the reference algorithm (its result must expose the reference's
-    statistics, or the rows are n/a); ``spec`` names it in messages.
+    ``function`` is the algorithm in CLCB-LLM-C's place, ``f(log, k, delta)`` (the reference
+    with its variant bound in a reference run); its result must expose the reference's
+    statistics, or the rows are n/a; ``spec`` names it in messages.
     The ``cache-wide`` cost row (:func:`~offcmab.validation.scenarios.llm_instances.wide_cache`:
     800 queries, costs near 1/2, :data:`WIDE_CACHE_N` arrivals) tests the event over all
     costs at once where a cost UCB narrower than the event's radius shows.
     """
-    method = None if function is None else substitute.cache_algorithm(function, spec)
+    method = substitute.cache_algorithm(function, spec)
     instances = [("ood-small", small_ood())]
     if profile != "quick":
         instances.append(("zipf-random", zipf_random()))
@@ -164,6 +160,10 @@ def offline_cases(profile: str, variant: str, function: Callable[..., Any] | Non
             cache_case(f"event-llm-cost-{variant}", variant, "cost", "cache-wide", wide_cache(),
                        WIDE_CACHE_N, 0.05, method)]
 
+
+
+#: How rows name the printed learner, the online bound's reference (``module:function``).
+PRINTED = f"{printed_cache.__module__}:{printed_cache.__qualname__}"
 
 
 #: The instance of erratum ``apdx_lem:stream_oracle``'s evidence (its seed 24) on which the
@@ -265,7 +265,7 @@ def stream_oracle_fails(queries: np.ndarray, costs: np.ndarray, run: OnlineRun,
 
 def stream_oracle_case(event_id: str = "event-stream-oracle-printed",
                        factory: Callable[..., Any] = printed_cache,
-                       name: str = "reference", trials: int = 0) -> EventCase:
+                       name: str = PRINTED, trials: int = 0) -> EventCase:
     r"""``apdx_lem:stream_oracle`` as printed, on ``factory``'s learner: a known failure.
 
     Each trial feeds the learner a fresh stream of :data:`ORACLE_HORIZON` rounds on
@@ -281,7 +281,7 @@ def stream_oracle_case(event_id: str = "event-stream-oracle-printed",
                                      rng, name)
         return stream_oracle_fails(queries, costs, run, problem.k)
 
-    return EventCase(event_id, (), _algorithm(name), "apdx_lem:stream_oracle",
+    return EventCase(event_id, (), name, "apdx_lem:stream_oracle",
                      "every round's cache maximises sum p_hat_t lcb_t over |M| <= k, lcb_t "
                      "with the printed radius sqrt(6 log t/N_c)", "stream-erratum",
                      ORACLE_HORIZON, 0.05, 0.0, draw, "apdx_lem:stream_oracle", trials,
@@ -316,13 +316,7 @@ def corrected_oracle_case(trials: int) -> EventCase:
                      "apdx_lem:stream_oracle (corrected algorithm)",
                      "fixed-log variant: every round's cache maximises sum p_hat_t lcb_t over "
                      "|M| <= k, lcb_t with the radius sqrt(6 log T/N_c)", "stream-erratum",
-                     ORACLE_HORIZON, 0.05, 0.0, draw, "", trials)
-
-
-def _algorithm(name: str) -> str:
-    """The ``algorithm`` field of a row run on ``name``'s learner."""
-    return "offcmab.validation.scenarios.llm_online.printed_cache" if name == "reference" \
-        else name
+                     ORACLE_HORIZON, 0.05, 0.0, draw, "", trials, subject_free=True)
 
 
 def online_cost_event_fails(queries: np.ndarray, costs: np.ndarray, hits: np.ndarray,
@@ -405,7 +399,7 @@ def online_lcb_fails(queries: np.ndarray, hits: np.ndarray, lcbs: np.ndarray, c:
     return bool(np.any((above | below) & (counts > 0)))
 
 
-def printed_radius_case(factory: Callable[..., Any] = printed_cache, name: str = "reference",
+def printed_radius_case(factory: Callable[..., Any] = printed_cache, name: str = PRINTED,
                         trials: int = 0) -> EventCase:
     """Steps (c) and (f) of the online proof for the printed radius, on ``factory``'s
     learner's trace: a known failure (rate :data:`PRINTED_RADIUS_RATE` for the printed
@@ -418,7 +412,7 @@ def printed_radius_case(factory: Callable[..., Any] = printed_cache, name: str =
                                      rng, name)
         return printed_lcb_sandwich_fails(queries, costs, run.hits, c, 0.05)
 
-    return EventCase("event-online-lcb-printed", (), _algorithm(name),
+    return EventCase("event-online-lcb-printed", (), name,
                      "apdx_sec:app_LLM_cache_online steps (c), (f)",
                      "c(q) - 2 r_E <= lcb_t(q) <= c(q) for all q, t with the printed radius "
                      "sqrt(6 log t/N_c) (corrected: event-online-cost, the radius r_E)",
@@ -428,7 +422,7 @@ def printed_radius_case(factory: Callable[..., Any] = printed_cache, name: str =
 
 def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta: float,
                      trials: int, factory: Callable[..., Any] = printed_cache,
-                     name: str = "reference") -> EventCase:
+                     name: str = PRINTED) -> EventCase:
     """The online cost event on the caches of ``factory``'s learner (which rounds miss)."""
     problem = llm_instances.build(params).problem
     c = np.asarray(problem.c, dtype=float)
@@ -438,7 +432,7 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
                                      name)
         return online_cost_event_fails(queries, costs, run.hits, c, delta)
 
-    return EventCase("event-online-cost", (), _algorithm(name),
+    return EventCase("event-online-cost", (), name,
                      "apdx_sec:app_LLM_cache_online (E_arm)",
                      "|c_hat_t(q) - c(q)| <= sqrt(log(3mT/delta)/(2 N_c,t(q))) for all q, t",
                      instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
@@ -446,7 +440,7 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
 
 def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: float,
                     trials: int, factory: Callable[..., Any] = printed_cache,
-                    name: str = "reference") -> EventCase:
+                    name: str = PRINTED) -> EventCase:
     r"""Corrected steps (c), (f) (:func:`online_lcb_fails`) on the LCBs the learner exposes.
 
     The runner reads the learner's ``lcb`` after every round; a learner without one makes
@@ -466,7 +460,7 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
                 "m, attribute or method), which event-online-lcb inspects")
         return online_lcb_fails(queries, run.hits, run.lcbs, c, delta)
 
-    return EventCase("event-online-lcb", (), _algorithm(name),
+    return EventCase("event-online-lcb", (), name,
                      "apdx_sec:app_LLM_cache_online steps (c), (f), corrected for the printed "
                      "radius", "after each miss in round t, for every observed q: lcb_t(q) <= "
                      "c(q) once 12 log t >= log(3mT/delta), and c(q) - lcb_t(q) <= r_E + "
@@ -474,44 +468,26 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
                      instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
 
 
-#: Why the corrected lemma's row says nothing about a subject.
-REFERENCE_ONLY = {
-    "event-stream-oracle": "checks the erratum's corrected algorithm (the fixed-log "
-                           "variant), which a subject of the online cache bound does not "
-                           "replace"}
-
-
-def online_cases(profile: str, function: Callable[..., Any] | None = None,
-                 spec: str = "") -> list[EventCase]:
+def online_cases(profile: str, function: Callable[..., Any], spec: str) -> list[EventCase]:
     """The streaming lemma (corrected algorithm and printed), the online cost and LCB events
     (the LCB event also on many queries, ``stream-wide``).
 
-    ``function`` is a learner factory in place of the printed CUCB-LLM-S: every row but the
-    corrected algorithm's (:data:`REFERENCE_ONLY`, n/a) feeds its learner; the LCB row reads
-    its ``lcb``.
+    ``function`` is the learner factory in the printed CUCB-LLM-S's place (the printed
+    learner itself in a reference run), named ``spec``: every row but the corrected
+    algorithm's feeds its learner, the LCB rows read its ``lcb``.  The corrected algorithm's
+    row checks the erratum's fixed-log learner, which no subject replaces, so it is
+    ``subject_free`` (reference runs only).
     """
     # ~13 ms per 600 rounds; 16 trials let the printed-lemma row flag a learner that breaks
     # the lemma in every trial at a quick run's row level (0.455^16 ~ 3e-6, 0.455 the upper
     # limit of the printed rate).
     trials = {"quick": 16, "default": 20, "full": 60}[profile]
-    factory, name = (printed_cache, "reference") if function is None else (function, spec)
-    rows = [corrected_oracle_case(trials),
-            stream_oracle_case(factory=factory, name=name, trials=trials),
+    return [corrected_oracle_case(trials),
+            stream_oracle_case(factory=function, name=spec, trials=trials),
             online_cost_case(STREAM_INSTANCE, "stream-erratum", RADIUS_HORIZON, 0.05, trials,
-                             factory, name),
-            online_lcb_case(STREAM_LCB_INSTANCE, "stream-lcb", 500, 0.05, trials, factory,
-                            name),
-            online_lcb_case(wide_stream(), "stream-wide", WIDE_HORIZON, 0.05, trials, factory,
-                            name),
-            printed_radius_case(factory, name, trials)]
-    if function is None:
-        return rows
-
-    def hidden(event_id: str) -> Any:
-        def draw(rng: np.random.Generator) -> bool:
-            raise substitute.NotExposedError(f"subject {spec}: n/a, the row "
-                                             f"{REFERENCE_ONLY[event_id]}")
-        return draw
-
-    return [replace(row, draw=hidden(row.id)) if row.id in REFERENCE_ONLY else row
-            for row in rows]
+                             function, spec),
+            online_lcb_case(STREAM_LCB_INSTANCE, "stream-lcb", 500, 0.05, trials, function,
+                            spec),
+            online_lcb_case(wide_stream(), "stream-wide", WIDE_HORIZON, 0.05, trials, function,
+                            spec),
+            printed_radius_case(function, spec, trials)]

@@ -57,8 +57,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from offcmab.reference.clcb import clcb
-from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.oracles import TopK
 from offcmab.validation.evaluator import feasible
 from offcmab.validation.evaluator.cmab import cascade_rewards
@@ -232,34 +230,34 @@ CMABT_INSTANCES: tuple[tuple[str, Mapping[str, Any]], ...] = (
     ("kpath-close", arms.CLOSE), ("cascade-ood", arms.OOD), ("im-edge", arms.im_edge_params()))
 
 
-def cmabt_cases(profile: str, subject: Callable[..., Any] | None = None,
-                spec: str = "", oracle: Callable[[Any], Any] | None = None) -> list[EventCase]:
+def cmabt_cases(profile: str, subject: Callable[..., Any], spec: str,
+                oracle: Callable[[Any], Any] | None = None) -> list[EventCase]:
     """Theorem 1: the scenario's oracle on grid weights and the choice on the LCBs, on
     k-path, cascade and edge-level IM instances.
 
-    ``subject`` replaces CLCB (named ``spec``); ``oracle(setup)`` replaces the oracle under
-    test in the promise rows (the scenario's ``setup.oracle`` by default).
+    ``subject`` is the algorithm in CLCB's place (named ``spec``; the reference CLCB in a
+    reference run); ``oracle(setup)`` replaces the oracle under test in the promise rows
+    (the scenario's ``setup.oracle`` by default).
     """
     pick = oracle or (lambda setup: setup.oracle)
     promise = [promise_case("event-oracle-promise", name, cmabt_feasible(params),
                             pick(cmabt.build(params)), f"{name}: the scenario's oracle")
                for name, params in CMABT_INSTANCES]
     choice = [choice_case("event-oracle-choice", name, params, arms.size(profile), 0.05,
-                          subject or clcb, spec or "offcmab.reference.clcb")
+                          subject, spec)
               for name, params in CMABT_INSTANCES]
     return promise + choice
 
 
-def cascade_cases(profile: str, subject: Callable[..., Any] | None = None,
-                  spec: str = "") -> list[EventCase]:
+def cascade_cases(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
     """Corollary 1: top-k exactness (two shapes, and the cascade reward on the
-    out-of-distribution instance) and the choice on CLCB-Cascade's own LCBs."""
+    out-of-distribution instance) and the choice on the LCBs of ``subject`` (in
+    CLCB-Cascade's place, named ``spec``)."""
     return [*topk_cases(),
             promise_case("event-oracle-promise", "cascade-ood", cmabt_feasible(arms.OOD),
                          cmabt.build(arms.OOD).oracle, "cascade-ood: the scenario's oracle"),
             choice_case("event-oracle-choice-cascade", "cascade-ood", arms.OOD,
-                        arms.size(profile), 0.05, subject or clcb_cascade,
-                        spec or "offcmab.reference.clcb_cascade", cascade=True)]
+                        arms.size(profile), 0.05, subject, spec, cascade=True)]
 
 
 def im_cases(oracle: Callable[[Any, int], Any] | None = None,

@@ -1,7 +1,8 @@
-r"""Event rows for a substituted algorithm (``validate --algorithm``, a control).
+r"""Event rows for a subject: the reference, a control or ``validate --algorithm``.
 
 A subject (see :mod:`offcmab.validation.subjects`) is called exactly as the scenarios call it;
-the event rows then read the statistics from what it returned.  Only a subject whose
+the event rows then read the statistics from what it returned.  The reference enters
+here too, as the function its theorem's signature names.  Only a subject whose
 result exposes the reference's fields can be checked; otherwise the trial raises
 :class:`NotExposed` and the row is ``n/a`` with the missing fields named.  The online
 subject is a learner factory fed by its scenario's runner
@@ -47,9 +48,10 @@ CACHE_FIELDS = ("cost_counts", "c_hat", "c_ucb", "p_hat", "p_ucb")
 
 
 def cache_algorithm(function: Callable[..., Any], spec: str
-                    ) -> Callable[[Any, int, float, str], Any]:
-    """The subject as a cache algorithm ``(log, k, delta, variant) -> result``."""
-    def run(log: Any, k: int, delta: float, variant: str) -> Any:
+                    ) -> Callable[[Any, int, float], Any]:
+    """The subject as a cache algorithm ``(log, k, delta) -> result`` (the variant is the
+    subject's own: the reference's is bound by its theorem's signature)."""
+    def run(log: Any, k: int, delta: float) -> Any:
         return require(function(log, k, delta), CACHE_FIELDS, spec)
 
     return run

@@ -49,11 +49,11 @@ NO_POWER = {
 }
 
 
-def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
+def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
     """CLCB-Cascade's arm event, the top-k oracle's exactness and the choice on the
     subject's own LCBs."""
-    run = None if subject is None else arm_algorithm(subject, spec, cascade=True)
-    return [*arms.cascade_cases(profile, run), *oracles.cascade_cases(profile, subject, spec)]
+    return [*arms.cascade_cases(profile, arm_algorithm(subject, spec, cascade=True)),
+            *oracles.cascade_cases(profile, subject, spec)]
 
 
 THEOREM = Theorem(

@@ -40,11 +40,12 @@ from offcmab.validation.tightness.files import CMABT_PARAMS
 from offcmab.validation.tightness.spaces import kpath_space
 
 
-def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
-    """CLCB's arm event, on the reference or on ``subject`` (its ``counts`` and ``lcb``),
-    and the oracle rows (the scenario's oracle, and the choice on the subject's LCBs)."""
-    run = None if subject is None else arm_algorithm(subject, spec)
-    return [*arms.clcb_cases(profile, run), *oracles.cmabt_cases(profile, subject, spec)]
+def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
+    """CLCB's arm event on ``subject``'s ``counts`` and ``lcb`` (the reference CLCB in a
+    reference run), and the oracle rows (the scenario's oracle, and the choice on the
+    subject's LCBs)."""
+    return [*arms.clcb_cases(profile, arm_algorithm(subject, spec)),
+            *oracles.cmabt_cases(profile, subject, spec)]
 
 
 THEOREM = Theorem(

@@ -74,7 +74,7 @@ NO_POWER = {
 }
 
 
-def events(profile: str, subject: Callable[..., Any] | None, spec: str) -> list[EventCase]:
+def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
     """The streaming lemma, the online cost event and the online LCB steps."""
     return llm.online_cases(profile, subject, spec)
 
