@@ -144,6 +144,21 @@ def to_xml(report: Mapping[str, Any]) -> str:
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
+#: How every JUnit file this module writes begins (after the XML declaration).
+ROOT_START = b'<testsuites name="offcmab validate"'
+
+
+def written_by_offcmab(path: Path) -> bool:
+    """Whether ``path`` is a JUnit file that ``offcmab validate`` wrote (its root element
+    names it; the XML declaration comes first)."""
+    try:
+        with path.open("rb") as handle:
+            start = handle.read(256)
+    except OSError:
+        return False
+    return ROOT_START in start
+
+
 def write_junit(report: Mapping[str, Any], path: Path) -> None:
     """Write the report's JUnit XML to ``path`` atomically (readers never see half a file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
