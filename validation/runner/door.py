@@ -219,10 +219,12 @@ def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
             os.close(handle)  # kept when the algorithm printed: the report names it
             result = execute(Path(scratch), Path(name))
     else:
-        check_output_folder(door.out, "out")  # a folder, or one that can be created
+        again = door.resume or door.resume_anyway or door.overwrite
+        # before the lock file is made in it; again under the lock (another run may have
+        # written there meanwhile)
+        check_output_folder(door.out, "out", RUN_NAMES, again, RESUME_HINT)
         with folder_lock(door.out):  # every argument is checked: only now touch the folder
-            check_output_folder(door.out, "out", RUN_NAMES, hint=RESUME_HINT, overwrite=(
-                door.resume or door.resume_anyway or door.overwrite))
+            check_output_folder(door.out, "out", RUN_NAMES, again, RESUME_HINT)
             if door.overwrite:  # no report of the replaced run may sit beside the new log
                 for name in REPORT_NAMES:
                     (door.out / name).unlink(missing_ok=True)

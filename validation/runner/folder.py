@@ -93,7 +93,7 @@ def _kind(path: Path) -> str | None:
     """What sits at ``path`` (links followed): "file", "folder", "other" or ``None``."""
     try:
         mode = path.stat().st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # the caller checks the folders above
         return None
     except OSError as error:  # a loop of links, a component that is a file, no permission
         raise InputError("path", f"{path}: {error.strerror}") from None
