@@ -154,7 +154,8 @@ def check_output_folder(folder: Path, option: str, claimed: Sequence[str] = (),
         raise InputError(option, f"{folder} exists and is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise InputError(option, f"{folder} is not writable")
-    found = sorted({entry for pattern in claimed for entry in folder.glob(pattern)})
+    found = list(dict.fromkeys(entry for pattern in claimed  # in the order claimed
+                               for entry in sorted(folder.glob(pattern))))
     strange = [entry for entry in found if _named_kind(entry, option) == "other"]
     if strange:
         raise InputError(option, f"{strange[0]} is not a regular file (a device, a pipe or "
