@@ -318,6 +318,39 @@ def test_reproduce_refuses_its_out_before_any_experiment(
     refused(case(places), "out", places.run.parent, capsys, needle)
 
 
+#: Every option that names a file or folder, read or written, given an empty or blank path.
+BLANK_PATHS: dict[str, tuple[list[str], str]] = {
+    "validate --out": ([*QUICK, "--out", ""], "out"),
+    "validate --junit-xml": ([*QUICK, "--junit-xml", " "], "junit-xml"),
+    "validate --baseline": ([*QUICK, "--baseline", ""], "baseline"),
+    "validate --instances": ([*QUICK, "--instances", "\t"], "instances"),
+    "tightness --out": ([*TIGHTNESS, "--out", ""], "out"),
+    "falsify --out": ([*FALSIFY, "--out", " "], "out"),
+    "falsify --database": ([*FALSIFY, "--database", ""], "database"),
+    "falsify --replay": (["falsify", "reference", "--replay", ""], "replay"),
+    "reproduce --out": (["reproduce", FIGURE, "--out", "  "], "out"),
+    "solve --out": (["solve", "cascade", "--data", "x.npz", "--k", "1", "--delta", "0.1",
+                     "--out", " "], "out"),
+    "solve --data": (["solve", "cascade", "--data", "", "--k", "1", "--delta", "0.1"], "data"),
+    "compare BASE_DIR": (["compare", "", "run"], "BASE_DIR"),
+    "compare NEW_DIR": (["compare", "run", " "], "NEW_DIR"),
+    "cite RUN_DIR": (["cite", ""], "RUN_DIR"),
+    "spread --graph": (["spread", "--graph", "", "--seeds", "0"], "graph"),
+    "im-oracle --graph": (["im-oracle", "--graph", " ", "--k", "1"], "graph"),
+}
+
+
+@pytest.mark.parametrize("name", list(BLANK_PATHS))
+def test_an_empty_or_blank_path_is_refused(
+        name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    argv, option = BLANK_PATHS[name]
+    monkeypatch.chdir(tmp_path)  # what an empty path would have meant
+    err = refused(argv, option, tmp_path, capsys, "must name a file")
+    assert f"argument {'--' if option.islower() else ''}{option}:" in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_no_writer_replaces_a_device(tmp_path: Path) -> None:
     """The last guard, below every command: the atomic writer renames over regular files
     only, so a device reached through a link is refused even when a caller skipped its check."""
