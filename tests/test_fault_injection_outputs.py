@@ -545,3 +545,25 @@ def test_a_full_stdout_is_one_line_and_exit_2(finished_run: Path, tmp_path: Path
     done = shell(["cite", str(finished_run)], "> /dev/full", tmp_path)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "offcmab cite: error:" in done.stderr
+
+
+# ---------------------------------------------------------------- the library door
+
+
+def test_check_follows_the_same_rule_for_junit_xml(places: Places) -> None:
+    """``offcmab.validation.check(junit_xml=...)`` refuses what ``--junit-xml`` refuses,
+    before the run, and replaces an existing file only with ``overwrite=True``."""
+    from offcmab.validation import check
+    from offcmab.validation.runner.folder import check_output_file
+
+    targets = (places.script, places.run / LOG_NAME, places.device)
+    before = snapshot(places.run.parent)
+    for target in targets:
+        with pytest.raises(InputError, match=r"^junit_xml: "):
+            check("reference", BOUND_ID, profile="quick", junit_xml=target,
+                  out=places.scratch / "new")
+    with pytest.raises(InputError, match=r"junit_xml: .* this run's own report\.json"):
+        check("reference", BOUND_ID, profile="quick", out=places.run, overwrite=True,
+              junit_xml=places.run / "report.json")
+    assert snapshot(places.run.parent) == before
+    check_output_file(places.script, "junit_xml", overwrite=True)  # allowed when asked

@@ -13,7 +13,7 @@ import sys
 from offcmab.validation.api import CheckReport, signature_table
 from offcmab.validation.commands import compare_run, falsify_run
 from offcmab.validation.runner import compare, door, junit
-from offcmab.validation.runner.folder import LOCK_NAME, check_output_file
+from offcmab.validation.runner.folder import LOCK_NAME
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.sweep import RunInterrupted
 from offcmab.validation.sandbox import FAULT_EXIT, Terminated, stop_signals
@@ -40,7 +40,8 @@ def _run(args: argparse.Namespace) -> int:
                              "overwrites --out)")
         compare.load_run(args.baseline, "baseline")
     if args.junit_xml is not None:
-        check_junit_xml(args)
+        junit.check_destination(args.junit_xml, args.out, (*door.RUN_NAMES, LOCK_NAME),
+                                args.overwrite, args.resume or args.resume_anyway)
     request = door.Door(
         subject=args.algorithm, only=only, profile=args.profile, seed=args.seed,
         jobs=args.jobs, backend=args.backend, out=args.out,
@@ -102,19 +103,6 @@ def _run(args: argparse.Namespace) -> int:
                          f"{', '.join(power['missing'])}\n")
         return 3
     return 0
-
-
-def check_junit_xml(args: argparse.Namespace) -> None:
-    """``--junit-xml`` before any trial runs: not one of the run's own files in ``--out``,
-    a regular file or none, and an existing file only with ``--overwrite`` (or, with
-    ``--resume``, the JUnit file an earlier ``offcmab validate`` wrote there)."""
-    path = args.junit_xml
-    if path.absolute().parent.resolve() == args.out.absolute().resolve() and \
-            path.name in (*door.RUN_NAMES, LOCK_NAME):
-        raise ValueError(f"junit-xml: {path} is this run's own {path.name} in --out; choose "
-                         "another file")
-    resumed = (args.resume or args.resume_anyway) and junit.written_by_offcmab(path)
-    check_output_file(path, "junit-xml", args.overwrite or resumed)
 
 
 def resume_command(args: argparse.Namespace) -> str:

@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from offcmab.reference.errors import InputError
 from offcmab.validation.runner.analysis import ERROR
-from offcmab.validation.runner.folder import atomic_write_text
+from offcmab.validation.runner.folder import atomic_write_text, check_output_file
 
 #: Verdicts shown as skipped tests: rows that could not fail, with the reason why.
 SKIPPED = ("vacuous", "n/a")
@@ -157,6 +158,20 @@ def written_by_offcmab(path: Path) -> bool:
     except OSError:
         return False
     return ROOT_START in start
+
+
+def check_destination(path: Path, out: Path | None, run_names: Sequence[str],
+                      overwrite: bool = False, resume: bool = False,
+                      option: str = "junit-xml") -> None:
+    """Check where the JUnit file goes, before the run: not one of ``run_names`` (the files
+    the run writes) in its folder ``out``; a regular file or none; an existing file only
+    with ``overwrite`` or, on ``resume``, when an earlier ``offcmab validate`` wrote it.
+    ``InputError`` on ``option``."""
+    if out is not None and path.name in run_names and \
+            path.absolute().parent.resolve() == out.absolute().resolve():
+        raise InputError(option, f"{path} is this run's own {path.name} in its output "
+                         "folder; choose another file")
+    check_output_file(path, option, overwrite or (resume and written_by_offcmab(path)))
 
 
 def write_junit(report: Mapping[str, Any], path: Path) -> None:
