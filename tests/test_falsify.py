@@ -134,7 +134,9 @@ def test_command_finds_behaviour_cloning_and_stores_it(tmp_path: Path,
     assert code == 1 and again == record["confirmation"]
     capsys.readouterr()
     # the same output folder holds the example database: the stored instance comes first
-    assert run_cli(command) == 1
+    assert run_cli(command) == 2  # its summary and counterexample are not replaced...
+    assert "--overwrite" in capsys.readouterr().err
+    assert run_cli([*command, "--overwrite"]) == 1  # ...unless the user says so
     again = json.loads(capsys.readouterr().out)
     assert again["search"]["found"]["instance"] == record["search"]["shrunk"]["instance"]
     assert sum(again["search"]["counts"].values()) < sum(record["search"]["counts"].values())

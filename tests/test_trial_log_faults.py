@@ -169,7 +169,8 @@ def test_a_run_killed_after_k_trials_resumes_to_the_uninterrupted_rows(
         assert message.endswith(f" --out {out} --resume\n")
     capsys.readouterr()
     assert cli([*ARGV, "--out", str(out)]) == 2  # a plain rerun would start over: refused
-    assert "already holds a run's results" in capsys.readouterr().err
+    assert f"{out} already holds {LOG_NAME}, which this command writes" in \
+        capsys.readouterr().err
     assert lines_of(out) == killed
     assert cli([*ARGV, "--out", str(out), "--resume"]) == 0
     assert capsys.readouterr().err == ""  # nothing to drop after a clean stop
@@ -334,8 +335,9 @@ def test_a_folder_with_results_is_refused_before_anything_is_written(
     capsys.readouterr()
     assert cli([*ARGV, "--out", str(out)]) == 2
     assert capsys.readouterr().err == (
-        f"offcmab validate: error: out: {out} already holds a run's results (trials.jsonl); "
-        "add --resume to continue that run or --overwrite to replace it\n")
+        f"offcmab validate: error: out: {out} already holds trials.jsonl, which this command "
+        "writes and did not write in this run; add --resume to continue that run or "
+        "--overwrite to replace it\n")
     typo = [*ARGV[:3], BOUND + "x", *ARGV[4:]]  # a typo in the id, with --overwrite
     assert cli([*typo, "--out", str(out), "--overwrite"]) == 2
     assert f"unknown bound id {BOUND + 'x'!r}" in capsys.readouterr().err
@@ -344,7 +346,7 @@ def test_a_folder_with_results_is_refused_before_anything_is_written(
             if path.name != ".offcmab.lock"} == before
     (out / LOG_NAME).unlink()  # a report alone is a result too
     assert cli([*ARGV, "--out", str(out)]) == 2
-    assert "already holds a run's results (report.json)" in capsys.readouterr().err
+    assert "already holds report.json, which" in capsys.readouterr().err
 
 
 def test_overwrite_replaces_the_results(clean: Path, tmp_path: Path) -> None:
@@ -416,7 +418,7 @@ def test_solve_out_is_whole_or_absent_and_names_the_file(
     with monkeypatch.context() as patch:
         patch.setattr(os, "replace", failing(number))
         capsys.readouterr()
-        assert cli(argv) == 2
+        assert cli([*argv, "--overwrite"]) == 2  # without it the file is refused at once
     assert capsys.readouterr().err == f"offcmab solve: error: {os.strerror(number)} {out}\n"
     assert out.read_bytes() == before
     assert sorted(path.name for path in tmp_path.iterdir()) == ["log.npz", out.name]

@@ -29,6 +29,7 @@ from offcmab.validation.falsify import report as falsify_report
 from offcmab.validation.falsify.falsification import STEP_BUDGET, falsify, uncovered
 from offcmab.validation.runner import door, junit
 from offcmab.validation.runner.door import AlgorithmFailed, NothingChecked
+from offcmab.validation.runner.folder import LOCK_NAME
 from offcmab.validation.sandbox import DEFAULT_TIMEOUT
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
@@ -132,7 +133,8 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
           out: str | Path | None = None, theorems: Sequence[Theorem] = THEOREMS, *,
           allow_unchecked: bool = False, junit_xml: str | Path | None = None,
           trial_timeout: float | None = DEFAULT_TIMEOUT,
-          via: str = "offcmab.validation.check", search: bool = False) -> CheckReport:
+          via: str = "offcmab.validation.check", search: bool = False,
+          overwrite: bool = False) -> CheckReport:
     r"""Check ``function`` against the bound ``bound_id`` as ``offcmab validate`` would.
 
     Parameters
@@ -164,6 +166,9 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
         ``--trial-timeout``.
     via
         How the report's provenance names the caller (the pytest fixture says so).
+    overwrite
+        Replace the results ``out`` already holds and an existing ``junit_xml`` file, as
+        ``--overwrite`` (without it they are refused before the run, ``ValueError``).
     search
         Also search ``bound_id``'s instances for a confirmed counterexample, as
         ``offcmab validate --search`` (:mod:`offcmab.validation.falsify`); its record is
@@ -195,7 +200,10 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
     request = door.Door(function, (bound_id,), profile, seed, jobs, backend,
                         None if out is None else Path(out),
                         {"door": via, "arguments": arguments}, allow_unchecked=allow_unchecked,
-                        trial_timeout=trial_timeout)
+                        trial_timeout=trial_timeout, overwrite=overwrite)
+    if junit_xml is not None:  # before the run, as the command line does
+        junit.check_destination(Path(junit_xml), request.out, (*door.RUN_NAMES, LOCK_NAME),
+                                overwrite, option="junit_xml")
     try:
         result = door.run(request, theorems)
     except NothingChecked as nothing:

@@ -55,8 +55,20 @@ def positive_float(text: str) -> float:
 
 
 def output_path(text: str) -> Path:
-    """A file or folder to write (``--out``): not empty nor blank, which would mean the
-    current folder and scatter the output among what is there."""
+    """A file or folder to write (``--out``, ``--junit-xml``, ``--database``): not empty nor
+    blank, which would mean the current folder and scatter the output among what is there.
+
+    What sits at the path is checked by the command before any work
+    (:func:`offcmab.validation.runner.folder.check_output_file` and ``check_output_folder``).
+    """
     if not text.strip():
         raise argparse.ArgumentTypeError(f"must name a file or folder to write, got {text!r}")
+    return Path(text)
+
+
+def input_path(text: str) -> Path:
+    """A file or folder to read (a run folder, ``--baseline``, ``--instances``, ``--data``):
+    not empty nor blank, which would silently mean the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must name a file or folder to read, got {text!r}")
     return Path(text)

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from offcmab import __version__
-from offcmab.reference.jsonsafe import read_json
+from offcmab.reference.errors import InputError
+from offcmab.validation.runner.report_schema import REPORT_NAME
+from offcmab.validation.runner.report_schema import read_report as schema_read
 
 #: The paper's authors, family name first.
 AUTHORS = (("Liu", "Xutong"), ("Dai", "Xiangxiang"), ("Zuo", "Jinhang"), ("Wang", "Siwei"),
@@ -50,14 +52,15 @@ def software_bibtex(version: str = __version__) -> str:
 
 
 def read_report(folder: Path) -> dict[str, Any]:
-    """``report.json`` of a run folder; ``ValueError`` naming the file when it is not one."""
-    path = Path(folder) / "report.json"
+    """``report.json`` of a run folder, checked (:mod:`~offcmab.validation.runner.report_schema`);
+    ``InputError`` naming the file and the field when it is not one or records no provenance."""
+    path = Path(folder) / REPORT_NAME
     if not path.is_file():
-        raise ValueError(f"run: no report.json in {folder} (a folder written by "
+        raise InputError("run", f"no {REPORT_NAME} in {folder} (a folder written by "
                          "offcmab validate --out)")
-    report = read_json(path, "run")
-    if not isinstance(report, dict) or not isinstance(report.get("provenance"), dict):
-        raise ValueError(f"run: {path} records no provenance (written by an offcmab older "
+    report = schema_read(folder, "run")
+    if "provenance" not in report:
+        raise InputError("run", f"{path} records no provenance (written by an offcmab older "
                          "than the provenance block, or not by offcmab)")
     return report
 

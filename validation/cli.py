@@ -106,21 +106,69 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``offcmab`` console script; returns the exit code.
 
     Ctrl-C ends any command with one line and exit code 130; a reader that stops reading
-    (``offcmab claims | head -1``) ends it quietly with exit code 0.
+    (``offcmab claims | head -1``) ends it quietly with exit code 0.  A standard stream the
+    caller closed (``offcmab cite RUN >&-``) is opened on the null device first, so the
+    command runs and its output goes nowhere; an output that cannot be written (``>
+    /dev/full``) is one line on stderr and exit code 2.  Never a traceback.
     """
+    open_closed_streams()
     words = list(sys.argv[1:] if argv is None else argv)
-    command = next((word for word in words if not word.startswith("-")), "")
+    command = " ".join(filter(None, ("offcmab", next(
+        (word for word in words if not word.startswith("-")), ""))))
+    code = EXIT_USAGE
     try:
-        return _main(words)
+        code = _main(words)
+        sys.stdout.flush()  # here, not at the interpreter's exit, where it could only warn
     except KeyboardInterrupt:
-        sys.stderr.write(f"{' '.join(filter(None, ('offcmab', command)))}: interrupted\n")
+        sys.stderr.write(f"{command}: interrupted\n")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # Whoever read our output is gone: send what is still buffered nowhere, so that the
         # interpreter's final flush does not raise again, and stop without a word.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        discard_stdout()
         return EXIT_OK
+    except OSError as error:  # the output itself cannot be written (a full disk)
+        discard_stdout()
+        if code != EXIT_USAGE:  # else the command's own error line said it already
+            sys.stderr.write(f"{command}: error: cannot write the output: "
+                             f"{error.strerror or error}\n")
+        return EXIT_USAGE
+    return code
+
+
+#: The standard streams by file descriptor: name in :mod:`sys` and how each is opened.
+STREAMS = ((0, "stdin", os.O_RDONLY, "r"), (1, "stdout", os.O_WRONLY, "w"),
+           (2, "stderr", os.O_WRONLY, "w"))
+
+
+def open_closed_streams() -> None:
+    """Open every standard stream the caller closed on the null device.
+
+    With descriptor 1 closed, the first file a command opens would get it, and whatever a
+    worker process or user code prints would land in that file (a trial log, a report).
+    """
+    for descriptor, name, flags, mode in STREAMS:
+        try:
+            os.fstat(descriptor)
+            continue
+        except OSError:
+            pass
+        null = os.open(os.devnull, flags)
+        if null != descriptor:
+            os.dup2(null, descriptor)
+            os.close(null)
+        # the stream lives as long as the process, as the interpreter's own ones do
+        setattr(sys, name, open(descriptor, mode, encoding="utf-8",  # noqa: SIM115
+                                closefd=False))
+
+
+def discard_stdout() -> None:
+    """Point standard output at the null device (what is still buffered goes nowhere)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
 
 
 def _main(words: list[str]) -> int:
@@ -140,6 +188,7 @@ def _main(words: list[str]) -> int:
     except BrokenPipeError:
         raise  # not an error of the input: main() ends quietly
     except OSError as error:
+
         name = f" {error.filename}" if error.filename else ""
         reason = error.strerror or str(error) or type(error).__name__  # never "None"
         sys.stderr.write(f"offcmab {args.command}: error: {reason}{name}\n")

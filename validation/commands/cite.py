@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from offcmab.validation.arguments import input_path
 from offcmab.validation.citation import citation, read_report
 from offcmab.validation.output import emit
 
@@ -20,7 +20,7 @@ HELP = "print BibTeX for the paper, the software and (given its folder) a valida
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("run_dir", metavar="RUN_DIR", nargs="?", type=Path, default=None,
+    parser.add_argument("run_dir", metavar="RUN_DIR", nargs="?", type=input_path, default=None,
                         help="folder of a finished offcmab validate run (its --out)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 

@@ -12,17 +12,16 @@ regression, 1 with one, 2 when the runs cannot be paired (the line says what dif
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from offcmab.validation.arguments import probability
+from offcmab.validation.arguments import input_path, probability
 
 HELP = "compare two validate runs trial by trial; exit 1 when the gaps got significantly worse"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("base", type=Path, metavar="BASE_DIR",
+    parser.add_argument("base", type=input_path, metavar="BASE_DIR",
                         help="run folder of the baseline (validate --out)")
-    parser.add_argument("new", type=Path, metavar="NEW_DIR",
+    parser.add_argument("new", type=input_path, metavar="NEW_DIR",
                         help="run folder of the run to judge (validate --out)")
     parser.add_argument("--level", type=probability, default=0.01, metavar="A",
                         help="family-wise level over the cells (Holm; default 0.01)")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from offcmab.validation.arguments import nonnegative_int, positive_int
+from offcmab.validation.arguments import input_path, nonnegative_int, output_path, positive_int
 
 HELP = "search for an instance where an algorithm breaks a bound; confirm and save it"
 
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "reference (the call validate --signatures lists)")
     parser.add_argument("--only", metavar="ID",
                         help="the bound id to search (required unless --replay)")
-    parser.add_argument("--replay", type=Path, default=None, metavar="FILE",
+    parser.add_argument("--replay", type=input_path, default=None, metavar="FILE",
                         help="repeat the confirmation of a saved counterexample (its "
                              "seed and trials) instead of searching; exit 1 if it holds")
     parser.add_argument("--budget", type=positive_int, default=None,
@@ -36,11 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "comparison with the reference)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,
                         help="seed of the search and of every trial (default 2025)")
-    parser.add_argument("--out", type=Path, default=Path("offcmab-falsify"), metavar="DIR",
-                        help="output folder (default ./offcmab-falsify)")
-    parser.add_argument("--database", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--out", type=output_path, default=Path("offcmab-falsify"),
+                        metavar="DIR", help="output folder (default ./offcmab-falsify)")
+    parser.add_argument("--database", type=output_path, default=None, metavar="DIR",
                         help="hypothesis example database of found counterexamples "
                              "(default OUT/examples)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the summary and counterexample files of this bound id "
+                             "that --out already holds (without it they are refused)")
     parser.add_argument("--no-database", action="store_true",
                         help="search from scratch: neither replay nor store counterexamples")
     parser.add_argument("--confirm-trials", type=positive_int, default=None, metavar="T",

@@ -13,8 +13,15 @@ from collections.abc import Sequence
 
 from offcmab.validation.falsify import report
 from offcmab.validation.falsify.confirm import CONFIRM_TRIALS
-from offcmab.validation.falsify.falsification import STEP_BUDGET, falsify, recheck, uncovered
+from offcmab.validation.falsify.falsification import (
+    DATABASE_FOLDER,
+    STEP_BUDGET,
+    falsify,
+    recheck,
+    uncovered,
+)
 from offcmab.validation.runner.door import describe
+from offcmab.validation.runner.folder import atomic_write_text, check_output_folder
 from offcmab.validation.subjects import CONTROL, REFERENCE, resolve
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
@@ -59,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if reason:
         raise ValueError(f"only: {reason}")
     spec = subject_spec(args.algorithm, theorem)
+    check_destinations(args, theorem.id)
     found = falsify(theorem, spec, args.out, THEOREMS,
                     budget=args.budget, run_seed=args.seed,
                     database=args.database,
@@ -70,6 +78,15 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(report.text(found.record) + f"  files in {args.out}\n")
     return 1 if found.confirmed else 0
 
+
+
+def check_destinations(args: argparse.Namespace, bound_id: str) -> None:
+    """Before the search: ``--out`` may not hold this id's summary or counterexample (unless
+    ``--overwrite``); ``--database`` must be a folder offcmab can write in, or absent."""
+    check_output_folder(args.out, "out", report.written_names(bound_id), args.overwrite)
+    if not args.no_database:
+        database = args.database if args.database is not None else args.out / DATABASE_FOLDER
+        check_output_folder(database, "database" if args.database is not None else "out")
 
 
 def search_step(args: argparse.Namespace, ids: Sequence[str]) -> bool:
@@ -89,7 +106,8 @@ def search_step(args: argparse.Namespace, ids: Sequence[str]) -> bool:
         parts.append(report.text(found.record))
     text = "".join(parts)
     sys.stdout.write(text)
-    with (args.out / "report.md").open("a", encoding="utf-8") as markdown:
-        markdown.write(f"\n## Falsification search ({STEP_BUDGET} instances per id)\n\n"
-                       f"```text\n{text}```\n")
+    markdown = args.out / "report.md"  # rewritten whole: a reader never sees half of it
+    atomic_write_text(markdown, markdown.read_text(encoding="utf-8") +
+                      f"\n## Falsification search ({STEP_BUDGET} instances per id)\n\n"
+                      f"```text\n{text}```\n")
     return confirmed

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import argparse
 import math
-from pathlib import Path
 
 import numpy as np
 
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.im.graph_io import read_graph_csv
 from offcmab.reference.im.oracles import imm
-from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int, probability
+from offcmab.validation.arguments import (
+    input_path,
+    nonnegative_int,
+    positive_float,
+    positive_int,
+    probability,
+)
 from offcmab.validation.costs import imm_cost
 from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.output import emit
@@ -21,7 +26,7 @@ HELP = ("k seeds maximizing the IC influence spread by IMM (reverse-reachable se
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--graph", type=Path, required=True,
+    parser.add_argument("--graph", type=input_path, required=True,
                         help="graph CSV with header source,target,p")
     parser.add_argument("--k", type=positive_int, required=True, help="number of seeds")
     parser.add_argument("--eps", type=positive_float, default=0.1,

@@ -10,6 +10,10 @@ from offcmab.validation.arguments import nonnegative_int, output_path
 from offcmab.validation.output import emit
 from offcmab.validation.reproduce import FIGURES
 from offcmab.validation.reproduce.comparison import comparison_rows, write_comparison
+from offcmab.validation.runner.folder import check_output_folder
+
+#: The table ``reproduce all`` writes beside the figures.
+COMPARISON = "comparison.csv"
 
 HELP = ("regenerate the paper's experiments as PNG/PDF figures and CSV tables; 'all' also "
         "writes comparison.csv (the paper's numbers against ours)")
@@ -35,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("figure", choices=[*FIGURES, "all"], metavar="FIGURE",
                         help=f"one of {', '.join(FIGURES)}, or all")
     parser.add_argument("--out", type=output_path, required=True, help="output folder")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the figure's files that --out already holds (without "
+                             "it they are refused)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025, help="run seed")
     parser.add_argument("--quick", action="store_true",
                         help="fewer trials and a shorter grid (for smoke tests)")
@@ -44,6 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     names = list(FIGURES) if args.figure == "all" else [args.figure]
+    written = [f"{name}*" for name in names] + ([COMPARISON] if args.figure == "all" else [])
+    check_output_folder(args.out, "out", written, args.overwrite)
     args.out.mkdir(parents=True, exist_ok=True)
     summaries: dict[str, dict[str, Any] | None] = {}
     for name in names:
@@ -54,5 +63,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(describe(name, summary, args.out))
     if args.figure == "all":  # the paper's numbers against ours, one row each
-        write_comparison(args.out / "comparison.csv", comparison_rows(summaries))
+        write_comparison(args.out / COMPARISON, comparison_rows(summaries))
     return 0

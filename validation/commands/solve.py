@@ -13,6 +13,7 @@ import argparse
 from offcmab.validation.cli import load_command, requested
 from offcmab.validation.costs import dataset_cost
 from offcmab.validation.limits import add_force_argument, check_cost
+from offcmab.validation.runner.folder import check_output_file
 from offcmab.validation.solvers.summary import add_output_arguments, report
 
 HELP = "run the paper's algorithm (or a baseline) for a problem on an offline dataset file"
@@ -54,6 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out is not None:  # before the data is read: a mistake costs nothing
+        check_output_file(args.out, "out", args.overwrite)
     check_cost(dataset_cost(args.data), args.force)
     report(args.solve(args), args.json, args.out)
     return 0

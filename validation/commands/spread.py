@@ -3,7 +3,6 @@ r"""``offcmab spread --graph FILE --seeds a,b``: Monte-Carlo influence spread wi
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import numpy as np
 
@@ -11,7 +10,7 @@ from offcmab.reference.errors import InputError
 from offcmab.reference.im.diffusion import MAX_SAMPLES, estimate_spread
 from offcmab.reference.im.graph import MAX_NODES
 from offcmab.reference.im.graph_io import read_graph_csv
-from offcmab.validation.arguments import nonnegative_int, positive_int
+from offcmab.validation.arguments import input_path, nonnegative_int, positive_int
 from offcmab.validation.costs import spread_cost
 from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.numbers import parse_int, parse_list
@@ -30,7 +29,7 @@ def seed_list(text: str) -> list[int]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--graph", type=Path, required=True,
+    parser.add_argument("--graph", type=input_path, required=True,
                         help="graph CSV with header source,target,p")
     parser.add_argument("--seeds", type=seed_list, required=True, help="seed nodes, e.g. 0,4,7")
     parser.add_argument("--samples", type=positive_int, default=10000,

@@ -24,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instances to evaluate (default 60)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,
                         help="seed of the optimizer and of every trial (default 2025)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace an existing --out file (without it, it is refused)")
     parser.add_argument("--out", type=output_path, default=None, metavar="FILE.json",
                         help="where to save the tightest instance (default tightness-ID.json)")
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from offcmab.validation.output import short
+from offcmab.validation.runner.folder import check_output_file
 from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import write_instance
@@ -32,8 +33,7 @@ def run(args: argparse.Namespace) -> int:
     if reason:
         raise ValueError(f"id: {reason}")
     out = args.out or Path(f"tightness-{args.id}.json")
-    if out.exists() and out.is_dir():
-        raise ValueError(f"out: {out} is a folder")
+    check_output_file(out, "out", args.overwrite)
     start = time.perf_counter()
     result = search(theorem, args.budget, args.seed)
     seconds = time.perf_counter() - start

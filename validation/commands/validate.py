@@ -18,7 +18,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int
+from offcmab.validation.arguments import (
+    input_path,
+    nonnegative_int,
+    output_path,
+    positive_float,
+    positive_int,
+)
 from offcmab.validation.limits import add_force_argument
 from offcmab.validation.runner.spec import PROFILES
 
@@ -45,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
                         help="dask scheduler address (with --backend dask; default: a "
                              "local cluster of --jobs workers)")
-    parser.add_argument("--out", type=Path, default=Path("offcmab-report"),
+    parser.add_argument("--out", type=output_path, default=Path("offcmab-report"),
                         help="output folder (default ./offcmab-report)")
     again = parser.add_mutually_exclusive_group()
     again.add_argument("--resume", action="store_true",
@@ -55,8 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="resume even when the log's header differs from this run, "
                             "keeping the trials that still check out")
     again.add_argument("--overwrite", action="store_true",
-                       help="replace the results --out already holds (without it, or "
-                            "--resume, such a folder is refused)")
+                       help="replace the results --out already holds and an existing "
+                            "--junit-xml file (without it, or --resume, they are refused)")
     parser.add_argument("--bound-scale", type=positive_float, default=1.0, metavar="X",
                         help="multiply every bound by X (a sensitivity probe)")
     parser.add_argument("--no-figures", action="store_true", help="skip figures/*.png")
@@ -82,13 +88,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "an error (default 600)")
     parser.add_argument("--verbose", action="store_true",
                         help="let the dask backend log (quiet by default)")
-    parser.add_argument("--instances", nargs="+", type=Path, metavar="FILE",
+    parser.add_argument("--instances", nargs="+", type=input_path, metavar="FILE",
                         help="replay only these saved instances (offcmab tightness --out); "
                              "the default and full profiles also run validation/corpus")
     add_force_argument(parser)
-    parser.add_argument("--junit-xml", type=Path, metavar="FILE", default=None,
+    parser.add_argument("--junit-xml", type=output_path, metavar="FILE", default=None,
                         help="also write the rows as JUnit XML (one testcase per row) for CI")
-    parser.add_argument("--baseline", type=Path, metavar="BASE_DIR", default=None,
+    parser.add_argument("--baseline", type=input_path, metavar="BASE_DIR", default=None,
                         help="compare this run's trials with BASE_DIR's (as offcmab compare) "
                              "at the end; exit 1 on a significant regression")
 

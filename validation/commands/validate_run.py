@@ -13,6 +13,7 @@ import sys
 from offcmab.validation.api import CheckReport, signature_table
 from offcmab.validation.commands import compare_run, falsify_run
 from offcmab.validation.runner import compare, door, junit
+from offcmab.validation.runner.folder import LOCK_NAME
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.sweep import RunInterrupted
 from offcmab.validation.sandbox import FAULT_EXIT, Terminated, stop_signals
@@ -38,6 +39,9 @@ def _run(args: argparse.Namespace) -> int:
             raise ValueError("baseline: must be another folder than --out (this run "
                              "overwrites --out)")
         compare.load_run(args.baseline, "baseline")
+    if args.junit_xml is not None:
+        junit.check_destination(args.junit_xml, args.out, (*door.RUN_NAMES, LOCK_NAME),
+                                args.overwrite, args.resume or args.resume_anyway)
     request = door.Door(
         subject=args.algorithm, only=only, profile=args.profile, seed=args.seed,
         jobs=args.jobs, backend=args.backend, out=args.out,

@@ -22,12 +22,24 @@ from offcmab.validation.falsify.confirm import CONFIRM_NAME, Confirmation
 from offcmab.validation.falsify.paired import MARGIN, TEST, PairedConfirmation
 from offcmab.validation.falsify.search import SEARCH_LEVEL, SearchResult
 from offcmab.validation.output import short
+from offcmab.validation.runner.folder import atomic_write_text
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.tightness.files import write_instance
 
 
 def replay_path(out: Path, bound_id: str) -> Path:
     return out / f"counterexample-{bound_id}.json"
+
+
+def summary_stem(out: Path, bound_id: str) -> Path:
+    """``summary-ID`` in ``out``: the summary's ``.json`` and ``.md`` take its suffixes."""
+    return out / f"summary-{bound_id}"
+
+
+def written_names(bound_id: str) -> tuple[str, ...]:
+    """The names of the files a search of ``bound_id`` writes in its output folder."""
+    stem = summary_stem(Path(), bound_id).name
+    return (replay_path(Path(), bound_id).name, f"{stem}.json", f"{stem}.md")
 
 
 def replay_command(path: Path, subject: str, seed: int) -> str:
@@ -129,10 +141,9 @@ def write(record: dict[str, Any], result: SearchResult,
         assert confirmation is not None
         write_instance(replay_document(result, confirmation, theorem),
                        replay_path(out, result.bound_id), theorems)
-    stem = out / f"summary-{result.bound_id}"
-    stem.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n",
-                                         encoding="utf-8")
-    stem.with_suffix(".md").write_text(text(record), encoding="utf-8")
+    stem = summary_stem(out, result.bound_id)
+    atomic_write_text(stem.with_suffix(".json"), json.dumps(record, indent=2) + "\n")
+    atomic_write_text(stem.with_suffix(".md"), text(record))
 
 
 def describe(part: dict[str, Any]) -> list[str]:

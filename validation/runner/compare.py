@@ -22,7 +22,6 @@ verdicts.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from offcmab.reference.errors import InputError
+from offcmab.validation.runner.report_schema import read_report
 from offcmab.validation.runner.store import LOG_NAME, read_log
 
 #: Family-wise level of the comparison (Holm over the cells): a run pair whose gaps did not
@@ -78,18 +78,14 @@ def split_key(text: str) -> tuple[Cell, int, str]:
 
 
 def load_run(folder: Path, role: str) -> Run:
-    """Read ``report.json`` and the trial log of a run folder (``InputError`` on ``role``)."""
-    report_path, log_path = folder / "report.json", folder / LOG_NAME
-    for path in (report_path, log_path):
-        if not path.is_file():
-            raise InputError(role, f"{path} not found (a folder written by "
-                                   "`offcmab validate --out`)")
-    try:
-        report = json.loads(report_path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as error:
-        raise InputError(role, f"{report_path} is not valid JSON: {error}") from None
-    if not isinstance(report, dict) or not isinstance(report.get("rows"), list):
-        raise InputError(role, f"{report_path} is not a validate report")
+    """Read ``report.json`` (checked, :mod:`.report_schema`) and the trial log of a run
+    folder; ``InputError`` on ``role`` for a missing or malformed file and for a log that
+    holds no trial of the run's subject (empty, damaged, or a header alone)."""
+    report = read_report(folder, role)
+    log_path = folder / LOG_NAME
+    if not log_path.is_file():
+        raise InputError(role, f"{log_path} not found (a folder written by "
+                               "`offcmab validate --out`)")
     run = Run(folder, report)
     subject = report.get("subject", "reference")
     _, records = read_log(log_path)
@@ -97,6 +93,9 @@ def load_run(folder: Path, role: str) -> Run:
         cell, trial, owner = split_key(record.key)
         if owner == subject:  # the controls' trials of a reference run are not the subject's
             run.gaps.setdefault(cell, {})[trial] = (record.gap, record.gap_error)
+    if not run.gaps:
+        raise InputError(role, f"{log_path} holds no valid trial of {subject} (empty, "
+                         "damaged or a header alone): there is nothing to compare")
     return run
 
 
@@ -204,6 +203,10 @@ def compare(base_folder: Path, new_folder: Path, test: str = "sign",
     if reasons:
         raise Unpaired(reasons)
     cells = cell_changes(base, new, test, level)
+    if not cells:
+        raise InputError("runs", f"no cell paired: {new_folder / LOG_NAME} and "
+                         f"{base_folder / LOG_NAME} share no trial (bound id, instance, n, "
+                         "trial), so no gap can be compared")
     worse = [c for c in cells if c["change"] == "worse"]
     return {"base": str(base_folder), "new": str(new_folder),
             "base_subject": base.report.get("subject"), "new_subject": new.report.get("subject"),

@@ -31,13 +31,12 @@ from typing import Any
 import offcmab
 from offcmab import bounds, reference
 from offcmab import validation as validation_package
-from offcmab.reference.errors import InputError
 from offcmab.validation.runner import figures
 from offcmab.validation.runner import report as report_io
 from offcmab.validation.runner.backends import BACKENDS, in_worker
-from offcmab.validation.runner.folder import folder_lock
+from offcmab.validation.runner.folder import check_output_folder, folder_lock
 from offcmab.validation.runner.spec import PROFILES, Instance
-from offcmab.validation.runner.store import LOG_NAME
+from offcmab.validation.runner.store import DROPPED_NAME, LOG_NAME
 from offcmab.validation.runner.sweep import RunConfig, package_versions, run_validation
 from offcmab.validation.sandbox import DEFAULT_TIMEOUT
 from offcmab.validation.subjects import REFERENCE, resolve
@@ -64,6 +63,13 @@ PACKAGE_FOLDERS = tuple(Path(module.__file__ or "").resolve().parent
 
 #: The report files ``write`` puts in ``out``.
 REPORT_NAMES = ("report.json", "report.md")
+
+#: Everything a run writes in its folder (besides the lock): a folder that holds any of it
+#: already is refused unless the run resumes or overwrites (``--search`` adds ``falsify/``).
+RUN_NAMES = (LOG_NAME, *REPORT_NAMES, DROPPED_NAME, ALGORITHM_LOG, "figures", "falsify")
+
+#: What to do about a folder that holds an earlier run's files.
+RESUME_HINT = "add --resume to continue that run or --overwrite to replace it"
 
 #: What ``power`` may be: ``auto`` runs the controls outside ``quick``; ``require`` in
 #: every profile (the command line then exits 3 when one goes unflagged); ``off`` never.
@@ -213,9 +219,12 @@ def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
             os.close(handle)  # kept when the algorithm printed: the report names it
             result = execute(Path(scratch), Path(name))
     else:
+        again = door.resume or door.resume_anyway or door.overwrite
+        # before the lock file is made in it; again under the lock (another run may have
+        # written there meanwhile)
+        check_output_folder(door.out, "out", RUN_NAMES, again, RESUME_HINT)
         with folder_lock(door.out):  # every argument is checked: only now touch the folder
-            if not (door.resume or door.resume_anyway or door.overwrite):
-                refuse_results(door.out)
+            check_output_folder(door.out, "out", RUN_NAMES, again, RESUME_HINT)
             if door.overwrite:  # no report of the replaced run may sit beside the new log
                 for name in REPORT_NAMES:
                     (door.out / name).unlink(missing_ok=True)
@@ -254,14 +263,6 @@ def _backend(door: Door) -> str:
     if door.out is not None and door.out.exists() and not door.out.is_dir():
         raise ValueError(f"out: {door.out} exists and is not a folder")
     return door.backend or ("serial" if door.jobs == 1 else "processes")
-
-
-def refuse_results(folder: Path) -> None:
-    """``InputError`` on ``out`` when ``folder`` holds a run's trial log or report."""
-    found = [name for name in (LOG_NAME, REPORT_NAMES[0]) if (folder / name).exists()]
-    if found:
-        raise InputError("out", f"{folder} already holds a run's results ({found[0]}); add "
-                         "--resume to continue that run or --overwrite to replace it")
 
 
 def write(result: dict[str, Any], out: Path, with_figures: bool) -> None:

@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from offcmab.reference.errors import InputError
 from offcmab.validation.runner.analysis import ERROR
-from offcmab.validation.runner.folder import atomic_write_text
+from offcmab.validation.runner.folder import atomic_write_text, check_output_file
 
 #: Verdicts shown as skipped tests: rows that could not fail, with the reason why.
 SKIPPED = ("vacuous", "n/a")
@@ -142,6 +143,35 @@ def to_xml(report: Mapping[str, Any]) -> str:
             _testcase(suite, row)
     ElementTree.indent(root)
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+#: How every JUnit file this module writes begins (after the XML declaration).
+ROOT_START = b'<testsuites name="offcmab validate"'
+
+
+def written_by_offcmab(path: Path) -> bool:
+    """Whether ``path`` is a JUnit file that ``offcmab validate`` wrote (its root element
+    names it; the XML declaration comes first)."""
+    try:
+        with path.open("rb") as handle:
+            start = handle.read(256)
+    except OSError:
+        return False
+    return ROOT_START in start
+
+
+def check_destination(path: Path, out: Path | None, run_names: Sequence[str],
+                      overwrite: bool = False, resume: bool = False,
+                      option: str = "junit-xml") -> None:
+    """Check where the JUnit file goes, before the run: not one of ``run_names`` (the files
+    the run writes) in its folder ``out``; a regular file or none; an existing file only
+    with ``overwrite`` or, on ``resume``, when an earlier ``offcmab validate`` wrote it.
+    ``InputError`` on ``option``."""
+    if out is not None and path.name in run_names and \
+            path.absolute().parent.resolve() == out.absolute().resolve():
+        raise InputError(option, f"{path} is this run's own {path.name} in its output "
+                         "folder; choose another file")
+    check_output_file(path, option, overwrite or (resume and written_by_offcmab(path)))
 
 
 def write_junit(report: Mapping[str, Any], path: Path) -> None:

@@ -3,7 +3,6 @@ r"""``offcmab solve cascade``: CLCB-Cascade (or a baseline) on a logged cascade 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from offcmab.reference.baselines import cucb_offline, emp
 from offcmab.reference.clcb_cascade import clcb_cascade
@@ -11,7 +10,7 @@ from offcmab.reference.csv_io import check_log, read_log
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.oracles import TopK
 from offcmab.reference.problems.cascade_log import check_cascade_log
-from offcmab.validation.arguments import positive_int, probability
+from offcmab.validation.arguments import input_path, positive_int, probability
 from offcmab.validation.solvers.summary import Solution, hoeffding_rule, smallest_count
 
 HELP = "CLCB-Cascade: the top-k arms by lower confidence bound from a cascade log"
@@ -26,8 +25,9 @@ ALGORITHMS = {
 
 def add_data_arguments(parser: argparse.ArgumentParser, k_help: str, radius_default: str) -> None:
     """``--data``, ``--k``, ``--delta`` and ``--radius`` (shared with ``solve kpath``)."""
-    parser.add_argument("--data", type=Path, required=True, help="dataset (.jsonl, .npz, or .csv: "
-                        "one row per round, see 'Using your own data')")
+    parser.add_argument("--data", type=input_path, required=True,
+                        help="dataset (.jsonl, .npz, or .csv: one row per round, see 'Using "
+                             "your own data')")
     parser.add_argument("--k", type=positive_int, required=True, help=k_help)
     parser.add_argument("--delta", type=probability, required=True,
                         help="failure probability in (0, 1)")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 
@@ -14,7 +13,13 @@ from offcmab.reference.im.clcb_im_node import CLCBIMResult, bernstein_radius, ed
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
 from offcmab.reference.im.oracles import IMMOracle
-from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int, probability
+from offcmab.validation.arguments import (
+    input_path,
+    nonnegative_int,
+    positive_float,
+    positive_int,
+    probability,
+)
 from offcmab.validation.solvers.summary import Solution
 
 HELP = "CLCB-IM-N: k seeds from node-level cascades (Algorithm CLCB-IM-N) with edge LCBs"
@@ -28,9 +33,9 @@ ALGORITHMS = {
 
 def add_graph_arguments(parser: argparse.ArgumentParser, data_help: str) -> None:
     """Arguments shared by the node- and edge-level IM solvers."""
-    parser.add_argument("--graph", type=Path, required=True,
+    parser.add_argument("--graph", type=input_path, required=True,
                         help="graph structure CSV (source,target[,p]; p is ignored)")
-    parser.add_argument("--data", type=Path, required=True, help=data_help)
+    parser.add_argument("--data", type=input_path, required=True, help=data_help)
     parser.add_argument("--k", type=positive_int, required=True, help="number of seeds")
     parser.add_argument("--delta", type=probability, required=True,
                         help="failure probability in (0, 1)")

@@ -3,7 +3,6 @@ r"""``offcmab solve llm-cache``: CLCB-LLM-C (or Zhu et al.'s LFU / LEC) on an LL
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import numpy as np
 
@@ -11,7 +10,7 @@ from offcmab.reference.clcb_llm import clcb_llm, ucb_radius
 from offcmab.reference.csv_io import read_any_cache_log
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.llm_baselines import lec, lfu
-from offcmab.validation.arguments import positive_int, probability
+from offcmab.validation.arguments import input_path, positive_int, probability
 from offcmab.validation.solvers.cascade import add_check_argument
 from offcmab.validation.solvers.summary import Solution, smallest_count
 
@@ -26,7 +25,7 @@ ALGORITHMS = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", type=Path, required=True,
+    parser.add_argument("--data", type=input_path, required=True,
                         help='cache log (.jsonl with header {"queries": M}, .npz, or .csv: '
                         "one row per round, see 'Using your own data')")
     parser.add_argument("--k", type=positive_int, required=True, help="cache size")

@@ -103,6 +103,8 @@ def smallest_count(counts: np.ndarray, chosen: np.ndarray) -> int | None:
 def out_path(text: str) -> Path:
     """``--out`` value: a path ending in ``.npz`` or ``.csv`` (else exit 2 naming ``--out``)."""
     path = Path(text)
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must name a file to write, got {text!r}")
     if path.suffix.lower() not in OUT_SUFFIXES:
         raise argparse.ArgumentTypeError(
             f"must end in {' or '.join(OUT_SUFFIXES)} (statistics file), got {text!r}")
@@ -110,12 +112,14 @@ def out_path(text: str) -> Path:
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--json`` and ``--out`` (shared by every solver)."""
+    """``--json``, ``--out`` and ``--overwrite`` (shared by every solver)."""
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object: the summary and every per-arm array")
     parser.add_argument("--out", type=out_path, metavar="FILE",
                         help="write the per-arm statistics to FILE (.npz or .csv, one row per "
                         "arm)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace an existing --out file (without it, it is refused)")
 
 
 def write_statistics(solution: Solution, path: Path) -> None:

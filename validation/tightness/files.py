@@ -17,8 +17,7 @@ field (the CLI's exit 2).  Nothing is evaluated.
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,109 +27,37 @@ from offcmab.validation.limits import check_cost
 from offcmab.validation.runner.folder import atomic_write_text
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.trial_cost import PROBE_ABOVE_N, trial_cost
+from offcmab.validation.schema import (
+    Checker,
+    any_number,
+    choice,
+    integer,
+    law,
+    list_of,
+    obj,
+    open_probability,
+    probability,
+    text,
+)
 from offcmab.validation.theorem import Theorem
 
-Checker = Callable[[Any, str], None]
 #: A read file: its bound id, its instance and the whole document.
 Saved = tuple[str, Instance, dict[str, Any]]
 
 
-def _number(value: Any, field: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{field}: must be a number, got {type(value).__name__}")
-    if not math.isfinite(value):
-        raise ValueError(f"{field}: must be finite, got {value}")
-    return float(value)
-
-
-def _integer(low: int, high: int | None = None) -> Checker:
-    def check(value: Any, field: str) -> None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{field}: must be an integer, got {type(value).__name__}")
-        if value < low or (high is not None and value > high):
-            span = f"[{low}, {high}]" if high is not None else f">= {low}"
-            raise ValueError(f"{field}: must be an integer {span}, got {value}")
-    return check
-
-
-def _probability(value: Any, field: str) -> None:
-    if not 0.0 <= _number(value, field) <= 1.0:
-        raise ValueError(f"{field}: must lie in [0, 1], got {value}")
-
-
-def _open_probability(value: Any, field: str) -> None:
-    if not 0.0 < _number(value, field) < 1.0:
-        raise ValueError(f"{field}: must lie strictly between 0 and 1, got {value}")
-
-
-def _any_number(value: Any, field: str) -> None:
-    _number(value, field)
-
-
-def _text(value: Any, field: str) -> None:
-    if not isinstance(value, str) or not value:
-        raise ValueError(f"{field}: must be a non-empty string")
-
-
-def _choice(*options: str) -> Checker:
-    def check(value: Any, field: str) -> None:
-        if value not in options:
-            raise ValueError(f"{field}: must be one of {', '.join(options)}, got {value!r}")
-    return check
-
-
-def _list(item: Checker, min_size: int = 1) -> Checker:
-    def check(value: Any, field: str) -> None:
-        if not isinstance(value, list) or len(value) < min_size:
-            raise ValueError(f"{field}: must be a list of at least {min_size} entries")
-        for j, entry in enumerate(value):
-            item(entry, f"{field}[{j}]")
-    return check
-
-
-def _object(required: Mapping[str, Checker], optional: Mapping[str, Checker] | None = None
-            ) -> Checker:
-    def check(value: Any, field: str) -> None:
-        optional_keys = optional or {}
-        prefix = f"{field}." if field else ""
-        if not isinstance(value, dict):
-            raise ValueError(f"{field or 'file'}: must be a JSON object")
-        for key in value:
-            if key not in required and key not in optional_keys:
-                raise ValueError(f"{prefix}{key}: unknown key")
-        for key, checker in required.items():
-            if key not in value:
-                raise ValueError(f"{prefix}{key}: missing")
-            checker(value[key], f"{prefix}{key}")
-        for key, checker in optional_keys.items():
-            if key in value:
-                checker(value[key], f"{prefix}{key}")
-    return check
-
-
-def _law(kinds: Mapping[str, Mapping[str, Checker]]) -> Checker:
-    """A ``law`` object whose further keys depend on its ``kind``."""
-    def check(value: Any, field: str) -> None:
-        if not isinstance(value, dict):
-            raise ValueError(f"{field}: must be a JSON object")
-        _choice(*kinds)(value.get("kind"), f"{field}.kind")
-        _object({"kind": _text, **kinds[value["kind"]]})(value, field)
-    return check
-
-
-PROBABILITIES = _list(_probability)
-KPATH = _object({"family": _choice("kpath"), "path_means": PROBABILITIES, "k": _integer(1),
-                 "law": _law({"paths": {"weights": PROBABILITIES}})})
-CASCADE = _object({"family": _choice("cascade"), "mu": PROBABILITIES, "k": _integer(1),
-                   "law": _law({"uniform": {}, "ood": {},
-                                "mixture": {"lists": _list(_list(_integer(0))),
+PROBABILITIES = list_of(probability)
+KPATH = obj({"family": choice("kpath"), "path_means": PROBABILITIES, "k": integer(1),
+                 "law": law({"paths": {"weights": PROBABILITIES}})})
+CASCADE = obj({"family": choice("cascade"), "mu": PROBABILITIES, "k": integer(1),
+                   "law": law({"uniform": {}, "ood": {},
+                                "mixture": {"lists": list_of(list_of(integer(0))),
                                             "weights": PROBABILITIES}})})
-CACHE = _object({"p": PROBABILITIES, "c": PROBABILITIES, "k": _integer(1),
-                 "noise": _choice("bernoulli", "uniform"),
-                 "law": _law({"empty": {}, "ood": {}, "random": {"size": _integer(0)}})})
-IM = _object({"nodes": _integer(1), "sources": _list(_integer(0)),
-              "targets": _list(_integer(0)), "p": PROBABILITIES, "q": PROBABILITIES,
-              "k": _integer(1)})
+CACHE = obj({"p": PROBABILITIES, "c": PROBABILITIES, "k": integer(1),
+                 "noise": choice("bernoulli", "uniform"),
+                 "law": law({"empty": {}, "ood": {}, "random": {"size": integer(0)}})})
+IM = obj({"nodes": integer(1), "sources": list_of(integer(0)),
+              "targets": list_of(integer(0)), "p": PROBABILITIES, "q": PROBABILITIES,
+              "k": integer(1)})
 
 
 def _cmabt(value: Any, field: str) -> None:
@@ -146,14 +73,14 @@ IM_PARAMS: Checker = IM
 
 #: What the search measured: optional when reading (a hand-written instance has none).
 MEASURED: dict[str, Checker] = {
-    "ratio": _any_number, "bound": _any_number, "gap_quantile": _any_number,
-    "gap_mean": _any_number, "largest_gap": _any_number, "start_ratio": _any_number,
-    "seconds": _any_number, "seed": _integer(0), "budget": _integer(1),
-    "trials": _integer(1), "evaluations": _integer(0),
-    "counts": _object({}, {"candidate": _integer(0), "vacuous": _integer(0),
-                           "n/a": _integer(0)}),
-    "space": _text, "statement": _text,
-    "profiles": _list(_choice("quick", "default", "full"), min_size=0),
+    "ratio": any_number, "bound": any_number, "gap_quantile": any_number,
+    "gap_mean": any_number, "largest_gap": any_number, "start_ratio": any_number,
+    "seconds": any_number, "seed": integer(0), "budget": integer(1),
+    "trials": integer(1), "evaluations": integer(0),
+    "counts": obj({}, {"candidate": integer(0), "vacuous": integer(0),
+                           "n/a": integer(0)}),
+    "space": text, "statement": text,
+    "profiles": list_of(choice("quick", "default", "full"), min_size=0),
 }
 
 
@@ -168,9 +95,9 @@ def check_document(document: Any, theorems: Sequence[Theorem]) -> Theorem:
     if bound_id not in readable:
         raise ValueError(f"bound_id: must be one of {', '.join(readable)}, got {bound_id!r}")
     theorem, check_params = readable[bound_id]
-    top = {"bound_id": _text, "instance": check_params, "delta": _open_probability,
-           "n": _integer(1)}
-    _object(top, {"name": _text, **MEASURED})(document, "")
+    top = {"bound_id": text, "instance": check_params, "delta": open_probability,
+           "n": integer(1)}
+    obj(top, {"name": text, **MEASURED})(document, "")
     return theorem
 
 
