@@ -49,6 +49,19 @@ def plans(bound: float | None, largest: float = 1.0,
             for n in GRID}
 
 
+@dataclasses.dataclass(frozen=True)
+class Applies:
+    """A scenario whose bound applies from ``start`` on (``None``: never)."""
+
+    start: int | None
+    kind: str = "upper"
+
+    def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
+        if self.start is None or n < self.start:
+            return BoundValue.not_applicable("no")
+        return BoundValue(1.0)
+
+
 def record(name: str) -> Theorem:
     return find(THEOREMS, name)
 
@@ -58,7 +71,10 @@ def test_only_instances_whose_bound_rows_cannot_speak_get_a_rate_row() -> None:
     vacuous = consistency.plan_instance(theorem, toy(), plans(2.0))
     assert vacuous.rate and vacuous.power_rows == 1
     assert not consistency.plan_instance(theorem, toy(), plans(0.5)).rate  # the bound speaks
-    assert not consistency.plan_instance(theorem, toy(), plans(None)).rate  # never applies
+    never = dataclasses.replace(theorem, scenario=Applies(None))  # a hypothesis fails
+    assert not consistency.plan_instance(never, toy(), plans(None)).rate
+    later = dataclasses.replace(theorem, scenario=Applies(10**6))  # a sample-size condition
+    assert consistency.plan_instance(later, toy(), plans(None)).rate
     short = consistency.plan_instance(theorem, toy(GRID[:2]),
                                       {n: plans(2.0)[n] for n in GRID[:2]})
     assert not short.rate
@@ -66,11 +82,13 @@ def test_only_instances_whose_bound_rows_cannot_speak_get_a_rate_row() -> None:
     assert not consistency.plan_instance(no_order, toy(), plans(2.0)).rate
 
 
-def test_the_floor_is_at_least_the_smallest_positive_gap_and_a_share_of_the_largest() -> None:
+def test_the_floor_is_a_share_of_the_largest_gap_and_near_ties_get_no_rate_row() -> None:
     theorem = record("thm1-inf")
-    assert consistency.plan_instance(theorem, toy(), plans(2.0, 1.0, 0.2)).floor == 0.2
-    relative = consistency.plan_instance(theorem, toy(), plans(2.0, 1.0, None)).floor
-    assert relative == pytest.approx(consistency.RELATIVE_FLOOR)
+    planned = consistency.plan_instance(theorem, toy(), plans(2.0, 1.0, None))
+    assert planned.floor == pytest.approx(consistency.RELATIVE_FLOOR)
+    # Hoeffding's radius at n = 1600, delta = 0.05: sqrt(log(20) / 3200) = 0.031
+    assert consistency.plan_instance(theorem, toy(), plans(2.0, 1.0, 0.04)).rate
+    assert not consistency.plan_instance(theorem, toy(), plans(2.0, 1.0, 0.02)).rate
 
 
 def test_an_identification_row_pools_the_sizes_whose_bound_is_below_the_smallest_gap() -> None:

@@ -62,7 +62,8 @@ class Rate:
     r"""The proven order of the gap in ``n``, checked where the bound rows cannot speak.
 
     Every instance whose bound rows all lack power (vacuous or ``n/a``), whose bound applies
-    at one size of its grid at least, and whose grid has enough sizes gets a rate row
+    at one size of its grid at least, and whose grid has enough sizes (the largest able to
+    tell the nearest actions apart) gets a rate row
     (:mod:`offcmab.validation.runner.consistency`): the subject's mean gap at the largest
     ``n`` may be no larger than the bound's shape, :math:`n^{\text{order}}` times its
     logarithmic factor, allows from every smaller ``n`` of the grid

@@ -7,18 +7,17 @@ negative controls and a user's algorithm alike:
 
 Rate rows
     On every instance of a theorem with a proven order (:class:`~offcmab.validation.theorem.Rate`)
-    whose bound rows all lack power, whose bound applies at one size of its grid at least (the
-    instance meets the theorem's hypotheses), and whose grid has at least
+    whose bound rows all lack power, whose bound applies at some sample size (the instance
+    meets the theorem's hypotheses, :func:`applies`), and whose grid has at least
     :data:`MIN_RATE_SIZES` sizes: the mean gap at the largest size may be no larger than the
     order allows from *every* smaller size (:func:`offcmab.validation.runner.analysis.rate_row`).
-    Mean gaps below the floor are not resolved.  The floor is the largest of the record's own,
-    :data:`RELATIVE_FLOOR` of the largest gap the instance allows at its smallest size, and the
-    instance's smallest positive gap where the scenario knows it: a mean gap below that gap
-    says how often the nearest suboptimal action is returned, and a correct algorithm may
-    return it at every runnable size (the bound, vacuous there, cannot tell the two apart, and
-    identifying them takes about :math:`1/g_{\min}^2` samples).  A subject whose mean gap lies
-    at or below the floor at the smallest size has nothing left to shrink, and its row is
-    ``n/a``.
+    Where the scenario knows the instance's smallest positive gap :math:`g_{\min}`, the largest
+    size must also be able to tell the nearest actions apart (:func:`resolves`): before that,
+    a correct algorithm may return the nearest suboptimal action at every size, and its mean
+    gap stays flat.  Mean gaps below the floor (the record's, or :data:`RELATIVE_FLOOR` of the
+    largest gap the instance allows at its smallest size, whichever is larger) are not
+    resolved: a subject whose mean gap lies at or below the floor at the smallest size has
+    nothing left to shrink, and its row is ``n/a``.
 
 Identification rows
     Gaps are discrete: every feasible action's gap :math:`\alpha r(S^*) - r(S)` is 0 or at
@@ -45,6 +44,7 @@ reference on the run's instances, not a consequence of the theorem.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,12 +53,16 @@ import numpy as np
 
 from offcmab.validation.runner import analysis, verdict
 from offcmab.validation.runner.analysis import Cell, RowPlan
-from offcmab.validation.runner.spec import Instance
+from offcmab.validation.runner.spec import VARIANTS, Instance
 from offcmab.validation.theorem import Theorem
 
 #: The fewest sizes a grid needs for a rate row: the row fails only when the gap at the
 #: largest size exceeds what the order allows from every one of at least two smaller sizes.
 MIN_RATE_SIZES = 3
+
+#: A sample size beyond every sample-size precondition of the paper's bounds (they grow as
+#: :math:`\log n`): a bound that does not apply there fails a hypothesis of its theorem.
+LARGE_N = 10**12
 
 #: Mean gaps below this fraction of the largest gap an instance allows are not resolved by
 #: the rate row (a near-tie that a correct algorithm confuses at every runnable size).
@@ -106,11 +110,12 @@ def plan_instance(theorem: Theorem, instance: Instance,
     smallest = None if largest is None else largest.smallest_positive
     rate = (theorem.rate is not None and len(instance.n_grid) >= MIN_RATE_SIZES
             and not any(row.power for row in plans)
-            and any(row.bound is not None for row in plans))
+            and (any(row.bound is not None for row in plans) or applies(theorem, instance))
+            and resolves(instance, smallest))
     floor = 0.0
     if theorem.rate is not None:
         relative = 0.0 if largest is None else RELATIVE_FLOOR * largest.value
-        floor = max(theorem.rate.floor, relative, smallest or 0.0)
+        floor = max(theorem.rate.floor, relative)
     identify: list[int] = []
     failures: list[float] = []
     for n in instance.n_grid if smallest is not None else ():
@@ -120,6 +125,28 @@ def plan_instance(theorem: Theorem, instance: Instance,
             identify.append(n)
             failures.append(max(analysis.upper_failure(row, instance.delta) for row in below))
     return Consistency(rate, floor, tuple(identify), max(failures, default=0.0), smallest)
+
+
+def applies(theorem: Theorem, instance: Instance) -> bool:
+    """Whether the theorem's bound applies to ``instance`` at some sample size (its hypotheses
+    hold; a sample-size precondition is met at :data:`LARGE_N`)."""
+    return any(theorem.scenario.bound(instance, LARGE_N, variant).value is not None
+               for variant in VARIANTS)
+
+
+def resolves(instance: Instance, smallest: float | None) -> bool:
+    r"""Whether the largest size of the grid can tell the nearest actions apart:
+    :math:`\sqrt{\log(1/\delta)/(2n)} < g_{\min}` (``True`` when :math:`g_{\min}` is unknown).
+
+    The left side is Hoeffding's radius of a mean observed in every one of :math:`n` samples,
+    the most any dataset of that size shows; below it, two actions :math:`g_{\min}` apart
+    cannot be told apart at confidence :math:`1-\delta`, so a correct algorithm may return the
+    nearest suboptimal one at every size of the grid and its mean gap need not shrink.
+    """
+    if smallest is None:
+        return True
+    radius = math.sqrt(math.log(1.0 / instance.delta) / (2.0 * max(instance.n_grid)))
+    return radius < smallest
 
 
 def rate_row(theorem: Theorem, plan: Consistency, group: Sequence[Cell],
