@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from offcmab.validation.runner import analysis, consistency, verdict
-from offcmab.validation.runner.consistency import Consistency
 from offcmab.validation.runner.backends import Task
+from offcmab.validation.runner.consistency import Consistency
 from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
 from offcmab.validation.runner.store import TrialRecord
 from offcmab.validation.scenarios.traps import TRAP
