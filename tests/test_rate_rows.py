@@ -22,7 +22,7 @@ from test_cli_solve import run_cli
 
 from offcmab.validation.api import NothingChecked, check
 from offcmab.validation.commands import validate_run
-from offcmab.validation.runner.analysis import FAIL, PASS, Cell, rate_row
+from offcmab.validation.runner.analysis import FAIL, NA, PASS, Cell, rate_row
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.theorems import THEOREMS
 
@@ -75,9 +75,9 @@ def test_a_learner_that_starts_well_is_not_flagged_for_its_steeper_slope() -> No
     assert rate_row(linear, 0.5, factors, 1e-3, 1e-4)["verdict"] == FAIL
 
 
-def test_a_gap_at_the_floor_from_the_start_passes_and_zeros_later_are_floored() -> None:
+def test_a_gap_at_the_floor_from_the_start_is_not_tested_and_zeros_later_are_floored() -> None:
     zeros = cells([np.zeros(5) for _ in GRID])
-    assert rate_row(zeros, -0.5, [1.0] * 4, 1e-3, 1e-4)["verdict"] == PASS
+    assert rate_row(zeros, -0.5, [1.0] * 4, 1e-3, 1e-4)["verdict"] == NA
     step = cells([np.full(5, 0.77), np.full(5, 0.77), np.zeros(5), np.zeros(5)])
     row = rate_row(step, -0.5, [1.0] * 4, 1e-3, 1e-4)
     assert row["verdict"] == PASS and np.isfinite(row["slope"]) and row["slope"] < -1

@@ -45,7 +45,9 @@ def rate_result(theorem: Theorem) -> dict[str, Any]:
     start = time.perf_counter()
     report = run(Door(only=(theorem.id,), profile=PROFILE, seed=SEED, power="off",
                       figures=False, invocation={"argv": REGENERATE.split()}))
-    rows = [row for row in report["rows"] if row["variant"] == "rate"]
+    named = None if theorem.rate is None else theorem.rate.instance
+    rows = [row for row in report["rows"]
+            if row["variant"] == "rate" and row["instance"] == named]
     if len(rows) != 1:
         raise RuntimeError(f"{theorem.id}: expected one rate row, the run made {len(rows)}")
     row = rows[0]

@@ -59,12 +59,15 @@ class Signature:
 
 @dataclass(frozen=True)
 class Rate:
-    r"""The proven order of the gap in ``n``, checked where every bound row is vacuous.
+    r"""The proven order of the gap in ``n``, checked where the bound rows cannot speak.
 
-    The rate row fits the log-log slope of the subject's mean gap over the ``n`` grid of
-    one instance and fails when the slope is significantly steeper upwards than the
-    bound's: the bound's order plus the least-squares slope of its logarithmic factor over
-    the same grid (:func:`offcmab.validation.runner.analysis.rate_row`).
+    Every instance whose bound rows all lack power (vacuous or ``n/a``), whose bound applies
+    at one size of its grid at least, and whose grid has enough sizes (the largest able to
+    tell the nearest actions apart) gets a rate row
+    (:mod:`offcmab.validation.runner.consistency`): the subject's mean gap at the largest
+    ``n`` may be no larger than the bound's shape, :math:`n^{\text{order}}` times its
+    logarithmic factor, allows from every smaller ``n`` of the grid
+    (:func:`offcmab.validation.runner.analysis.rate_row`).
 
     Attributes
     ----------
@@ -72,19 +75,24 @@ class Rate:
         The power of ``n`` in the bound: ``-1/2`` for a gap that shrinks as
         :math:`n^{-1/2}`, ``1/2`` for a regret that grows as :math:`\sqrt T`.
     instance
-        The name of the scenario's instance whose grid the slope is fitted over (the
-        scenario lists it in every profile that should have the row).
+        The instance whose rate row the claims' stored check quotes
+        (:mod:`offcmab.validation.stored_checks`; ``None``: none).  It gets its row as every
+        other instance does: the scenario lists it with a grid on which the bound rows
+        cannot speak.
     log_factor
         The bound's factor beside :math:`n^{\text{order}}` (e.g.
         :math:`\sqrt{\log(12nE/\delta)}`) as a function of the instance and ``n``;
         ``None``: none.
     floor
-        Mean gaps below this count as this (the logarithm of a zero mean is undefined);
-        a subject whose mean gap is at most the floor already at the smallest ``n`` passes.
+        Mean gaps below this count as this (the logarithm of a zero mean is undefined); the
+        run raises it to a fixed fraction of the instance's largest gap
+        (:data:`offcmab.validation.runner.consistency.RELATIVE_FLOOR`).  A subject whose mean
+        gap is at most the floor already at the smallest ``n`` has nothing left to shrink,
+        and its row is ``n/a``.
     """
 
     order: float
-    instance: str
+    instance: str | None = None
     log_factor: Callable[[Instance, int], float] | None = None
     floor: float = 1e-3
 
@@ -135,8 +143,8 @@ class Theorem:
     check_params
         Checks the parameters of a saved instance of this theorem.
     rate
-        The proven order of the gap in ``n`` (a rate row), for a theorem whose bound rows
-        are vacuous at every runnable size; ``None``: no rate row.
+        The proven order of the gap in ``n``: a rate row on every instance where the bound
+        rows cannot speak; ``None``: no rate rows.
     falsify_space
         The instance space of ``offcmab falsify`` when it is not ``space``.
     regions

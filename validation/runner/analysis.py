@@ -366,16 +366,18 @@ def rate_row(cells: Sequence[Cell], order: float, log_factor: Sequence[float], f
     :math:`s_j = \log \bar g_J - \log \bar g_j - \text{order}\,\log(n_J/n_j)
     - \log(L(n_J)/L(n_j))`, with each mean's standard error carried through the
     logarithm (the delta method; trials at different ``n`` are independent; means below
-    the floor ``f`` count as ``f``).  The row fails only when every :math:`s_j` is
+    the floor ``f`` count as ``f``, and so does an allowance below it: the row does not
+    resolve gaps below the floor).  The row fails only when every :math:`s_j` is
     significantly positive, its one-sided lower limit :math:`s_j - z\,\mathrm{se}_j`
     above 0 (``z`` the standard normal quantile at ``1 - level``): the gap at the largest
     size exceeds what the order allows from *every* starting point, including the one
-    most favourable to the subject.  A subject whose gap follows the bound's shape from
-    any point of the grid on is flagged with probability at most ``level`` (normal
-    approximation), while a gap that does not shrink (an offline learner that ignores its
-    data) or a regret that grows linearly (a cache that never caches) is flagged once its
-    standard errors are small.  A subject whose mean gap is at most the floor at the
-    smallest ``n`` has nothing left to shrink and passes.
+    most favourable to the subject (``p_value``: the largest one-sided normal p-value of the
+    :math:`s_j`, below ``level`` exactly when the row fails).  A subject whose gap follows
+    the bound's shape from any point of the grid on is flagged with probability at most
+    ``level`` (normal approximation), while a gap that does not shrink (an offline learner
+    that ignores its data) or a regret that grows linearly (a cache that never caches) is
+    flagged once its standard errors are small.  A subject whose mean gap is at most the
+    floor at the smallest ``n`` has nothing left to shrink: the row is ``n/a``.
 
     The fitted log-log slope over the whole grid is reported beside the test (``slope``,
     ``slope_se``, ``slope_lower``) but does not decide it: a learner that starts far
@@ -400,10 +402,14 @@ def rate_row(cells: Sequence[Cell], order: float, log_factor: Sequence[float], f
     slope, error = verdict.loglog_slope(ns, list(means), list(errors))
     z = NormalDist().inv_cdf(1.0 - level)  # one-sided
     relative = errors / means
-    excess = (np.log(means[-1]) - np.log(means[:-1]) - order * (x[-1] - x[:-1])
-              - (logs[-1] - logs[:-1]))
-    excess_lower = excess - z * np.sqrt(relative[-1] ** 2 + relative[:-1] ** 2)
+    allowed_log = np.log(means[:-1]) + order * (x[-1] - x[:-1]) + (logs[-1] - logs[:-1])
+    unresolved = allowed_log <= math.log(floor)  # what the order allows is below the floor
+    excess = np.log(means[-1]) - np.maximum(allowed_log, math.log(floor))
+    spread = np.sqrt(relative[-1] ** 2 + np.where(unresolved, 0.0, relative[:-1] ** 2))
+    excess_lower = excess - z * spread
     weakest = float(excess_lower.min())
+    p_value = max(_normal_tail(float(e) - SLOPE_ROUNDING, float(s))
+                  for e, s in zip(excess, spread, strict=True))
     row: dict[str, Any] = {
         "id": first.bound_id, "instance": first.instance.name, "origin": first.instance.origin,
         "n": None, "variant": "rate",
@@ -415,18 +421,27 @@ def rate_row(cells: Sequence[Cell], order: float, log_factor: Sequence[float], f
         "slope": slope, "slope_se": error, "slope_lower": slope - z * error,
         "excess": [float(value) for value in excess],
         "excess_lower": [float(value) for value in excess_lower], "tightness": None,
+        "p_value": p_value,
         "detectable_rate": None, "row_level": level, "gap_mean": float(means[0]),
         "gap_max": float(max(cell.gaps.max() for cell in cells))}
     if float(first.gaps.mean()) <= floor:
-        return row | {"violations": 0, "verdict": PASS,
+        return row | {"violations": None, "verdict": NA,
                       "reason": f"mean gap {first.gaps.mean():.3g} at n={first.n} is already "
-                                f"at most the floor {floor:g}"}
+                                f"at most the floor {floor:g}: nothing left to shrink"}
     failed = weakest > SLOPE_ROUNDING
     return row | {"violations": int(failed), "verdict": FAIL if failed else PASS,
                   "reason": f"mean gap {means[-1]:.3g} at n={ns[-1]} grows faster than the "
                             f"proven order {order:g} allows from every smaller n (smallest "
                             f"lower limit of the excess {weakest:.3f} in log units; fitted "
                             f"slope {slope:.3f} against {allowed:.3f})" if failed else ""}
+
+
+def _normal_tail(excess: float, error: float) -> float:
+    r""":math:`P(Z \ge \text{excess}/\text{error})` for a standard normal :math:`Z` (0 or 1 when
+    the error is 0): one starting size's p-value; the rate row's is the largest of them."""
+    if error <= 0:
+        return 0.0 if excess > 0 else 1.0
+    return 1.0 - NormalDist().cdf(excess / error)
 
 
 def error_row(bound_id: str, message: str, algorithm: str) -> dict[str, Any]:

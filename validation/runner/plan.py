@@ -13,14 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from offcmab.validation.runner import analysis, verdict
+from offcmab.validation.runner import analysis, consistency, verdict
 from offcmab.validation.runner.backends import Task
+from offcmab.validation.runner.consistency import Consistency
 from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
 from offcmab.validation.runner.store import TrialRecord
 from offcmab.validation.scenarios.traps import TRAP
-from offcmab.validation.theorem import Rate, Theorem
+from offcmab.validation.theorem import Theorem
 
 CellKey = tuple[str, str, int]  # (bound id, instance name, n)
+InstanceKey = tuple[str, str]  # (bound id, instance name)
 
 #: The origin of an instance drawn from the run seed (:class:`Instance`).
 GENERATED = "generated"
@@ -31,8 +33,9 @@ class Plan:
     """The theorems, instances, row plans and tasks of a run.
 
     ``power_rows`` counts the rows that can fail; the false-alarm budget is split
-    equally over them (``level``), rate rows included.  A module that adds rows with
-    power to a run must count them here before :func:`size_trials` runs.
+    equally over them (``level``), rate and identification rows included
+    (``instance_rows``, :mod:`offcmab.validation.runner.consistency`).  A module that adds
+    rows with power to a run must count them here before :func:`size_trials` runs.
     """
 
     theorems: dict[str, Theorem] = field(default_factory=dict)
@@ -40,6 +43,7 @@ class Plan:
     rows: dict[CellKey, list[analysis.RowPlan]] = field(default_factory=dict)
     trials: dict[CellKey, int] = field(default_factory=dict)
     tasks: list[Task] = field(default_factory=list)
+    instance_rows: dict[InstanceKey, Consistency] = field(default_factory=dict)
     power_rows: int = 0
 
     @property
@@ -72,7 +76,8 @@ def profile_instances(theorem: Theorem, profile: Profile, seed: int) -> list[Ins
 def plan_rows(plan: Plan, scale: float) -> None:
     """Decide every row before any trial runs: its bound, vacuity and power."""
     for bound_id, instances in plan.instances.items():
-        scenario = plan.theorems[bound_id].scenario
+        theorem = plan.theorems[bound_id]
+        scenario = theorem.scenario
         for instance in instances:
             for n in instance.n_grid:
                 if scenario.kind == "lower":
@@ -83,20 +88,11 @@ def plan_rows(plan: Plan, scale: float) -> None:
                 plan.rows[(bound_id, instance.name, n)] = rows
                 plan.power_rows += sum(row.power for row in rows)
             plan.power_rows += scenario.kind == "lower"  # the slope row
-            plan.power_rows += has_rate(plan.theorems[bound_id], instance)
-
-
-def has_rate(theorem: Theorem, instance: Instance) -> bool:
-    """Whether ``instance`` carries ``theorem``'s rate row (its record names it; 3+ sizes)."""
-    rate = theorem.rate
-    return rate is not None and rate.instance == instance.name and len(instance.n_grid) >= 3
-
-
-def rate_row(rate: Rate, group: list[analysis.Cell], level: float) -> dict[str, Any]:
-    """The rate row of one instance's cells (:func:`analysis.rate_row`, the record's spec)."""
-    factors = [1.0 if rate.log_factor is None else rate.log_factor(cell.instance, cell.n)
-               for cell in group]
-    return analysis.rate_row(group, rate.order, factors, rate.floor, level)
+            planned = consistency.plan_instance(
+                theorem, instance, {n: plan.rows[(bound_id, instance.name, n)]
+                                    for n in instance.n_grid})
+            plan.instance_rows[(bound_id, instance.name)] = planned
+            plan.power_rows += planned.power_rows
 
 
 def size_trials(plan: Plan, profile: Profile) -> None:
@@ -158,9 +154,23 @@ def make_rows(plan: Plan, cells: Mapping[str, list[list[analysis.Cell]]], detect
                     mine.extend(analysis.upper_row(cell, row, level, detect) for row in planned)
             if scenario.kind == "lower":
                 mine.append(analysis.slope_row(group, level))
-            rate = plan.theorems[bound_id].rate
-            if rate is not None and group and has_rate(plan.theorems[bound_id], group[0].instance):
-                mine.append(rate_row(rate, group, level))
+            if group:
+                mine.extend(consistency_rows(plan, group, level))
         algorithm = scenario.algorithm if subject == "reference" else subject
         rows.extend(row | {"algorithm": algorithm} for row in mine)
+    return rows
+
+
+def consistency_rows(plan: Plan, group: list[analysis.Cell], level: float
+                     ) -> list[dict[str, Any]]:
+    """The rate and identification rows of one instance's cells, as planned."""
+    first = group[0]
+    planned = plan.instance_rows.get((first.bound_id, first.instance.name))
+    if planned is None:
+        return []
+    rows = []
+    if planned.rate:
+        rows.append(consistency.rate_row(plan.theorems[first.bound_id], planned, group, level))
+    if planned.identify:
+        rows.append(consistency.identification_row(planned, group, level))
     return rows

@@ -97,11 +97,16 @@ class MaxGap:
         True when ``value`` is attained by some feasible action.
     how
         How it was obtained, in words (shown in the row).
+    smallest_positive
+        The smallest positive gap a feasible action has, where the scenario enumerates
+        every action (``None``: unknown).  Gaps are discrete: an algorithm whose gap is
+        below it returned an optimal action.
     """
 
     value: float
     exact: bool
     how: str
+    smallest_positive: float | None = None
 
     def describe(self) -> str:
         """``exact: ...`` or ``upper bound: ...``, for the report."""

@@ -214,7 +214,8 @@ def evaluation(params: Mapping[str, Any]) -> Extremes:
 def max_gap(params: Mapping[str, Any]) -> MaxGap:
     r"""Exact :math:`\alpha r(S^*) - \min_S r(S)` over the feasible actions (the evaluator's)."""
     found = evaluation(params)
-    return MaxGap(found.max_gap, True, f"alpha r* - r_min over {found.how}")
+    return MaxGap(found.max_gap, True, f"alpha r* - r_min over {found.how}",
+                  found.smallest_positive)
 
 
 def gap_range(params: Mapping[str, Any]) -> tuple[float, float]:
@@ -282,3 +283,10 @@ def kpath_params() -> Any:
                 "law": {"kind": "paths", "weights": [w / sum(raw) for w in raw]}}
 
     return draw_kpath().filter(positive_gap)
+
+
+def rate_factor(instance: Any, n: int) -> float:
+    r"""The logarithmic factor of Theorem 1's bounds, :math:`\sqrt{\log(2mn/\delta)}` (the rate
+    rows' :attr:`~offcmab.validation.theorem.Rate.log_factor`)."""
+    m = build(instance.params).problem.m
+    return float(np.sqrt(np.log(2 * m * n / instance.delta)))

@@ -232,7 +232,8 @@ class IMScenario:
         r"""Exact :math:`\alpha\sigma(S^*) - \min_{|S| = k}\sigma(S)` (see :func:`evaluation`)."""
         found = evaluation(instance.params)
         return MaxGap(found.max_gap, True,
-                      f"alpha sigma* - least spread over {found.how} (alpha {found.alpha:.4g})")
+                      f"alpha sigma* - least spread over {found.how} (alpha {found.alpha:.4g})",
+                      found.smallest_positive)
 
     def gap_range(self, instance: Instance, n: int) -> tuple[float, float]:
         r""":math:`[(\alpha-1)\sigma^*, \alpha\sigma^* - \min_S\sigma(S)]` (:func:`evaluation`)."""

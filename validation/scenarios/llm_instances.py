@@ -125,7 +125,8 @@ def evaluation(params: Mapping[str, Any]) -> Extremes:
 def max_gap(params: Mapping[str, Any]) -> MaxGap:
     r"""Exact :math:`\max_{|\mathcal M| = k} c(\mathcal M) - c(\mathcal M^*)` (the evaluator's)."""
     found = evaluation(params)
-    return MaxGap(found.max_gap, True, f"the dearest cache minus the cheapest, {found.how}")
+    return MaxGap(found.max_gap, True, f"the dearest cache minus the cheapest, {found.how}",
+                  found.smallest_positive)
 
 
 def positive_gap(params: Mapping[str, Any]) -> bool:
@@ -212,3 +213,9 @@ def strategy() -> Any:
         return {"p": p, "c": c, "k": k, "noise": noise, "law": law}
 
     return st.tuples(draw_instance().filter(positive_gap), st.sampled_from((0.01, 0.05, 0.1, 0.2)))
+
+
+def rate_factor(instance: Instance, n: int) -> float:
+    r"""The logarithmic factor of the offline cache bounds, :math:`\sqrt{\log(4mn/\delta)}`
+    (the rate rows' :attr:`~offcmab.validation.theorem.Rate.log_factor`)."""
+    return float(np.sqrt(np.log(4 * len(instance.params["p"]) * n / instance.delta)))

@@ -31,8 +31,9 @@ from offcmab.validation.events import llm, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
 from offcmab.validation.scenarios.llm import CacheScenario
+from offcmab.validation.scenarios.llm_instances import rate_factor
 from offcmab.validation.scenarios.traps import standard_cache_traps
-from offcmab.validation.theorem import Signature, Theorem
+from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import cache_space
 
@@ -68,4 +69,5 @@ THEOREM = Theorem(
     controls_check_events=True,
     space=cache_space,
     check_params=CACHE_PARAMS,
+    rate=Rate(-0.5, log_factor=rate_factor),
 )

@@ -33,9 +33,10 @@ from offcmab.validation.controls.cmab import CLCB_CONTROLS
 from offcmab.validation.events import arms, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
+from offcmab.validation.scenarios.cmabt import rate_factor
 from offcmab.validation.scenarios.thm1 import CLCBScenario
 from offcmab.validation.scenarios.traps import clcb_traps
-from offcmab.validation.theorem import Signature, Theorem
+from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CMABT_PARAMS
 from offcmab.validation.tightness.spaces import kpath_space
 
@@ -60,4 +61,5 @@ THEOREM = Theorem(
     controls_check_events=True,
     space=kpath_space,
     check_params=CMABT_PARAMS,
+    rate=Rate(-0.5, log_factor=rate_factor),
 )

@@ -33,4 +33,5 @@ THEOREM = Theorem(
     controls_check_events=True,
     space=kpath_space,
     check_params=CMABT_PARAMS,
+    rate=thm1_inf.THEOREM.rate,
 )
