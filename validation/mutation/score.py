@@ -6,12 +6,16 @@ would run it (:class:`offcmab.validation.runner.door.Door`: same profile, instan
 A run *flags* its subject when a row fails (``validate`` would exit 1).  Per mutant:
 
 * ``KILLED``: a real mutant flagged in every run;
-* ``SURVIVED``: a real mutant some run passed;
+* ``EXPLAINED``: a real mutant some run passed, with a recorded no-power reason (the
+  arithmetic that shows no runnable size of the id's instances can kill it);
+* ``SURVIVED``: a real mutant some run passed, with no such reason;
 * ``EQUIVALENT-OK``: a declared equivalent mutant no run flagged;
 * ``FALSE ALARM``: a declared equivalent mutant some run flagged;
 * ``ERROR``: the mutant raised (a defect of the catalogue, never a kill).
 
-The mutation score of an id is killed / real mutants.  With ``replicates`` :math:`R` each
+The mutation score of an id is killed / real mutants.  The verdict: ``passed`` when no
+mutant is ``SURVIVED``, ``FALSE ALARM`` or ``ERROR`` (explained survivors do not fail a
+run), ``failed`` otherwise, and ``not checked`` when no mutant applied at all.  With ``replicates`` :math:`R` each
 mutant runs on the run seeds ``seed, seed+1, ..., seed+R-1``; the fraction flagged is its
 kill probability, given with an exact (Clopper-Pearson) 95% interval.
 """
@@ -25,7 +29,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from offcmab.validation.calibration import interval
-from offcmab.validation.mutation.operators import FAMILIES, OPERATORS, family_of, skipped, spec
+from offcmab.validation.mutation.operators import (
+    FAMILIES,
+    OPERATORS,
+    family_of,
+    no_power_reason,
+    skipped,
+    spec,
+)
 from offcmab.validation.runner import door
 from offcmab.validation.runner.backends import WorkerContext
 from offcmab.validation.runner.spec import PROFILES
@@ -33,8 +44,11 @@ from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
 
-KILLED, SURVIVED, FALSE_ALARM, EQUIVALENT_OK, ERROR = (
-    "KILLED", "SURVIVED", "FALSE ALARM", "EQUIVALENT-OK", "ERROR")
+KILLED, EXPLAINED, SURVIVED, FALSE_ALARM, EQUIVALENT_OK, ERROR = (
+    "KILLED", "EXPLAINED", "SURVIVED", "FALSE ALARM", "EQUIVALENT-OK", "ERROR")
+
+#: The verdicts of a run (``not checked``: no mutant applied, as validate's exit 3).
+PASSED, FAILED, NOT_CHECKED = "passed", "failed", "not checked"
 
 #: How ``jobs`` are used: run mutants side by side (one serial door each), or one mutant at
 #: a time with the door's own process backend splitting its trials.
@@ -51,6 +65,7 @@ class Job:
     equivalent: bool
     subject: str
     seed: int
+    no_power: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,7 +117,8 @@ def plan(theorems: Sequence[Theorem], seed: int, replicates: int, names: Sequenc
                                  "mutant": mutant.name, "reason": reason})
                 continue
             jobs += [Job(theorem.id, mutant.name, mutant.operator, mutant.equivalent,
-                         spec(family, mutant), seed + replicate)
+                         spec(family, mutant), seed + replicate,
+                         None if mutant.equivalent else no_power_reason(theorem, mutant))
                      for replicate in range(replicates)]
     return jobs, left_out
 
@@ -160,8 +176,10 @@ def score(planned: Sequence[Job], results: Sequence[Outcome]) -> list[dict[str, 
         low, high = interval(flagged, len(runs))
         entries.append({
             "id": job.bound_id, "mutant": job.mutant, "operator": job.operator,
-            "equivalent": job.equivalent, "status": _status(job.equivalent, flagged,
-                                                            len(runs), bool(errors)),
+            "equivalent": job.equivalent,
+            "status": _status(job.equivalent, flagged, len(runs), bool(errors),
+                              job.no_power is not None),
+            "no_power": job.no_power,
             "runs": len(runs), "flagged": flagged, "kill_probability": flagged / len(runs),
             "interval": [low, high],
             "failing_rows": [outcome.failing_rows for _, outcome in runs],
@@ -173,21 +191,25 @@ def score(planned: Sequence[Job], results: Sequence[Outcome]) -> list[dict[str, 
     return entries
 
 
-def _status(equivalent: bool, flagged: int, runs: int, error: bool) -> str:
+def _status(equivalent: bool, flagged: int, runs: int, error: bool, explained: bool) -> str:
     if error:
         return ERROR
     if equivalent:
         return FALSE_ALARM if flagged else EQUIVALENT_OK
-    return KILLED if flagged == runs else SURVIVED
+    if flagged == runs:
+        return KILLED
+    return EXPLAINED if explained else SURVIVED
 
 
 def summarize(entries: Sequence[dict[str, Any]], ids: Sequence[str]) -> dict[str, Any]:
-    """Per id and overall: killed, real mutants, score, equivalents passed, false alarms."""
+    """Per id and overall: killed, real mutants, score, explained and unexplained survivors
+    (``survived``), equivalents passed, false alarms."""
     def tally(chosen: Sequence[dict[str, Any]]) -> dict[str, Any]:
         real = [entry for entry in chosen if not entry["equivalent"]]
         killed = sum(entry["status"] == KILLED for entry in real)
         return {"killed": killed, "mutants": len(real),
                 "score": killed / len(real) if real else None,
+                "explained": sum(entry["status"] == EXPLAINED for entry in real),
                 "survived": sum(entry["status"] == SURVIVED for entry in real),
                 "equivalents": sum(entry["equivalent"] for entry in chosen),
                 "false_alarms": sum(entry["status"] == FALSE_ALARM for entry in chosen),
@@ -230,11 +252,19 @@ def mutation(only: Sequence[str] = (), profile: str = "default", seed: int = 202
     results = list(outcomes(planned, profile, jobs, split))
     entries = score(planned, results)
     summary = summarize(entries, [theorem.id for theorem in chosen])
-    overall = summary["overall"]
-    passed = (overall["killed"] == overall["mutants"] and not overall["false_alarms"]
-              and not overall["errors"])
+    verdict = _verdict(summary["overall"])
     return {"profile": profile, "seed": seed, "replicates": replicates, "jobs": jobs,
             "split": split, "seconds": time.perf_counter() - start,
             "operators": OPERATORS, "families": [family.name for family in FAMILIES],
             "entries": entries, "not_applicable": left_out, "summary": summary,
-            "passed": passed}
+            "verdict": verdict, "passed": verdict == PASSED}
+
+
+def _verdict(overall: dict[str, Any]) -> str:
+    """``not checked`` when no mutant ran; ``failed`` on an unexplained survivor, a false
+    alarm or an error; ``passed`` otherwise."""
+    if overall["mutants"] + overall["equivalents"] == 0:
+        return NOT_CHECKED
+    if overall["survived"] or overall["false_alarms"] or overall["errors"]:
+        return FAILED
+    return PASSED
