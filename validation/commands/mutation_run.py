@@ -64,9 +64,11 @@ def scores(report: dict[str, Any]) -> list[str]:
             empty[len(lines) + len(empty)] = bound_id
             continue
         score = "n/a" if tally["score"] is None else f"{tally['score']:.2f}"
+        # a run recorded before survivors were explained counts them all as survived
+        survivors = (f"{tally['survived']} survived",) if "explained" not in tally else (
+            f"{tally['explained']} explained", f"{tally['survived']} unexplained")
         lines.append((bound_id, f"{tally['killed']}/{tally['mutants']} killed",
-                      f"score {score}", f"{tally['explained']} explained",
-                      f"{tally['survived']} unexplained",
+                      f"score {score}", *survivors,
                       f"{tally['equivalents'] - tally['false_alarms']}/{tally['equivalents']} "
                       "equivalents passed", f"{tally['errors']} errors"))
     out = aligned(lines)

@@ -15,9 +15,11 @@ A run *flags* its subject when a row fails (``validate`` would exit 1).  Per mut
 
 The mutation score of an id is killed / real mutants.  The verdict: ``passed`` when no
 mutant is ``SURVIVED``, ``FALSE ALARM`` or ``ERROR`` (explained survivors do not fail a
-run), ``failed`` otherwise, and ``not checked`` when no mutant applied at all.  With ``replicates`` :math:`R` each
-mutant runs on the run seeds ``seed, seed+1, ..., seed+R-1``; the fraction flagged is its
-kill probability, given with an exact (Clopper-Pearson) 95% interval.
+run), ``failed`` otherwise, and ``not checked`` when no mutant applied at all.
+
+With ``replicates`` :math:`R` each mutant runs on the run seeds
+``seed, seed+1, ..., seed+R-1``; the fraction flagged is its kill probability, given with an
+exact (Clopper-Pearson) 95% interval.
 """
 
 from __future__ import annotations
