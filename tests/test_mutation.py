@@ -18,6 +18,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from test_cli_solve import run_cli
+from validate_fake import THEOREM as FAKE
+from validate_fake import reference_clcb
 
 from offcmab.reference.clcb import clcb
 from offcmab.reference.dataset import OfflineDataset
@@ -26,6 +28,7 @@ from offcmab.reference.im.data import NodeCascades, sample_node_cascades
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.oracles import TopK
 from offcmab.validation.commands.mutation_run import scores
+from offcmab.validation.controls.cmab import ignores_data
 from offcmab.validation.controls.im import interval_edges
 from offcmab.validation.mutation import operators
 from offcmab.validation.mutation import score as scoring
@@ -35,9 +38,11 @@ from offcmab.validation.mutation.score import (
     EXPLAINED,
     FALSE_ALARM,
     KILLED,
+    RECORD_CONTROL,
     SURVIVED,
     Job,
     Outcome,
+    mutation,
     plan,
     score,
     summarize,
@@ -267,3 +272,19 @@ def test_bad_input_is_one_line_and_exit_2(argv: list[str], field: str,
     assert run_cli(["mutation", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and field in err and "Traceback" not in err
+
+
+def test_a_record_outside_the_catalogue_runs_its_own_controls_as_its_mutants() -> None:
+    bare = mutation(theorems=[FAKE], profile="quick")
+    assert bare["verdict"] == "not checked" and bare["entries"] == []  # no controls: exit 3
+    assert bare["not_applicable"][0]["operator"] == RECORD_CONTROL
+    record = replace(FAKE, controls={"ignores-data": ignores_data, "copy": reference_clcb},
+                     no_power={"copy": "it is the reference"})
+    report = mutation(theorems=[record], profile="quick")
+    status = {entry["mutant"]: entry["status"] for entry in report["entries"]}
+    assert status == {"ignores-data": KILLED, "copy": EXPLAINED}
+    assert report["verdict"] == "passed"
+    unexplained = replace(record, no_power={})
+    report = mutation(theorems=[unexplained], profile="quick", mutants=["copy"])
+    assert [entry["status"] for entry in report["entries"]] == [SURVIVED]
+    assert report["verdict"] == "failed"

@@ -25,7 +25,7 @@ exact (Clopper-Pearson) 95% interval.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -59,15 +59,26 @@ SPLITS = ("mutants", "trials")
 
 @dataclass(frozen=True)
 class Job:
-    """One validation run of one mutant of one bound id on one seed."""
+    """One validation run of one mutant of one bound id on one seed.
+
+    ``subject``: the mutant's ``module:FAMILY.attribute`` spec, or, for a record with no
+    family in the catalogue, one of the record's own controls (run in this process).
+    """
 
     bound_id: str
     mutant: str
     operator: str
     equivalent: bool
-    subject: str
+    subject: str | Callable[..., Any]
     seed: int
     no_power: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How reports name the subject."""
+        if isinstance(self.subject, str):
+            return self.subject
+        return f"the control {self.mutant!r} of the record {self.bound_id!r}"
 
 
 @dataclass(frozen=True)
@@ -99,14 +110,14 @@ def plan(theorems: Sequence[Theorem], seed: int, replicates: int, names: Sequenc
     left_out: list[dict[str, str]] = []
     for theorem in theorems:
         family = family_of(theorem)
-        if family is None:
-            left_out += [{"id": theorem.id, "operator": name,
-                          "reason": "no mutation family for this reference algorithm"}
-                         for name in OPERATORS]
-            continue
         if theorem.scenario.kind == "lower":
             left_out += [{"id": theorem.id, "operator": name, "reason": LOWER_BOUND}
                          for name in OPERATORS]
+            continue
+        if family is None:
+            record_jobs, record_left_out = _record_controls(theorem, seed, replicates, names)
+            jobs += record_jobs
+            left_out += record_left_out
             continue
         left_out += [{"id": theorem.id, "operator": name, "reason": reason}
                      for name, reason in family.not_applicable.items()]
@@ -125,7 +136,26 @@ def plan(theorems: Sequence[Theorem], seed: int, replicates: int, names: Sequenc
     return jobs, left_out
 
 
-def run_job(job: Job, profile: str, jobs: int = 1) -> Outcome:
+#: The operator of a record's own control, for a record with no family in the catalogue.
+RECORD_CONTROL = "record-control"
+
+
+def _record_controls(theorem: Theorem, seed: int, replicates: int, names: Sequence[str]
+                     ) -> tuple[list[Job], list[dict[str, str]]]:
+    """A record outside the catalogue: its own negative controls are its mutants (a
+    control's no-power reason is the record's)."""
+    if not theorem.controls:
+        return [], [{"id": theorem.id, "operator": RECORD_CONTROL,
+                     "reason": "no mutation family for this reference algorithm, and the "
+                               "record declares no negative controls"}]
+    return [Job(theorem.id, name, RECORD_CONTROL, False, control, seed + replicate,
+                theorem.no_power.get(name))
+            for name, control in theorem.controls.items() if not names or name in names
+            for replicate in range(replicates)], []
+
+
+def run_job(job: Job, profile: str, jobs: int = 1,
+            theorems: Sequence[Theorem] = THEOREMS) -> Outcome:
     """One validation run of ``job``'s mutant through the user's door (``jobs`` workers).
 
     ``cpu_seconds`` counts this process only (with ``jobs > 1`` the trials run elsewhere).
@@ -133,10 +163,11 @@ def run_job(job: Job, profile: str, jobs: int = 1) -> Outcome:
     start, cpu = time.perf_counter(), time.process_time()
     request = door.Door(
         subject=job.subject, only=(job.bound_id,), profile=profile, seed=job.seed, jobs=jobs,
-        invocation={"door": "offcmab mutation", "arguments": asdict(job)}, figures=False,
-        allow_unchecked=True)
+        invocation={"door": "offcmab mutation",
+                    "arguments": {**asdict(job), "subject": job.label}},
+        figures=False, allow_unchecked=True)
     try:
-        report = door.run(request, THEOREMS)
+        report = door.run(request, theorems)
     except AlgorithmError as error:
         return Outcome(False, 0, 0, time.perf_counter() - start, error=str(error),
                        cpu_seconds=time.process_time() - cpu)
@@ -151,14 +182,19 @@ def _run_serial_door(arguments: tuple[Job, str]) -> Outcome:
     return run_job(*arguments)
 
 
-def outcomes(planned: Sequence[Job], profile: str, jobs: int, split: str = "mutants"
-             ) -> Iterator[Outcome]:
-    """The outcome of each planned run, in plan order."""
+def outcomes(planned: Sequence[Job], profile: str, jobs: int, split: str = "mutants",
+             theorems: Sequence[Theorem] = THEOREMS) -> Iterator[Outcome]:
+    """The outcome of each planned run, in plan order.
+
+    Mutants of a record outside the package's own run in this process (a worker could not
+    find the record or its controls), their trials split over ``jobs`` workers.
+    """
     if split not in SPLITS:
         raise ValueError(f"split: must be one of {', '.join(SPLITS)}, got {split!r}")
-    if jobs == 1 or split == "trials" or len(planned) == 1:
+    outside = any(not any(theorem is ours for ours in THEOREMS) for theorem in theorems)
+    if jobs == 1 or split == "trials" or len(planned) == 1 or outside:
         for job in planned:
-            yield run_job(job, profile, jobs)
+            yield run_job(job, profile, jobs, theorems)
         return
     with ProcessPoolExecutor(max_workers=min(jobs, len(planned)),
                              mp_context=WorkerContext()) as pool:
@@ -189,7 +225,7 @@ def score(planned: Sequence[Job], results: Sequence[Outcome]) -> list[dict[str, 
             "false_alarm_budget": runs[0][1].false_alarm_budget,
             "seconds": sum(outcome.seconds for _, outcome in runs),
             "cpu_seconds": sum(outcome.cpu_seconds for _, outcome in runs),
-            "subject": job.subject, **({"error": errors[0]} if errors else {})})
+            "subject": job.label, **({"error": errors[0]} if errors else {})})
     return entries
 
 
@@ -244,14 +280,16 @@ def mutation(only: Sequence[str] = (), profile: str = "default", seed: int = 202
             raise ValueError(f"{name}: must be an integer of at least {least}, got {value!r}")
     if jobs > door.MAX_JOBS:
         raise ValueError(f"jobs: at most {door.MAX_JOBS} workers, got {jobs}")
-    names = sorted({mutant.name for family in FAMILIES for mutant in family.mutants})
+    chosen = [theorem for theorem in theorems if not only or theorem.id in only]
+    names = sorted({mutant.name for family in FAMILIES for mutant in family.mutants}
+                   | {name for theorem in chosen if family_of(theorem) is None
+                      for name in theorem.controls})
     strange = [name for name in mutants if name not in names]
     if strange:
         raise ValueError(f"mutants: unknown mutant {strange[0]!r}; known: {', '.join(names)}")
-    chosen = [theorem for theorem in theorems if not only or theorem.id in only]
     planned, left_out = plan(chosen, seed, replicates, mutants)
     start = time.perf_counter()
-    results = list(outcomes(planned, profile, jobs, split))
+    results = list(outcomes(planned, profile, jobs, split, theorems))
     entries = score(planned, results)
     summary = summarize(entries, [theorem.id for theorem in chosen])
     verdict = _verdict(summary["overall"])
