@@ -264,6 +264,7 @@ def test_quick_run_kills_clear_mutants_and_passes_an_equivalent(
     (["--only", "no-such-id"], "only"),
     (["--mutants", "no-such-mutant"], "mutants"),
     (["--replicates", "0"], "--replicates"),
+    (["--replicates", str(10**12)], "replicates: at most 1000"),
     (["--jobs", "0"], "--jobs"),
     (["--profile", "full"], "--profile"),
 ])

@@ -52,6 +52,10 @@ KILLED, EXPLAINED, SURVIVED, FALSE_ALARM, EQUIVALENT_OK, ERROR = (
 #: The verdicts of a run (``not checked``: no mutant applied, as validate's exit 3).
 PASSED, FAILED, NOT_CHECKED = "passed", "failed", "not checked"
 
+#: The most run seeds per mutant a run accepts (each seed is a whole validation run of every
+#: mutant); a larger count is refused before any work.
+MAX_REPLICATES = 1000
+
 #: How ``jobs`` are used: run mutants side by side (one serial door each), or one mutant at
 #: a time with the door's own process backend splitting its trials.
 SPLITS = ("mutants", "trials")
@@ -273,6 +277,9 @@ def mutation(only: Sequence[str] = (), profile: str = "default", seed: int = 202
         raise ValueError(f"only: unknown bound id {unknown[0]!r}; known: {', '.join(known)}")
     if isinstance(replicates, bool) or not isinstance(replicates, int) or replicates < 1:
         raise ValueError(f"replicates: must be a positive integer, got {replicates!r}")
+    if replicates > MAX_REPLICATES:
+        raise ValueError(f"replicates: at most {MAX_REPLICATES} run seeds per mutant (each one "
+                         f"a whole validation run of every mutant), got {replicates}")
     if profile not in PROFILES:
         raise ValueError(f"profile: must be one of {', '.join(PROFILES)}, got {profile!r}")
     for name, value, least in (("seed", seed, 0), ("jobs", jobs, 1)):
