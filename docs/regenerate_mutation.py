@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from offcmab.validation.commands.mutation_run import aligned, left_out, scores
+from offcmab.validation.commands.mutation_run import aligned, explained, left_out, scores
 from offcmab.validation.mutation.operators import DROPPED_UNION, OPERATORS, RADIUS_SCALES
 from offcmab.validation.mutation.score import mutation
 from offcmab.validation.output import jsonable
@@ -111,17 +111,41 @@ def side_by_side(default: Mapping[str, Any], ci: Mapping[str, Any]) -> list[str]
     return lines
 
 
+def survivors(report: Mapping[str, Any]) -> list[str]:
+    """Markdown: the explained survivors with their reasons, then the unexplained ones."""
+    lines = [f"- {bound_id}: `{names}`: {reason}"
+             for bound_id, names, reason in explained(report["entries"])]
+    unexplained = [f"{entry['id']} `{entry['mutant']}`" for entry in report["entries"]
+                   if entry["status"] == "SURVIVED"]
+    lines += ["", "Unexplained survivors (they fail the run): "
+              + (", ".join(unexplained) if unexplained else "none") + "."]
+    return lines
+
+
+def _mutants(report: Mapping[str, Any]) -> set[tuple[str, str]]:
+    return {(entry["id"], entry["mutant"]) for entry in report["entries"]}
+
+
 def ci_section(record: Mapping[str, Any]) -> list[str]:
     """The ci profile's score beside the default profile's (empty when not measured)."""
     ci, run = record.get("table_ci"), record["run"]
     if ci is None:
         return []
     cpu = sum(entry["cpu_seconds"] for entry in ci["entries"])
-    return ["", "### The ci profile", "",
-            f"`{run['ci_command']}` (generated {run['ci_date']}): {run['ci_seconds']:.0f} s "
-            f"wall time, {cpu:.0f} s of CPU time in the mutants' runs. The same mutants, "
-            "through the same door, with the rows the ci profile keeps:", "",
-            "```text", *scores(ci), "```", "", *side_by_side(record["table"], ci)]
+    same = _mutants(ci) == _mutants(record["table"])
+    lines = ["", "### The ci profile", "",
+             f"`{run['ci_command']}` at commit `{run.get('ci_commit', 'unknown')}` (generated "
+             f"{run['ci_date']}): {run['ci_seconds']:.0f} s wall time, {cpu:.0f} s of CPU "
+             "time in the mutants' runs. "
+             + ("The same mutants, through the same door, with the rows the ci profile keeps:"
+                if same else
+                "Its catalogue differs from the default run's above (mutants were added or "
+                "removed between the two commits), so compare the counts per id with care:"),
+             "", "```text", *scores(ci), "```", ""]
+    if "verdict" in ci:
+        lines += [f"Verdict: {ci['verdict']}. Explained survivors of this run, and why no "
+                  "runnable size can kill them:", "", *survivors(ci), ""]
+    return [*lines, *side_by_side(record["table"], ci)]
 
 
 def section(record: Mapping[str, Any]) -> list[str]:
@@ -190,7 +214,7 @@ def main() -> None:
         record["run"] |= {
             "ci_command": f"offcmab mutation --profile ci --seed {ci['seed']} --jobs "
                           f"{ci['jobs']} --json",
-            "ci_date": written(args.ci_finished),
+            "ci_date": written(args.ci_finished), "ci_commit": git_commit(),
             "ci_seconds": ci["seconds"]}
         save(record)
         return

@@ -3,11 +3,14 @@ r"""``offcmab mutation``: the mutation score of the checker itself.
 Runs every mutant of the catalogue (:mod:`offcmab.validation.mutation.operators`) that
 applies to a bound id as the subject of a validation run, through the same door as
 ``offcmab validate --algorithm`` (same profile, instances and rows), and reports per id
-each mutant as ``KILLED``, ``SURVIVED``, ``FALSE ALARM`` (a declared equivalent mutant was
-flagged) or ``EQUIVALENT-OK``, with the mutation score killed / real mutants.  With
-``--replicates R`` each mutant runs on ``R`` run seeds and the table gives its kill
-probability with an exact 95% interval.  Exit 0 when every real mutant is killed and every
-equivalent one passes, 1 otherwise, 2 on bad input.
+each mutant as ``KILLED``, ``EXPLAINED`` (it survived, and a recorded no-power reason shows
+that no runnable size can kill it), ``SURVIVED`` (it survived with no such reason),
+``FALSE ALARM`` (a declared equivalent mutant was flagged) or ``EQUIVALENT-OK``, with the
+mutation score killed / real mutants.  With ``--replicates R`` each mutant runs on ``R`` run
+seeds and the table gives its kill probability with an exact 95% interval.  Exit 0 when
+every survivor is explained and every equivalent mutant passes, 1 on an unexplained
+survivor, a false alarm or a mutant that raised, 3 when no mutant applies ("not checked"),
+2 on bad input.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import argparse
 
 from offcmab.validation.arguments import nonnegative_int, positive_int
 
-HELP = "how many broken variants of the reference validate flags; exit 1 on a survivor"
+HELP = ("how many broken variants of the reference validate flags; exit 1 on an unexplained "
+        "survivor or a false alarm, 3 when no mutant applies")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

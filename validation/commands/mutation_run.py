@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from offcmab.validation.mutation.score import mutation
+from offcmab.validation.mutation.score import EXPLAINED, FAILED, NOT_CHECKED, mutation
 from offcmab.validation.output import jsonable, to_json
 
 #: Columns of the human table.
@@ -28,7 +28,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(to_json(jsonable(report)) + "\n")
     else:
         sys.stdout.write(table(report))
-    return 0 if report["passed"] else 1
+    return EXIT_CODES[report["verdict"]]
+
+
+#: Verdict -> exit code: an unexplained survivor, a false alarm or an error fails (1); no
+#: mutant applied is "not checked" (3, as ``validate`` with nothing of power checked).
+EXIT_CODES = {"passed": 0, FAILED: 1, NOT_CHECKED: 3}
 
 
 def _cells(entry: dict[str, Any]) -> tuple[str, ...]:
@@ -59,8 +64,11 @@ def scores(report: dict[str, Any]) -> list[str]:
             empty[len(lines) + len(empty)] = bound_id
             continue
         score = "n/a" if tally["score"] is None else f"{tally['score']:.2f}"
+        # a run recorded before survivors were explained counts them all as survived
+        survivors = (f"{tally['survived']} survived",) if "explained" not in tally else (
+            f"{tally['explained']} explained", f"{tally['survived']} unexplained")
         lines.append((bound_id, f"{tally['killed']}/{tally['mutants']} killed",
-                      f"score {score}", f"{tally['survived']} survived",
+                      f"score {score}", *survivors,
                       f"{tally['equivalents'] - tally['false_alarms']}/{tally['equivalents']} "
                       "equivalents passed", f"{tally['errors']} errors"))
     out = aligned(lines)
@@ -71,7 +79,7 @@ def scores(report: dict[str, Any]) -> list[str]:
     return out
 
 
-def left_out(items: Sequence[dict[str, str]]) -> list[tuple[str, str, str]]:
+def left_out(items: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
     """``(id, operators, reason)``: the operators left out, those an id leaves out for one
     reason named together (a lower bound leaves out every operator)."""
     grouped: dict[tuple[str, str], list[str]] = {}
@@ -82,16 +90,43 @@ def left_out(items: Sequence[dict[str, str]]) -> list[tuple[str, str, str]]:
             for (bound_id, reason), names in grouped.items()]
 
 
+def explained(entries: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """``(id, mutants, reason)``: the explained survivors, those of an id with one reason
+    named together."""
+    return left_out([{"id": entry["id"], "mutant": entry["mutant"],
+                      "operator": entry["operator"], "reason": entry["no_power"]}
+                     for entry in entries if entry["status"] == EXPLAINED])
+
+
+def verdict_line(report: dict[str, Any]) -> str:
+    """The run's verdict in words."""
+    if report["verdict"] == NOT_CHECKED:
+        return ("not checked: no mutant applies to the chosen ids and mutants (see the "
+                "operators left out)")
+    overall = report["summary"]["overall"]
+    if report["verdict"] == FAILED:
+        return (f"failed: {overall['survived']} unexplained survivor(s), "
+                f"{overall['false_alarms']} false alarm(s), {overall['errors']} error(s)")
+    return (f"passed: every survivor explained ({overall['explained']}), no false alarm, "
+            "no error")
+
+
 def table(report: dict[str, Any]) -> str:
-    """The human table: every mutant, the operators left out, the scores per id."""
+    """The human table: every mutant, why the explained survivors survive, the operators
+    left out, the scores per id and the verdict."""
     text = aligned([HEADER, *(_cells(entry) for entry in report["entries"])]) \
         if report["entries"] else []
+    reasons = explained(report["entries"])
+    if reasons:
+        text += ["", "explained survivors (no runnable size can kill them):"]
+        text += [f"  {bound_id}: {names}: {reason}" for bound_id, names, reason in reasons]
     text += ["", "operators that do not apply:"]
     text += [f"  {bound_id}: {names}: {reason}"
              for bound_id, names, reason in left_out(report["not_applicable"])]
-    text += ["", *scores(report), "",
+    text += ["", *scores(report), "", verdict_line(report), "",
              f"profile {report['profile']}, run seeds {report['seed']}.."
              f"{report['seed'] + report['replicates'] - 1}, {report['jobs']} job(s), "
-             f"{report['seconds']:.0f} s; KILLED: flagged in every run, FALSE ALARM: an "
-             "equivalent mutant flagged in some run"]
+             f"{report['seconds']:.0f} s; KILLED: flagged in every run, EXPLAINED: a "
+             "survivor with a recorded no-power reason, SURVIVED: a survivor without one, "
+             "FALSE ALARM: an equivalent mutant flagged in some run"]
     return "\n".join(text) + "\n"

@@ -20,6 +20,9 @@ from offcmab.reference.dataset import IntArray
 
 FloatArray = npt.NDArray[np.float64]
 
+#: The key of :attr:`Mutant.no_power` that holds the reason for every bound id.
+EVERY_ID = "*"
+
 
 @dataclass(frozen=True)
 class Mutant:
@@ -39,6 +42,11 @@ class Mutant:
     control
         The name of the theorem's negative control this mutant *is* (reused, not rewritten),
         or ``None``; a theorem whose record leaves that control out skips the mutant.
+    no_power
+        Bound id -> why no runnable size of that id's instances can kill this mutant (the
+        arithmetic, not a measurement); the key :data:`EVERY_ID` covers every id without a
+        reason of its own.  A survivor with a reason is *explained*; one without fails
+        ``offcmab mutation``.
     """
 
     name: str
@@ -46,6 +54,11 @@ class Mutant:
     function: Callable[..., Any]
     equivalent: bool = False
     control: str | None = None
+    no_power: Mapping[str, str] = field(default_factory=dict)
+
+    def no_power_reason(self, bound_id: str) -> str | None:
+        """Why this mutant cannot be killed on ``bound_id`` (``None``: it should be)."""
+        return self.no_power.get(bound_id, self.no_power.get(EVERY_ID))
 
     @property
     def attribute(self) -> str:

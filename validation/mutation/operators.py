@@ -56,6 +56,7 @@ from offcmab.validation.controls import cmab, im, stream
 from offcmab.validation.controls.llm import IMPROVED_CONTROLS, STANDARD_CONTROLS, rescored
 from offcmab.validation.controls.oracles import BrokenOracle, Mistake
 from offcmab.validation.mutation.mutant import (
+    EVERY_ID,
     Family,
     Mutant,
     RelabelledOracle,
@@ -84,6 +85,12 @@ OPERATORS: dict[str, str] = {
     "oracle-first-k": "the oracle ignores its weights and returns the first feasible action",
     "oracle-smallest-k": "the oracle minimizes instead of maximizing",
     "oracle-random": "the oracle returns an action unrelated to its weights",
+    "unseen-optimism": "optimism toward arms the data never observed, milder than an LCB of "
+                       "+inf: the bound of a never-observed arm set to the middle of its range "
+                       "(1/2) or to its optimistic end (a reward's UCB, a cost's LCB) while "
+                       "every observed arm keeps its pessimistic bound",
+    "oracle-fixed-ids": "the oracle ignores its weights and returns fixed ids, the k "
+                        "smallest, without calling the oracle it was given",
     "wrong-estimator": "a plausible but wrong estimator (the paper's printed one)",
     "off-by-one": "a sample count off by one (N+1) in the mean or in the radius",
     "ties-larger-ids": "equivalent: exact ties broken toward larger ids instead of smaller",
@@ -94,6 +101,47 @@ OPERATORS: dict[str, str] = {
 }
 
 _NO_ESTIMATOR = "the algorithm has one estimator, the empirical mean"
+
+#: Why a Hoeffding radius times 0.7 or 0.9 keeps the proof's event at every runnable size.
+NARROW_HOEFFDING = (
+    "a Hoeffding radius sqrt(log(4mn/delta)/(2N)) times c leaves an arm with mean near 1/2 "
+    "outside its interval with probability about PhiBar(c sqrt(2 log(4mn/delta))): at "
+    "m = 600 arms and n = 12000 samples that is 4e-6 per arm at c = 0.7 (the union event "
+    "fails in about 0.3% of datasets, below delta = 0.05) and 5e-9 at c = 0.9; the miss "
+    "probability per arm falls almost as fast as the number of arms grows, so the event "
+    "fails more often than delta only from several hundred thousand arms per dataset at "
+    "c = 0.7, and at no size at c = 0.9: the mutant keeps the theorem's event")
+
+#: Why a count off by one keeps the theorems of the offline algorithms with Hoeffding radii.
+OFF_BY_ONE_HOEFFDING = (
+    "dividing a sum by N + 1 moves an estimate by at most 1/(N + 1), below the radius "
+    "sqrt(log(4mn/delta)/(2N)) for every N >= 1, so on the proof's event the gap stays "
+    "below 3/2 of the bound (the proven bounds have more slack than that); a radius with "
+    "N + 1 samples is the radius times sqrt(N/(N + 1)) >= 0.7, the radius-x0.7 case")
+
+#: Why CLCB-IM-N's narrower radii keep its events at every runnable size.
+NARROW_BERNSTEIN = (
+    "CLCB-IM-N's Bernstein radius sqrt(6 x(1-x) L/N) + 9 L/N, L = log(12nE/delta), spans "
+    "about 14 standard deviations of an estimate near 1/2 at n = 5000 cascades on the "
+    "six-node graph (L = 15.8) and more elsewhere; times 0.3 it still spans about 4, so an "
+    "interval misses with probability below 1e-4 and the union event (promised failure "
+    "about delta/6) would need tens of thousands of intervals, each observed thousands of "
+    "times, to fail visibly: far beyond a runnable node-level instance")
+
+#: Why an off-by-one count keeps CLCB-IM-N's events.
+OFF_BY_ONE_BERNSTEIN = (
+    "the counts are numbers of cascades (thousands): one more in a denominator moves an "
+    "estimate by at most 1/(N + 1) and scales the radius by sqrt(N/(N + 1)), both far "
+    "inside the Bernstein radius's margin (see radius-x0.3), so the events hold")
+
+#: Why the fixed-ids oracle is no new mutant where the oracle-first-k mutant already is it.
+_FIRST_K_IS_FIXED = ("called with constant weights, this family's oracle already returns "
+                     "the first k ids (the first feasible action): that is oracle-first-k")
+
+def _narrow(scale: float, reason: str) -> dict[str, str]:
+    """The no-power reason of a radius times ``scale``: ``reason`` from 0.7 up, none below."""
+    return {EVERY_ID: reason} if scale >= 0.7 else {}
+
 
 def _reused(operator: str, control: str, controls: Mapping[str, Callable[..., Any]],
             name: str | None = None) -> Mutant:
@@ -118,6 +166,19 @@ def _clcb_index(dataset: OfflineDataset, oracle: Oracle, delta: float, rule: Rad
     index = np.full(dataset.m, -np.inf)
     index[observed] = centre[observed] - radius[observed]
     return CLCBResult(oracle(index), stats.counts, stats.means, index)
+
+
+def _clcb_unseen(value: float | None) -> Callable[..., CLCBResult]:
+    r"""CLCB with the LCB of every never-observed arm set to ``value`` (``None``: to its UCB,
+    the top 1 of the reward range), every observed arm's LCB kept."""
+    def run(dataset: OfflineDataset, oracle: Oracle, delta: float,
+            radius: RadiusRule = "alg1") -> CLCBResult:
+        stats = arm_statistics(dataset)
+        lcb = lower_confidence_bounds(stats, dataset.n, delta, radius)
+        index = np.where(stats.counts > 0, lcb, 1.0 if value is None else value)
+        return CLCBResult(oracle(index), stats.counts, stats.means, index)
+
+    return run
 
 
 def _clcb_scaled(scale: float) -> Callable[..., CLCBResult]:
@@ -182,25 +243,34 @@ def _clcb_relabelled(dataset: OfflineDataset, oracle: Oracle, delta: float,
 def _clcb_mutants() -> tuple[Mutant, ...]:
     controls = cmab.CLCB_CONTROLS
     return (
-        *(Mutant(f"radius-x{scale}", "radius-scale", _clcb_scaled(scale))
+        *(Mutant(f"radius-x{scale}", "radius-scale", _clcb_scaled(scale),
+                 no_power=_narrow(scale, NARROW_HOEFFDING))
           for scale in RADIUS_SCALES),
         _reused(DROPPED_UNION, "no-union-bound", controls, DROPPED_UNION),
         _reused("optimism", "optimism", controls),
+        Mutant("unseen-at-half", "unseen-optimism", _clcb_unseen(0.5)),
+        Mutant("unseen-at-ucb", "unseen-optimism", _clcb_unseen(None)),
         Mutant("sum-for-mean", "sum-for-mean", _clcb_sum),
         Mutant("counts-for-mean", "counts-for-mean", _clcb_counts),
         _reused("data-ignored", "ignores-data", controls, "data-ignored"),
         _reused("oracle-first-k", "oracle-ignores-weights", controls, "oracle-first-k"),
         _reused("oracle-smallest-k", "oracle-reversed", controls, "oracle-smallest-k"),
         _reused("oracle-random", "oracle-random", controls),
-        Mutant("mean-n-plus-1", "off-by-one", _clcb_mean_plus_one),
-        Mutant("radius-n-plus-1", "off-by-one", _clcb_radius_plus_one),
+        Mutant("mean-n-plus-1", "off-by-one", _clcb_mean_plus_one,
+               no_power={EVERY_ID: OFF_BY_ONE_HOEFFDING}),
+        Mutant("radius-n-plus-1", "off-by-one", _clcb_radius_plus_one,
+               no_power={EVERY_ID: OFF_BY_ONE_HOEFFDING}),
         Mutant("ties-larger-ids", "ties-larger-ids", _clcb_ties, equivalent=True),
         Mutant("proof-constant", "proof-constant", _clcb_proof_constant, equivalent=True),
         Mutant("relabelled", "relabelled", _clcb_relabelled, equivalent=True),
     )
 
 
-CLCB = Family("CLCB", _clcb_mutants(), {"wrong-estimator": _NO_ESTIMATOR})
+CLCB = Family("CLCB", _clcb_mutants(), {
+    "wrong-estimator": _NO_ESTIMATOR,
+    "oracle-fixed-ids": "a general oracle's actions (paths, matchings) are no sets of k ids; "
+                        "the oracle that returns a fixed feasible action whatever its weights "
+                        "is oracle-first-k"})
 
 
 # ---- CLCB-Cascade: f(dataset, k, delta) -----------------------------------------------------
@@ -224,16 +294,19 @@ def _cascade_mutants() -> tuple[Mutant, ...]:
 
 
 CASCADE = Family("CASCADE", _cascade_mutants(), {
-    "wrong-estimator": _NO_ESTIMATOR,
+    "wrong-estimator": _NO_ESTIMATOR, "oracle-fixed-ids": _FIRST_K_IS_FIXED,
     "proof-constant": "CLCB-Cascade already prints the proof's radius log(2mn/delta)"})
 
 
 # ---- CLCB-LLM-C: f(log, k, delta) -----------------------------------------------------------
 
 def _llm_index(log: QueryLog, k: int, delta: float, variant: Variant, total: bool = False,
-               mean_shift: int = 0, radius_shift: int = 0) -> CLCBLLMResult:
+               mean_shift: int = 0, radius_shift: int = 0, unseen: float | None = None
+               ) -> CLCBLLMResult:
     r"""CLCB-LLM-C with its cost UCB :math:`\text{centre}(q) + \rho(q)` built from shifted
-    pieces (``total``: the sum of observed costs in place of their mean)."""
+    pieces (``total``: the sum of observed costs in place of their mean; ``unseen``: the
+    cost UCB of a query whose cost was never observed, ``None`` for the printed
+    :math:`+\infty`)."""
     ref = clcb_llm(log, k, delta, variant)
     stats = cache_statistics(log)
     seen = stats.cost_counts > 0
@@ -242,6 +315,8 @@ def _llm_index(log: QueryLog, k: int, delta: float, variant: Variant, total: boo
     radius = ucb_radius(np.where(seen, stats.cost_counts + radius_shift, 0), log.n, log.m,
                         delta)
     c_ucb = np.where(seen, centre, np.inf) + radius
+    if unseen is not None:
+        c_ucb = np.where(seen, c_ucb, unseen)
     with np.errstate(invalid="ignore"):
         scores = np.where(ref.p_ucb == 0, 0.0, clip_bound(ref.p_ucb, high=1.0)
                           * clip_bound(c_ucb, high=1.0))
@@ -271,6 +346,13 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
     def total(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
         """The UCB of the total observed cost of each query."""
         return _llm_index(log, k, delta, variant, total=True)
+
+    def unseen_at(value: float) -> Callable[..., CLCBLLMResult]:
+        def run(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
+            """The cost UCB of a query whose cost was never observed set to ``value``."""
+            return _llm_index(log, k, delta, variant, unseen=value)
+
+        return run
 
     def counts(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
         """Behaviour cloning: cache the queries the logged caches served most often."""
@@ -307,17 +389,22 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
                        p_ucb=result.p_ucb[perm], scores=result.scores[perm])
 
     return (
-        *(Mutant(f"radius-x{scale}", "radius-scale", scaled(scale)) for scale in RADIUS_SCALES),
+        *(Mutant(f"radius-x{scale}", "radius-scale", scaled(scale),
+                 no_power=_narrow(scale, NARROW_HOEFFDING)) for scale in RADIUS_SCALES),
         _reused(DROPPED_UNION, "no-union-bound", controls, DROPPED_UNION),
         _reused("optimism", "optimism", controls),
+        Mutant("unseen-at-half", "unseen-optimism", unseen_at(0.5)),
+        Mutant("unseen-at-lcb", "unseen-optimism", unseen_at(0.0)),
         Mutant("sum-for-mean", "sum-for-mean", total),
         Mutant("counts-for-mean", "counts-for-mean", counts),
         _reused("data-ignored", "ignores-data", controls, "data-ignored"),
         Mutant("oracle-first-k", "oracle-first-k", broken("first")),
         Mutant("oracle-smallest-k", "oracle-smallest-k", broken("reversed")),
         Mutant("oracle-random", "oracle-random", broken("random")),
-        Mutant("mean-n-plus-1", "off-by-one", mean_plus_one),
-        Mutant("radius-n-plus-1", "off-by-one", radius_plus_one),
+        Mutant("mean-n-plus-1", "off-by-one", mean_plus_one,
+               no_power={EVERY_ID: OFF_BY_ONE_HOEFFDING}),
+        Mutant("radius-n-plus-1", "off-by-one", radius_plus_one,
+               no_power={EVERY_ID: OFF_BY_ONE_HOEFFDING}),
         Mutant("ties-larger-ids", "ties-larger-ids", ties, equivalent=True),
         Mutant("proof-constant", "proof-constant", proof_radius, equivalent=True),
         Mutant("relabelled", "relabelled", relabelled, equivalent=True),
@@ -331,7 +418,7 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
 #: printed radius that still covers the proof's event is no mistake.
 LLM_PROOF_SHARE = 0.5
 
-_LLM_NOT_APPLICABLE = {"wrong-estimator": _NO_ESTIMATOR}
+_LLM_NOT_APPLICABLE = {"wrong-estimator": _NO_ESTIMATOR, "oracle-fixed-ids": _FIRST_K_IS_FIXED}
 LLM_IMPROVED = Family("LLM_IMPROVED", _llm_mutants("improved", IMPROVED_CONTROLS),
                       _LLM_NOT_APPLICABLE)
 LLM_STANDARD = Family("LLM_STANDARD", _llm_mutants("standard", STANDARD_CONTROLS),
@@ -442,7 +529,10 @@ STREAM = Family("STREAM", (
     Mutant("relabelled", "relabelled", _stream_relabelled, equivalent=True),
 ), {
     "oracle-first-k": _NO_ORACLE, "oracle-smallest-k": _NO_ORACLE, "oracle-random": _NO_ORACLE,
-    "wrong-estimator": _NO_ESTIMATOR,
+    "oracle-fixed-ids": _NO_ORACLE, "wrong-estimator": _NO_ESTIMATOR,
+    "unseen-optimism": "an online learner explores: the printed learner already gives a query "
+                       "whose cost it never saw the optimistic cost LCB 0, so that the query "
+                       "stays out of the cache and its cost is observed",
     "proof-constant": "the online radius has no delta (nothing to change)",
 })
 
@@ -456,6 +546,15 @@ def _im_scaled(scale: float) -> Callable[..., CLCBIMResult]:
         return replace(result, seeds=oracle(result.lcb))
 
     return run
+
+
+def _im_fixed_ids(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
+                  delta: float) -> CLCBIMResult:
+    """An oracle that ignores the edge LCBs and returns the seeds 0..k-1 (the reference's
+    LCBs are reported unchanged)."""
+    ref = edge_lcbs(graph, cascades, delta)
+    k = oracle(ref.lcb).size
+    return replace(ref, seeds=np.arange(k, dtype=np.int64))
 
 
 def _im_counts(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
@@ -516,7 +615,8 @@ def _im_relabelled(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
 
 
 IM = Family("IM", (
-    *(Mutant(f"radius-x{scale}", "radius-scale", _im_scaled(scale)) for scale in RADIUS_SCALES),
+    *(Mutant(f"radius-x{scale}", "radius-scale", _im_scaled(scale),
+             no_power={EVERY_ID: NARROW_BERNSTEIN}) for scale in RADIUS_SCALES),
     _reused(DROPPED_UNION, "no-union-bound", im.IM_CONTROLS, DROPPED_UNION),
     _reused("optimism", "optimism", im.IM_CONTROLS),
     Mutant("counts-for-mean", "counts-for-mean", _im_counts),
@@ -524,15 +624,21 @@ IM = Family("IM", (
     _reused("oracle-first-k", "oracle-first-k", im.IM_CONTROLS),
     _reused("oracle-smallest-k", "oracle-reversed", im.IM_CONTROLS, "oracle-smallest-k"),
     _reused("oracle-random", "oracle-random", im.IM_CONTROLS),
+    Mutant("oracle-fixed-ids", "oracle-fixed-ids", _im_fixed_ids),
     _reused("wrong-estimator", "printed-estimator", im.IM_CONTROLS),
-    Mutant("mean-n-plus-1", "off-by-one", _im_shifted(1, 0)),
-    Mutant("radius-n-plus-1", "off-by-one", _im_shifted(0, 1)),
+    Mutant("mean-n-plus-1", "off-by-one", _im_shifted(1, 0),
+           no_power={EVERY_ID: OFF_BY_ONE_BERNSTEIN}),
+    Mutant("radius-n-plus-1", "off-by-one", _im_shifted(0, 1),
+           no_power={EVERY_ID: OFF_BY_ONE_BERNSTEIN}),
     Mutant("ties-larger-ids", "ties-larger-ids", _im_ties, equivalent=True),
     Mutant("relabelled", "relabelled", _im_relabelled, equivalent=True),
 ), {
     "sum-for-mean": "the estimates are ratios of node-event counts; a count in place of a "
                     "ratio is the counts-for-mean mutant",
     "proof-constant": "the printed log(12nE/delta) is the proof's",
+    "unseen-optimism": "not built for this algorithm: every cascade records every node, so "
+                       "only the conditional estimate of a node seeded in every cascade can "
+                       "go unobserved, and the reference then sets its edges' LCBs to 0",
 })
 
 #: Every family, in catalogue order.
@@ -555,6 +661,16 @@ def family_of(theorem: Theorem) -> Family | None:
 def spec(family: Family, mutant: Mutant) -> str:
     """The ``module:FAMILY.attribute`` target that names ``mutant`` to worker processes."""
     return f"{__name__}:{family.name}.{mutant.attribute}"
+
+
+def no_power_reason(theorem: Theorem, mutant: Mutant) -> str | None:
+    """Why no runnable size of ``theorem``'s instances can kill ``mutant`` (``None``: one
+    should): the mutant's own reason for this id, else, for a mutant that is one of the
+    theorem's controls, the record's reason for that control."""
+    own = mutant.no_power_reason(theorem.id)
+    if own is not None or mutant.control is None:
+        return own
+    return theorem.no_power.get(mutant.control)
 
 
 def skipped(theorem: Theorem, mutant: Mutant) -> str | None:
