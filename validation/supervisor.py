@@ -32,6 +32,7 @@ library only.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
@@ -41,12 +42,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
+from typing import NoReturn
 
 #: Commands that run in a supervised child (those that run trials or a user's code).
 SUPERVISED = ("validate", "calibrate", "mutation", "falsify", "tightness")
 
 #: Seconds between a stop signal and the kill of the child's process group.
-GRACE_SECONDS = 1.5
+GRACE_SECONDS = 1.0
 
 #: Seconds the child's group gets to end by itself after a normal exit.
 DRAIN_SECONDS = 0.5
@@ -181,11 +183,26 @@ def _child(run: Callable[[], int], fd: int, private: str, early: list[int],
     if early:  # a stop that came while the child was being started
         return STOPS[early[0]]
     code = run()
-    if os.getpid() == _CHANNEL.pid:  # not a copy forked by the user's code
-        _send(f"exit {int(code)}")
-        os.close(fd)
-        _CHANNEL.fd = None
-    return code
+    if os.getpid() != _CHANNEL.pid:  # a copy forked by the user's code: no result
+        os._exit(FAULT_EXIT)
+    _send(f"exit {int(code)}")
+    os.close(fd)
+    _CHANNEL.fd = None
+    _exit_now(code)
+    return code  # not reached
+
+
+def _exit_now(code: int) -> NoReturn:
+    """End the child without the interpreter's slow teardown of every imported module
+    (a second or more once sympy and scipy are loaded, which would eat the time a stop
+    has): the ``atexit`` functions run and the output is flushed, then ``os._exit``."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed or broken output: nothing more can be said there
+    os._exit(code)
 
 
 def _end_with_parent(parent: int) -> None:
