@@ -8,6 +8,7 @@ dead and waiting for their parent to collect them, are not counted.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -74,10 +75,8 @@ class Run:
             time.sleep(0.1)
         left = self.members()
         for pid in left:  # never leave them behind, even when the test fails
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
         return left
 
 

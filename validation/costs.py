@@ -115,7 +115,8 @@ def count_cost(field: str, count: int, bytes_each: float, what: str) -> Cost:
 
 
 def calibration_cost(runs: int) -> Cost:
-    """``calibrate --runs``: one seed and configuration per run (:data:`BYTES_PER_CALIBRATION_RUN`)."""
+    """``calibrate --runs``: a seed and a configuration per run
+    (:data:`BYTES_PER_CALIBRATION_RUN`)."""
     return count_cost("runs", runs, BYTES_PER_CALIBRATION_RUN, "runs")
 
 

@@ -33,6 +33,7 @@ library only.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
 import signal
@@ -56,7 +57,7 @@ DRAIN_SECONDS = 0.5
 #: Seconds between two looks at the child.
 POLL_SECONDS = 0.02
 
-#: Exit code of a run whose user algorithm failed (as :data:`offcmab.validation.sandbox.FAULT_EXIT`).
+#: Exit code of a run whose user algorithm failed (``sandbox.FAULT_EXIT``).
 FAULT_EXIT = 4
 #: Exit code when the package's own code ended without a result.
 INTERNAL_EXIT = 2
@@ -96,10 +97,8 @@ def note_user_code(label: str) -> None:
 
 def _send(line: str) -> None:
     assert _CHANNEL.fd is not None
-    try:
+    with contextlib.suppress(OSError):  # the supervisor is gone: nothing to tell
         os.write(_CHANNEL.fd, (line.replace("\n", " ") + "\n").encode("utf-8", "replace"))
-    except OSError:
-        pass  # the supervisor is gone: nothing to tell
 
 
 @dataclass
@@ -121,10 +120,8 @@ class _Watch:
 
 
 def _kill(pid: int, number: int) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.kill(pid, number)
-    except OSError:
-        pass
 
 
 def _kill_group(group: int, number: int) -> bool:
@@ -155,10 +152,8 @@ def supervised(run: Callable[[], int], command: str) -> int:
         return _child(run, write_end, private, watch.early, parent)
     os.close(write_end)
     watch.child = pid
-    try:
+    with contextlib.suppress(OSError):
         os.setpgid(pid, pid)  # also done by the child: whichever runs first
-    except OSError:
-        pass
     for number in watch.early:
         _kill(pid, number)
     try:
@@ -198,10 +193,8 @@ def _exit_now(code: int) -> NoReturn:
     has): the ``atexit`` functions run and the output is flushed, then ``os._exit``."""
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):  # a closed or broken output
             stream.flush()
-        except (OSError, ValueError):
-            pass  # a closed or broken output: nothing more can be said there
     os._exit(code)
 
 

@@ -25,7 +25,6 @@ from offcmab.validation.output import short
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.tightness.files import write_instance
 
-
 #: The verdict of a search that evaluated no candidate (every instance vacuous or with a
 #: failed precondition): nothing could have failed, so nothing was checked.
 NOT_CHECKED = "not checked"
