@@ -66,7 +66,7 @@ INTERNAL_EXIT = 2
 PR_SET_PDEATHSIG = 1
 
 #: The signals passed on to the child, and the command's exit code for each.
-STOPS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+STOPS: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 
 
 @dataclass
