@@ -53,7 +53,9 @@ so ``N`` runs are the first ``N`` of any longer calibration with the same base s
 
 Runs are independent: with ``jobs > 1`` they go to a pool of worker processes (started
 with ``spawn``), each run executed serially inside its worker.  Each run writes its trial
-log to a temporary folder that is removed afterwards.
+log to a temporary folder that is removed afterwards.  On Ctrl-C, ``SIGTERM`` or a failed
+run, the runs not started are cancelled and the workers ended (terminated, then killed)
+before the error goes on: nothing keeps running.
 
 Extension point
 ---------------
@@ -67,7 +69,6 @@ like the reference in :func:`one_run`.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -80,7 +81,14 @@ import numpy as np
 from scipy import stats
 from tqdm import tqdm
 
-from offcmab.validation.runner.backends import lookup, receive, unregistered
+from offcmab.validation import sandbox
+from offcmab.validation.runner.backends import (
+    WorkerContext,
+    lookup,
+    receive,
+    stop_pool,
+    unregistered,
+)
 from offcmab.validation.runner.spec import Instance, Profile
 from offcmab.validation.runner.sweep import RunConfig, run_validation, selected
 from offcmab.validation.theorem import Theorem
@@ -276,14 +284,19 @@ def calibrate(theorems: Sequence[Theorem], profile: Profile, *, runs: int, seed:
                 bar.update(1)
         else:
             handed = unregistered(chosen)
-            with ProcessPoolExecutor(max_workers=jobs,
-                                     mp_context=multiprocessing.get_context("spawn"),
-                                     initializer=receive, initargs=(handed,)) as pool:
-                futures = {pool.submit(_worker_run, config): index
-                           for index, config in enumerate(configs)}
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=WorkerContext(),
+                                       initializer=receive, initargs=(handed,))
+            try:
+                with sandbox.children_ignore_interrupts():  # the run stops its workers
+                    futures = {pool.submit(_worker_run, config): index
+                               for index, config in enumerate(configs)}
                 for future in as_completed(futures):
                     found[futures[future]] = future.result()
                     bar.update(1)
+            except BaseException:  # Ctrl-C, SIGTERM, a failed run: no queued run goes on
+                stop_pool(pool)
+                raise
+            pool.shutdown()
     finally:
         bar.close()
     outcomes = [found[index] for index in range(runs)]

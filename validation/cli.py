@@ -20,6 +20,7 @@ from typing import NoReturn
 
 from offcmab import __version__
 from offcmab.reference.errors import InputError
+from offcmab.validation import supervisor
 from offcmab.validation.extras import MissingExtra
 
 #: Subcommand name -> implementing module, in the order ``--help`` lists them.  Module paths,
@@ -113,8 +114,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     open_closed_streams()
     words = list(sys.argv[1:] if argv is None else argv)
-    command = " ".join(filter(None, ("offcmab", next(
-        (word for word in words if not word.startswith("-")), ""))))
+    word = next((word for word in words if not word.startswith("-")), "")
+    if argv is None and supervisor.wanted(words):  # a child process group runs it
+        return supervisor.supervised(lambda: main(words), word)
+    command = " ".join(filter(None, ("offcmab", word)))
     code = EXIT_USAGE
     try:
         code = _main(words)

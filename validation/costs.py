@@ -93,3 +93,40 @@ def dataset_cost(path: Path, field: str = "data") -> Cost:
     return Cost(field, float(size) * factor, 0.0,
                 f"{factor} bytes per byte of the {size}-byte file")
 
+
+#: Bytes per run of ``calibrate`` kept from the start: its seed (spawned from a
+#: ``SeedSequence``) and its run configuration (measured: 413 bytes per run).
+BYTES_PER_CALIBRATION_RUN = 420
+#: Bytes per planned run of ``mutation``: its job record, before any run (measured: 164).
+BYTES_PER_MUTATION_RUN = 170
+#: Bytes per trial of a ``falsify`` confirmation: its record, key and gap (measured: 351).
+BYTES_PER_CONFIRMATION_TRIAL = 360
+
+
+def count_cost(field: str, count: int, bytes_each: float, what: str) -> Cost:
+    r"""A command that keeps one record per item of a count it is given (runs, replicates,
+    trials): ``count`` records of ``bytes_each`` bytes, planned before the first item runs.
+
+    This is a floor (each item's own work comes on top) and has no time model: it refuses
+    counts whose bookkeeping alone would not fit in memory, such as ``10**12`` runs.
+    """
+    return Cost(field, float(count) * bytes_each, 0.0,
+                f"{count} {what} of at least {bytes_each:g} bytes each")
+
+
+def calibration_cost(runs: int) -> Cost:
+    """``calibrate --runs``: a seed and a configuration per run
+    (:data:`BYTES_PER_CALIBRATION_RUN`)."""
+    return count_cost("runs", runs, BYTES_PER_CALIBRATION_RUN, "runs")
+
+
+def mutation_cost(replicates: int) -> Cost:
+    """``mutation --replicates``: one planned run per replicate of each mutant, counted for
+    a single mutant (:data:`BYTES_PER_MUTATION_RUN`)."""
+    return count_cost("replicates", replicates, BYTES_PER_MUTATION_RUN,
+                      "replicates of each mutant")
+
+
+def confirmation_cost(trials: int, field: str = "confirm_trials") -> Cost:
+    """``falsify``: the trials of a confirmation (:data:`BYTES_PER_CONFIRMATION_TRIAL`)."""
+    return count_cost(field, trials, BYTES_PER_CONFIRMATION_TRIAL, "confirmation trials")

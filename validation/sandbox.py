@@ -23,6 +23,10 @@ The deadline
     a timer thread raises it asynchronously in the calling thread.  Either way the call is
     interrupted between two Python bytecodes: a single C call that never returns (a
     blocking extension) is not interrupted.
+Forks
+    A process the code forks and that returns from the call ends there
+    (:func:`leave_forked_copy`); one that stays inside the call is ended with the run's
+    process group (:mod:`offcmab.validation.supervisor`).
 Real interrupts
     A real Ctrl-C must stop the run, not become a fault.  A runner that installs its own
     ``SIGINT`` handler calls :func:`note_interrupt` in it; a ``KeyboardInterrupt`` with no
@@ -178,6 +182,15 @@ def children_ignore_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+# --- processes the user's code forks ---------------------------------------------------------
+
+def leave_forked_copy(process: int) -> None:
+    """End this process at once unless it is ``process``: a copy the user's code forked
+    that returns into the run must not go on with it (write trials, take tasks)."""
+    if os.getpid() != process:
+        os._exit(FAULT_EXIT)
 
 
 # --- what the user's code prints -------------------------------------------------------------

@@ -28,6 +28,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,7 +36,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from offcmab.validation.sandbox import AlgorithmError, deadline, fault, timeout, user_frames_text
+from offcmab.validation import supervisor
+from offcmab.validation.sandbox import (
+    AlgorithmError,
+    deadline,
+    fault,
+    leave_forked_copy,
+    timeout,
+    user_frames_text,
+)
 
 SourceKind = Literal["file", "module"]
 
@@ -142,6 +151,7 @@ def load_parts(kind: SourceKind, location: str, qualname: str) -> UserAlgorithm:
     else:
         module, digest = _import_module(location, qualname)
     label = f"{Path(location).name if kind == 'file' else location}:{qualname}"
+    supervisor.note_user_code(label)  # from now on, a run that ends abruptly is its fault
     function = _attribute(module, qualname, label)
     if not callable(function):
         raise AlgorithmError(f"algorithm {label}: {qualname} is not a function "
@@ -250,7 +260,9 @@ def guarded(function: Callable[..., Any], label: str,
     times a whole loop of calls itself), whatever leaves it turned into one
     :class:`~offcmab.validation.sandbox.AlgorithmFault` line.
 
-    The message names the algorithm, what happened (an exception, ``sys.exit``, the
+    A copy of the process that the function forked and that returns from it ends there
+    (:func:`~offcmab.validation.sandbox.leave_forked_copy`): it never runs the rest of
+    the run.  The message names the algorithm, what happened (an exception, ``sys.exit``, the
     timeout, a write into its read-only input) and the frames of the traceback that lie
     in ``files`` (the user's own source files or package folders).  A real interrupt
     passes through (:func:`offcmab.validation.sandbox.real_interrupt`).
@@ -258,6 +270,7 @@ def guarded(function: Callable[..., Any], label: str,
 
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
+        process = os.getpid()
         try:
             # a caller timing a loop itself (a learner called once per round) skips the timer
             with deadline(timeout()) if timed else NO_DEADLINE:
@@ -269,6 +282,8 @@ def guarded(function: Callable[..., Any], label: str,
             if found is None:
                 raise
             raise found from None
+        finally:
+            leave_forked_copy(process)
 
     return call
 

@@ -5,7 +5,9 @@ independent run seeds spawned from ``--seed``, counts the runs with a ``FAIL`` r
 compares the rate, with its exact 95% Clopper-Pearson interval, to the budget the run
 states (:mod:`offcmab.validation.calibration`).  Prints a table (``--json``: one JSON
 object).  Exit 0 when the rate is consistent with the budget, 1 when it is
-significantly above it, 2 on bad input.
+significantly above it, 2 on bad input (a ``--runs`` whose bookkeeping alone would not fit
+in memory is refused before any run, unless ``--force``), 130 on Ctrl-C and 143 on
+``SIGTERM`` (the workers are ended; no run is kept).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 
 from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int
+from offcmab.validation.limits import add_force_argument
 
 HELP = "measure how often validate flags the correct reference; exit 1 above its budget"
 
@@ -32,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="multiply every bound by X, as validate --bound-scale (below 1: "
                              "a deliberately wrong bound whose flags are no false alarms)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

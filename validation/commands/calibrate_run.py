@@ -10,9 +10,12 @@ import argparse
 import sys
 
 from offcmab.validation.calibration import EXCEEDS, LEVEL, Calibration, Estimate, calibrate
+from offcmab.validation.costs import calibration_cost
+from offcmab.validation.limits import check_cost
 from offcmab.validation.output import jsonable, to_json
 from offcmab.validation.runner.door import MAX_JOBS
 from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.sandbox import Terminated, stop_signals
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.corpus import corpus_instances
 
@@ -25,10 +28,17 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs > MAX_JOBS:  # each job is a Python process started here
         raise ValueError(f"jobs: at most {MAX_JOBS} workers, got {args.jobs}")
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
-    result = calibrate(THEOREMS, PROFILES[args.profile], runs=args.runs, seed=args.seed,
-                       only=only, jobs=min(args.jobs, args.runs), bound_scale=args.bound_scale,
-                       extra_instances=corpus_instances(args.profile, THEOREMS),
-                       progress=not args.json)
+    check_cost(calibration_cost(args.runs), args.force)
+    try:
+        with stop_signals():  # SIGTERM stops like Ctrl-C, the workers with it
+            result = calibrate(THEOREMS, PROFILES[args.profile], runs=args.runs,
+                               seed=args.seed, only=only, jobs=min(args.jobs, args.runs),
+                               bound_scale=args.bound_scale,
+                               extra_instances=corpus_instances(args.profile, THEOREMS),
+                               progress=not args.json)
+    except KeyboardInterrupt as stop:
+        sys.stderr.write("offcmab calibrate: interrupted; no run is kept (rerun it)\n")
+        return 143 if isinstance(stop, Terminated) else 130
     if args.json:
         sys.stdout.write(to_json(jsonable(result.json())) + "\n")
     else:

@@ -9,7 +9,12 @@ is vacuous at every runnable size, the search looks instead for an instance wher
 algorithm is significantly worse than the reference (paired sign test on shared seeds);
 ``offcmab falsify ALGORITHM --replay FILE`` repeats any saved counterexample's
 confirmation.  Exit 0 when nothing is confirmed, 1 for a confirmed counterexample, 2 on
-bad input or an id the search does not cover (the message says why).
+bad input or an id the search does not cover (the message says why), 3 when no instance
+tried could break the bound (every one vacuous or with a failed precondition: nothing was
+checked), 4 when the algorithm failed to run (raised, exited, hung past
+``--trial-timeout``, wrote into its input, ended or signalled its process), 130 on Ctrl-C
+and 143 on ``SIGTERM``.  What the algorithm prints goes to ``OUT/algorithm.log``, so the
+output (``--json``) stays the command's own.
 """
 
 from __future__ import annotations
@@ -17,7 +22,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from offcmab.validation.arguments import input_path, nonnegative_int, output_path, positive_int
+from offcmab.validation.arguments import (
+    input_path,
+    nonnegative_int,
+    output_path,
+    positive_float,
+    positive_int,
+)
+from offcmab.validation.limits import add_force_argument
 
 HELP = "search for an instance where an algorithm breaks a bound; confirm and save it"
 
@@ -48,8 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="search from scratch: neither replay nor store counterexamples")
     parser.add_argument("--confirm-trials", type=positive_int, default=None, metavar="T",
                         help="fresh trials that confirm a found instance (default 100)")
+    parser.add_argument("--trial-timeout", type=positive_float, default=600.0,
+                        metavar="SECONDS",
+                        help="longest a call of the algorithm may take before the search "
+                             "stops with exit 4 (default 600)")
     parser.add_argument("--json", action="store_true",
                         help="print the summary as JSON instead of text")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

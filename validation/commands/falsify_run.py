@@ -7,25 +7,41 @@ only when a search starts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
+from offcmab.reference.errors import InputError
+from offcmab.validation.costs import confirmation_cost
 from offcmab.validation.falsify import report
 from offcmab.validation.falsify.confirm import CONFIRM_TRIALS
 from offcmab.validation.falsify.falsification import (
     DATABASE_FOLDER,
     STEP_BUDGET,
+    check_database,
     falsify,
     recheck,
     uncovered,
 )
+from offcmab.validation.limits import check_cost
 from offcmab.validation.runner.door import describe
 from offcmab.validation.runner.folder import atomic_write_text, check_output_folder
-from offcmab.validation.subjects import CONTROL, REFERENCE, resolve
+from offcmab.validation.sandbox import (
+    FAULT_EXIT,
+    AlgorithmFault,
+    Terminated,
+    captured,
+    set_timeout,
+    stop_signals,
+)
+from offcmab.validation.subjects import CONTROL, REFERENCE, is_user, resolve
 from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instance
+
+#: Where what a user's algorithm prints goes, inside ``--out`` (as validate's).
+ALGORITHM_LOG = "algorithm.log"
 
 
 def subject_spec(text: str, theorem: Theorem) -> str:
@@ -38,15 +54,22 @@ def subject_spec(text: str, theorem: Theorem) -> str:
 
 def replay(args: argparse.Namespace) -> int:
     """``--replay FILE``: the saved instance's confirmation again (its seed and trials)."""
-    bound_id, instance, document = read_instance(args.replay, "falsify", THEOREMS)
+    bound_id, instance, document = read_instance(args.replay, "falsify", THEOREMS,
+                                                 force=args.force)
     theorem = find(THEOREMS, bound_id)
     if args.only is not None and args.only != bound_id:
         raise ValueError(f"only: {args.replay} holds an instance of {bound_id}, "
                          f"not {args.only}")
+    if args.confirm_trials is None and "trials" in document:
+        try:
+            check_cost(confirmation_cost(int(document["trials"]), "trials"), args.force)
+        except InputError as error:
+            raise InputError("replay", f"{args.replay}: {error}") from None
     spec = subject_spec(args.algorithm, theorem)
     seed = int(document.get("seed", args.seed))
     trials = args.confirm_trials or int(document.get("trials", CONFIRM_TRIALS))
-    found = recheck(theorem, spec, instance, seed, trials)
+    with user_code(args, spec):
+        found = recheck(theorem, spec, instance, seed, trials)
     record = {"bound_id": bound_id, "algorithm": args.algorithm, "file": str(args.replay),
               "seed": seed, "confirmation": found.summary()}
     if args.json:
@@ -57,25 +80,57 @@ def replay(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.replay is not None:
-        return replay(args)
+    set_timeout(args.trial_timeout)
+    if args.confirm_trials is not None:
+        check_cost(confirmation_cost(args.confirm_trials), args.force)
+    try:
+        with stop_signals():  # SIGTERM stops like Ctrl-C; a KeyboardInterrupt the
+            # algorithm raises itself is its fault
+            return replay(args) if args.replay is not None else search(args)
+    except AlgorithmFault as fault:
+        sys.stderr.write(f"offcmab falsify: {fault}; nothing was searched to the end\n")
+        return FAULT_EXIT
+    except KeyboardInterrupt as stop:
+        sys.stderr.write("offcmab falsify: interrupted\n")
+        return 143 if isinstance(stop, Terminated) else 130
+
+
+@contextlib.contextmanager
+def user_code(args: argparse.Namespace, spec: str) -> Iterator[None]:
+    """Inside the block, what a user's algorithm prints goes to ``OUT/algorithm.log``."""
+    if not is_user(spec):
+        yield
+        return
+    args.out.mkdir(parents=True, exist_ok=True)
+    with captured(args.out / ALGORITHM_LOG):
+        yield
+
+
+def search(args: argparse.Namespace) -> int:
+    """A search of ``--only``'s instance space, its confirmation and files."""
     if args.only is None:
         raise ValueError("only: name the bound id to search (or give --replay FILE)")
     theorem = find(THEOREMS, args.only)
     reason = uncovered(theorem)
     if reason:
         raise ValueError(f"only: {reason}")
+    if not args.no_database:
+        check_database(args.database if args.database is not None
+                       else args.out / DATABASE_FOLDER)
     spec = subject_spec(args.algorithm, theorem)
     check_destinations(args, theorem.id)
-    found = falsify(theorem, spec, args.out, THEOREMS,
-                    budget=args.budget, run_seed=args.seed,
-                    database=args.database,
-                    confirm_trials=args.confirm_trials or CONFIRM_TRIALS,
-                    algorithm=args.algorithm, store=not args.no_database)
+    with user_code(args, spec):
+        found = falsify(theorem, spec, args.out, THEOREMS,
+                        budget=args.budget, run_seed=args.seed,
+                        database=args.database,
+                        confirm_trials=args.confirm_trials or CONFIRM_TRIALS,
+                        algorithm=args.algorithm, store=not args.no_database)
     if args.json:
         sys.stdout.write(json.dumps(found.record, indent=2) + "\n")
     else:
         sys.stdout.write(report.text(found.record) + f"  files in {args.out}\n")
+    if found.record["verdict"] == report.NOT_CHECKED:
+        return 3
     return 1 if found.confirmed else 0
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 
 from offcmab.validation.arguments import nonnegative_int, positive_int
+from offcmab.validation.limits import add_force_argument
 
 HELP = ("how many broken variants of the reference validate flags; exit 1 on an unexplained "
         "survivor or a false alarm, 3 when no mutant applies")
@@ -38,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=positive_int, default=1,
                         help="mutant runs executed in parallel worker processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

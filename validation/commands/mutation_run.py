@@ -11,6 +11,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from offcmab.validation.costs import mutation_cost
+from offcmab.validation.limits import check_cost
 from offcmab.validation.mutation.score import EXPLAINED, FAILED, NOT_CHECKED, mutation
 from offcmab.validation.output import jsonable, to_json
 
@@ -21,6 +23,7 @@ HEADER = ("id", "mutant", "operator", "status", "flagged", "kill probability [95
 
 def run(args: argparse.Namespace) -> int:
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
+    check_cost(mutation_cost(args.replicates), args.force)  # before any run is planned
     report = mutation(only, profile=args.profile, seed=args.seed,
                       replicates=args.replicates, jobs=args.jobs,
                       mutants=tuple(dict.fromkeys(args.mutants or ())))

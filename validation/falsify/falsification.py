@@ -10,6 +10,7 @@ reference algorithm (:mod:`.paired`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,22 @@ DATABASE_FOLDER = "examples"
 STEP_BUDGET = 40
 #: Default budget of a paired search (two algorithms run per trial): about a minute.
 PAIRED_BUDGET = 150
+
+
+def check_database(folder: Path) -> None:
+    """Refuse, before any search, an example database hypothesis could not write into
+    (it would silently store nothing): a file, a folder that cannot be made, or one
+    without write permission.  ``ValueError`` naming ``database``."""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"database: {folder} is a file, not a folder of examples")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"database: cannot make the folder {folder} "
+                         f"({error.strerror or error})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"database: {folder} is not writable, so no counterexample "
+                         "could be stored (--no-database searches without one)")
 
 
 def uncovered(theorem: Theorem) -> str:

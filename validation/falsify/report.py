@@ -26,6 +26,10 @@ from offcmab.validation.runner.folder import atomic_write_text
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.tightness.files import write_instance
 
+#: The verdict of a search that evaluated no candidate (every instance vacuous or with a
+#: failed precondition): nothing could have failed, so nothing was checked.
+NOT_CHECKED = "not checked"
+
 
 def replay_path(out: Path, bound_id: str) -> Path:
     return out / f"counterexample-{bound_id}.json"
@@ -58,7 +62,8 @@ def recheck_command(path: Path, subject: str) -> str:
 def summary(result: SearchResult, confirmation: Confirmation | PairedConfirmation | None,
             theorem: Theorem, out: Path, algorithm: str) -> dict[str, Any]:
     """The JSON record of a falsification (``algorithm``: the subject as the user named it)."""
-    verdict = ("none found" if result.shrunk is None else
+    verdict = (NOT_CHECKED if result.shrunk is None and not result.counts["candidate"] else
+               "none found" if result.shrunk is None else
                "confirmed" if confirmation is not None and confirmation.confirmed else
                "not confirmed")
     record: dict[str, Any] = {
@@ -182,6 +187,9 @@ def text(record: dict[str, Any]) -> str:
     elif search["best"] is not None:
         lines += ["  largest gap quantile over bound seen: "
                   f"{search['best']['ratio']:.4g}, on", *describe(search["best"])]
+    if record["verdict"] == NOT_CHECKED:
+        lines.append("  no instance tried could break the bound (each was vacuous or failed "
+                     "a precondition): a larger --budget or another --seed tries more")
     if "claim" in record:
         lines.append(f"  claim tested: {record['claim']}")
     confirmation = record["confirmation"]

@@ -22,6 +22,12 @@ The search makes no claim: it tries many instances on the same seeds, so its p-v
 not corrected for the search.  A found instance counts only once
 :func:`offcmab.validation.falsify.confirm.confirm` has re-tested it on fresh seeds.
 
+A fault of the subject (it raises, exits, hangs past the trial timeout, writes into its
+input) ends the search at once: :func:`search` raises the
+:class:`~offcmab.validation.sandbox.AlgorithmFault`, as a validation run reports it.
+Hypothesis's own caches go to a temporary folder (:func:`private_storage`), never to
+``.hypothesis/`` in the current folder.
+
 Shrinking is capped at :data:`SHRINK_EVALUATIONS` new instances (a count, not a clock, so
 the search stays deterministic): past it, instances not already evaluated pass untried,
 so hypothesis ends with the smallest failing instance found by then.
@@ -32,19 +38,21 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
+from hypothesis import HealthCheck, Phase, Verbosity, configuration, given, seed, settings, target
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from offcmab.validation.falsify.evaluate import CANDIDATE, VACUOUS, Evaluation, evaluate
 from offcmab.validation.falsify.strategies import points
 from offcmab.validation.runner.spec import Instance
+from offcmab.validation.sandbox import AlgorithmFault
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.tightness.spaces import Space
 
@@ -71,6 +79,33 @@ MEAN_TARGET = "mean gap over bound"
 
 class Counterexample(AssertionError):
     """Raised inside the hypothesis test by an instance whose search trials fail."""
+
+
+class _Faulted(BaseException):
+    """Carries a fault of the subject out of the hypothesis test.
+
+    Hypothesis takes any ``Exception`` for a failing example and goes on shrinking it,
+    calling the faulty subject again and again; a ``BaseException`` ends the search at
+    once, and :func:`search` raises the fault it carries.
+    """
+
+    def __init__(self, fault: AlgorithmFault):
+        super().__init__(str(fault))
+        self.fault = fault
+
+
+@contextlib.contextmanager
+def private_storage() -> Iterator[None]:
+    """Hypothesis keeps caches (such as the constants it collects from source files) in
+    ``.hypothesis/`` of the current folder; inside the block they go to a temporary folder,
+    removed after it.  Found counterexamples live in the search's own database."""
+    previous = configuration.__dict__.get("__hypothesis_home_directory")
+    with tempfile.TemporaryDirectory(prefix="offcmab-hypothesis-") as folder:
+        configuration.set_hypothesis_home_dir(folder)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(previous)
 
 
 @dataclass
@@ -179,8 +214,12 @@ class _Search:
         return self.seen[key]
 
     def test(self, point: np.ndarray) -> None:
-        """The hypothesis test of one point: fails on a failing instance."""
-        found = self.evaluation(point)
+        """The hypothesis test of one point: fails on a failing instance; a fault of the
+        subject ends the search (:class:`_Faulted`)."""
+        try:
+            found = self.evaluation(point)
+        except AlgorithmFault as fault:
+            raise _Faulted(fault) from None
         if found is None:
             return
         for label, value in self.judge.targets(found).items():
@@ -226,8 +265,11 @@ def search(theorem: Theorem, subject: str, budget: int = DEFAULT_BUDGET, run_see
         phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink),
         suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
         print_blob=False)(seed(run_seed)(given(points(space))(instance_holds)))
-    with contextlib.suppress(Counterexample):  # the failing instance is in ``result``
-        test()
+    with contextlib.suppress(Counterexample), private_storage():  # found: in ``result``
+        try:
+            test()
+        except _Faulted as faulted:  # the subject failed: no search result, its fault
+            raise faulted.fault from None
     finished = time.perf_counter()
     if result.found is None:
         result.search_seconds = finished - state.started

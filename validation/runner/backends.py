@@ -348,22 +348,33 @@ def _feed(pool: ProcessPoolExecutor, queue: deque[Task], sieve: Sieve,
     return []
 
 
-#: Seconds a stopped worker gets to end after ``SIGTERM`` before it is killed.
-STOP_SECONDS = 2.0
+#: Seconds stopped workers get, together, to end after ``SIGTERM`` before they are killed
+#: (time to remove their temporary folders; a stop must be over within 2 seconds).
+STOP_SECONDS = 0.5
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """End a pool now: cancel what has not started, terminate then kill its workers."""
+    """End a pool now: cancel what has not started, terminate then kill its workers, and
+    let the pool's management thread see them gone (so that nothing of the pool is left
+    to fail when the interpreter exits)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
+    calls = getattr(pool, "_call_queue", None)
+    if calls is not None:  # tasks still queued for dead workers: exit without them
+        calls.cancel_join_thread()
     for process in processes:
         if process.is_alive():
             process.terminate()
+    patience = time.monotonic() + STOP_SECONDS
     for process in processes:
-        process.join(STOP_SECONDS)
+        process.join(max(patience - time.monotonic(), 0.0))
+    for process in processes:
         if process.is_alive():
             process.kill()
             process.join(STOP_SECONDS)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(STOP_SECONDS)
 
 
 #: Seconds to wait for a dask scheduler given by address before giving up.
