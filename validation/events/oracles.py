@@ -24,16 +24,45 @@ oracle's own code.  An action that is not feasible fails the trial.
     (the trials are then independent) and the row is the exact binomial test at
     :math:`\delta'`.  It catches an IMM whose approximation fails more often than
     :math:`\delta'`; it cannot see a failure rate below the row's detectable rate.  Like
-    the promise rows it runs in reference runs only.
+    the promise rows it runs in reference runs only.  On this six-node graph the hub has
+    id 0 and every seed set spreads at least ``k``, so even an oracle returning the first
+    ``k`` ids meets :math:`\alpha`: the two rows below give the promise its power.
+``event-oracle-imm-exact``
+    The same IMM oracle (as the node-level scenario builds it for an IMM instance) on a
+    fresh graph per trial
+    (:func:`~offcmab.validation.scenarios.oracle_instances.small_hub_graph`: nine nodes,
+    three hubs of equal out-degree of which the weights make ``k`` strong, every id
+    relabeled by a random permutation), called with the graph's edge
+    probabilities, against the exact optimum of the evaluator.  Per trial a correct IMM
+    falls short with probability at most :math:`\delta'` whatever the graph, so the row is
+    the exact binomial test at :math:`\delta'`.  An oracle that returns fixed ids (the
+    ``k`` smallest), random seeds, or seeds chosen from the structure without the weights
+    falls below :math:`\alpha` on most graphs.
+``event-oracle-imm-celf``
+    The same at 300 nodes
+    (:func:`~offcmab.validation.scenarios.oracle_instances.large_hub_graph`), too many
+    for exact spreads: IMM's seeds against a CELF lazy-greedy baseline
+    (:mod:`offcmab.validation.events.celf`) on fresh reverse-reachable sets.  The baseline
+    spreads at most the optimum, so :math:`\sigma(S_{IMM}) \ge \alpha\sigma(S_{CELF})` is
+    implied by the promise.  Both spreads are estimated by the evaluator's own forward
+    simulation (:mod:`offcmab.validation.evaluator.sampled_spread`, a Bernoulli indicator
+    per sampled world), and a trial fails only when the upper Clopper-Pearson limit of
+    IMM's spread is below :math:`\alpha` times the lower limit of the baseline's, each
+    limit wrong with probability at most :data:`ETA`: per trial, a correct IMM fails with
+    probability at most :math:`\delta' + 2\,\mathrm{ETA}`, the row's promised rate.
 ``event-oracle-choice`` (CLCB) and ``event-oracle-choice-cascade`` (CLCB-Cascade)
-    The subject runs on a dataset as its theorem calls it; on the LCBs it returns, both the
+    Each trial renames the instance's ids by a fresh random permutation
+    (:func:`~offcmab.validation.scenarios.oracle_instances.relabel_cmabt`: paths, items or
+    nodes), so the best action of the LCBs sits at the first ids in few trials.  The
+    subject runs on a dataset as its theorem calls it; on the LCBs it returns, both the
     action it returned and the scenario's oracle's action must reach the optimum (exact
     oracles: promise 0).  Rewards are the closed forms on the LCBs themselves, which may
     leave :math:`[0,1]` (the proof applies the oracle there): k-path sums as they are,
     cascade weights capped at 1 (the reward then stays increasing in each weight),
     edge-level IM probabilities clipped to :math:`[0,1]` as the oracle clips them.  It catches
     a subject that computes LCBs and then calls a broken oracle, or none (first, last,
-    reversed or random ``k``); it cannot catch a subject whose reported ``lcb`` is the very
+    reversed or random ``k``, the ``k`` smallest ids); it cannot catch a subject whose
+    reported ``lcb`` is the very
     index its oracle saw (a wrong index is the arm rows' business), and it is ``n/a`` for a
     subject that exposes no ``lcb``.
 ``event-oracle-topk``
@@ -52,20 +81,36 @@ import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from offcmab.reference.im.oracles import sample_rr_sets
 from offcmab.reference.oracles import TopK
 from offcmab.validation.evaluator import feasible
 from offcmab.validation.evaluator.cmab import cascade_rewards
+from offcmab.validation.evaluator.sampled_spread import clopper_pearson, reach_hits
 from offcmab.validation.evaluator.spread import spreads
 from offcmab.validation.events import arms
+from offcmab.validation.events.celf import lazy_greedy
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import require
 from offcmab.validation.scenarios import cmabt
-from offcmab.validation.scenarios.im import build, exact_oracle, instance_oracle, star_and_chain
+from offcmab.validation.scenarios.im import (
+    build,
+    exact_oracle,
+    ic_graph,
+    instance_oracle,
+    star_and_chain,
+)
+from offcmab.validation.scenarios.oracle_instances import (
+    HubGraph,
+    large_hub_graph,
+    relabel_cmabt,
+    small_hub_graph,
+)
 from offcmab.validation.scenarios.traps import imm_oracle
 
 ROUNDING = 1e-12
@@ -186,12 +231,14 @@ def promise_case(event_id: str, instance: str, space: Feasible, oracle: Any, alg
 
 def choice_case(event_id: str, instance: str, params: Mapping[str, Any], n: int, delta: float,
                 subject: Callable[..., Any], spec: str, cascade: bool = False) -> EventCase:
-    """The subject's action and the scenario's oracle, both exact on the subject's LCBs."""
-    setup = cmabt.build(params)
-    space = cmabt_feasible(params)
-    second = int(params["k"]) if cascade else setup.oracle
+    """The subject's action and the scenario's oracle, both exact on the subject's LCBs, with
+    the instance's ids relabeled by a fresh permutation in every trial."""
 
     def draw(rng: np.random.Generator) -> bool:
+        relabeled = relabel_cmabt(params, rng)
+        setup = cmabt.build(relabeled)
+        space = cmabt_feasible(relabeled)
+        second = int(params["k"]) if cascade else setup.oracle
         result = require(subject(setup.law.sample(n, rng), second, delta), ("lcb",), spec)
         action = cmabt.checked_action(setup.problem, result, spec)
         lcb = np.asarray(result.lcb, dtype=np.float64)
@@ -200,8 +247,8 @@ def choice_case(event_id: str, instance: str, params: Mapping[str, Any], n: int,
 
     return EventCase(event_id, (), spec, "thm:upper_bound proof step (b), eq:def_oracle",
                      "r(S_hat; lcb) = max_S r(S; lcb) and r(ORACLE(lcb); lcb) = max_S "
-                     "r(S; lcb) on the subject's own LCBs (exact oracle)", instance, n, delta,
-                     0.0, draw)
+                     "r(S; lcb) on the subject's own LCBs (exact oracle), ids relabeled by "
+                     "a random permutation in every trial", instance, n, delta, 0.0, draw)
 
 
 def topk_case(m: int, k: int, oracle: Any = None) -> EventCase:
@@ -260,11 +307,12 @@ def cascade_cases(profile: str, subject: Callable[..., Any], spec: str) -> list[
                         arms.size(profile), 0.05, subject, spec, cascade=True)]
 
 
-def im_cases(oracle: Callable[[Any, int], Any] | None = None,
+def im_cases(profile: str = "default", oracle: Callable[[Any, int], Any] | None = None,
              imm: Callable[[Any], Any] | None = None) -> list[EventCase]:
     """Theorem 4: the exact oracle of the six-node graph on grid weights, and the IMM oracle
-    object of the scenario's IMM instance (``oracle(graph, k)`` and ``imm(oracle)`` replace
-    them, e.g. by a broken oracle)."""
+    object the scenario hands over: on its IMM instance, against the exact optimum on fresh
+    relabeled graphs, and against a CELF baseline at 300 nodes (``oracle(graph, k)`` and
+    ``imm(oracle)`` replace them, e.g. by a broken oracle)."""
     params, imm_params = star_and_chain(), imm_oracle()
     k = int(params["k"])
     graph = build(params).graph
@@ -275,4 +323,103 @@ def im_cases(oracle: Callable[[Any, int], Any] | None = None,
                          exact, "star-and-chain: the scenario's exact oracle"),
             promise_case("event-oracle-imm", "trap-imm-oracle", node_feasible(imm_params, k),
                          tested, "trap-imm-oracle: the scenario's IMMOracle",
-                         float(handed.delta_prime))]
+                         float(handed.delta_prime)),
+            imm_exact_case(profile, imm), imm_celf_case(profile, imm)]
+
+
+#: Each confidence limit of the CELF row misses the true spread with probability at most ETA.
+ETA = 1e-3
+
+#: RR sets behind the CELF baseline; sampled (live-edge world, node) pairs per spread estimate.
+BASELINE_SETS, WORLDS = 20000, 4096
+
+#: Trials of the exact IMM row (about 50 ms each: IMM and every seed set's exact spread)
+#: and of the CELF row (about 150 ms each: IMM, the baseline and two estimates).
+EXACT_TRIALS = {"quick": 20, "default": 40, "full": 120}
+CELF_TRIALS = {"quick": 8, "default": 16, "full": 48}
+
+
+def handed_imm(hub: HubGraph) -> tuple[Any, FloatArray]:
+    """The IMM oracle the node-level scenario hands over for ``hub``'s graph (knowing its
+    structure, not its probabilities), and the weights it is called with (the graph's)."""
+    graph = ic_graph(hub.params)
+    structure = graph.with_probabilities(np.zeros(graph.edges))
+    problem = SimpleNamespace(graph=structure, k=int(hub.params["k"]))
+    return instance_oracle({"oracle": "imm"}, problem), graph.p
+
+
+def _tested(hub: HubGraph, imm: Callable[[Any], Any] | None,
+            rng: np.random.Generator) -> tuple[Any, FloatArray]:
+    handed, weights = handed_imm(hub)
+    return _fresh(imm(handed) if imm else handed, rng), weights
+
+
+def imm_exact_case(profile: str, imm: Callable[[Any], Any] | None = None) -> EventCase:
+    r"""IMM's promise against the exact optimum, on a fresh relabeled hub graph per trial.
+
+    Each trial draws a graph of
+    :func:`~offcmab.validation.scenarios.oracle_instances.small_hub_graph` (nine nodes, the
+    strong hubs at ids drawn at random) and a fresh IMM seed; IMM fails its
+    promise with probability at most :math:`\delta'` on every graph, so the failures of the
+    independent trials are below :math:`\mathrm{Binomial}(T, \delta')`.  ``imm`` replaces
+    the handed oracle (e.g. by a broken one).
+    """
+    sample, _ = handed_imm(small_hub_graph(np.random.default_rng(0)))
+
+    def draw(rng: np.random.Generator) -> bool:
+        hub = small_hub_graph(rng)
+        oracle, weights = _tested(hub, imm, rng)
+        space = node_feasible(hub.params, int(hub.params["k"]))
+        return shortfall(space, oracle(weights), weights, float(sample.alpha))
+
+    return EventCase("event-oracle-imm-exact", (), "offcmab.reference.im.oracles.IMMOracle",
+                     "eq:def_oracle",
+                     f"sigma(IMM(w); w) >= {sample.alpha:.4g} max_S sigma(S; w), a fresh "
+                     "9-node graph per trial with its strong hubs at random ids, exact "
+                     "optimum by the evaluator", "relabeled-hub-graphs-9", 9,
+                     float(sample.delta_prime), float(sample.delta_prime), draw,
+                     trials=EXACT_TRIALS[profile], subject_free=True)
+
+
+def celf_shortfall(hub: HubGraph, seeds: Any, alpha: float, rng: np.random.Generator) -> bool:
+    r"""Whether ``seeds`` is infeasible or certainly below :math:`\alpha\sigma(S_{CELF})`:
+    the upper confidence limit of its spread below :math:`\alpha` times the baseline's lower
+    limit (each limit wrong with probability at most :data:`ETA`)."""
+    params = hub.params
+    nodes, k = int(params["nodes"]), int(params["k"])
+    ids = np.asarray(seeds).ravel()
+    if (ids.dtype.kind not in "iu" or ids.size != k or np.unique(ids).size != k
+            or ids.min() < 0 or ids.max() >= nodes):
+        return True
+    graph = ic_graph(params)
+    baseline = lazy_greedy(sample_rr_sets(graph.reversed(), BASELINE_SETS, rng), k)
+    hits = [reach_hits(nodes, params["sources"], params["targets"], params["p"], chosen,
+                       WORLDS, rng) for chosen in (ids, baseline)]
+    _, upper = clopper_pearson(hits[0], WORLDS, ETA)
+    lower, _ = clopper_pearson(hits[1], WORLDS, ETA)
+    return upper < alpha * lower
+
+
+def imm_celf_case(profile: str, imm: Callable[[Any], Any] | None = None) -> EventCase:
+    r"""IMM's promise against a CELF greedy baseline on a fresh 300-node graph per trial.
+
+    A trial fails when the spread of IMM's seeds is certainly below :math:`\alpha` times
+    the baseline's (:func:`celf_shortfall`).  Since the baseline spreads at most the
+    optimum, a trial of a correct IMM fails only if IMM misses its promise or one of the
+    two confidence limits is wrong: probability at most :math:`\delta' + 2\,` :data:`ETA`.
+    """
+    sample, _ = handed_imm(large_hub_graph(np.random.default_rng(0)))
+    alpha, failure = float(sample.alpha), float(sample.delta_prime) + 2.0 * ETA
+
+    def draw(rng: np.random.Generator) -> bool:
+        hub = large_hub_graph(rng)
+        oracle, weights = _tested(hub, imm, rng)
+        return celf_shortfall(hub, oracle(weights), alpha, rng)
+
+    return EventCase("event-oracle-imm-celf", (), "offcmab.reference.im.oracles.IMMOracle",
+                     "eq:def_oracle",
+                     f"sigma(IMM(w)) >= {alpha:.4g} sigma(S_CELF), a fresh 300-node graph per "
+                     f"trial with its strong hubs at random ids; spreads by {WORLDS} sampled "
+                     f"worlds, Clopper-Pearson limits at {ETA:g} each", "relabeled-hub-graphs-300",
+                     300, float(sample.delta_prime), failure, draw,
+                     trials=CELF_TRIALS[profile], subject_free=True)

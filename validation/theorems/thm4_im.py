@@ -64,7 +64,7 @@ NO_POWER = {
 
 def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
     """The estimator's events, the oracle step, and the scenario's oracles' promises."""
-    return [*im_node.cases(profile, subject, spec), *oracles.im_cases()]
+    return [*im_node.cases(profile, subject, spec), *oracles.im_cases(profile)]
 
 
 THEOREM = Theorem(
