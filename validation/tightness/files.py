@@ -28,6 +28,7 @@ from offcmab.validation.limits import check_cost
 from offcmab.validation.runner.folder import atomic_write_text
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.trial_cost import PROBE_ABOVE_N, trial_cost
+from offcmab.validation.scenarios.relabel import check_permutation
 from offcmab.validation.theorem import Theorem
 
 Checker = Callable[[Any, str], None]
@@ -119,12 +120,14 @@ def _law(kinds: Mapping[str, Mapping[str, Checker]]) -> Checker:
 
 
 PROBABILITIES = _list(_probability)
+#: A relabeled instance's permutation (:mod:`offcmab.validation.scenarios.relabel`).
+RELABEL = {"relabel": _list(_integer(0))}
 KPATH = _object({"family": _choice("kpath"), "path_means": PROBABILITIES, "k": _integer(1),
-                 "law": _law({"paths": {"weights": PROBABILITIES}})})
+                 "law": _law({"paths": {"weights": PROBABILITIES}})}, RELABEL)
 CASCADE = _object({"family": _choice("cascade"), "mu": PROBABILITIES, "k": _integer(1),
                    "law": _law({"uniform": {}, "ood": {},
                                 "mixture": {"lists": _list(_list(_integer(0))),
-                                            "weights": PROBABILITIES}})})
+                                            "weights": PROBABILITIES}})}, RELABEL)
 CACHE = _object({"p": PROBABILITIES, "c": PROBABILITIES, "k": _integer(1),
                  "noise": _choice("bernoulli", "uniform"),
                  "law": _law({"empty": {}, "ood": {}, "random": {"size": _integer(0)}})})
@@ -133,14 +136,23 @@ IM = _object({"nodes": _integer(1), "sources": _list(_integer(0)),
               "k": _integer(1)})
 
 
+def _cascade(value: Any, field: str) -> None:
+    CASCADE(value, field)
+    check_permutation(value, f"{field}.relabel" if field else "relabel")
+
+
 def _cmabt(value: Any, field: str) -> None:
     family = value.get("family") if isinstance(value, dict) else None
-    (KPATH if family == "kpath" else CASCADE)(value, field)
+    if family == "kpath":
+        KPATH(value, field)
+        check_permutation(value, f"{field}.relabel" if field else "relabel")
+    else:
+        _cascade(value, field)
 
 
 #: Checkers of the instance parameters of each scenario family (theorem records name theirs).
 CMABT_PARAMS: Checker = _cmabt
-CASCADE_PARAMS: Checker = CASCADE
+CASCADE_PARAMS: Checker = _cascade
 CACHE_PARAMS: Checker = CACHE
 IM_PARAMS: Checker = IM
 
