@@ -62,7 +62,7 @@ def _unseen_means(rng: np.random.Generator, relation: str, best: float,
 def _observed(rng: np.random.Generator, relation: str, best: float, count: int) -> list[float]:
     """Means of the observed paths (items) outside the optimum, just below ``best``."""
     low, high = (0, 1) if relation == "below" else (2, 5)
-    return [round(best - d / 100, 2) for d in rng.integers(low, high + 1, size=count)]
+    return [round(best - int(d) / 100, 2) for d in rng.integers(low, high + 1, size=count)]
 
 
 def _share(rng: np.random.Generator, relation: str) -> float:
@@ -86,12 +86,13 @@ def kpath_params(relation: str, rng: np.random.Generator) -> dict[str, Any]:
 def cascade_params(relation: str, rng: np.random.Generator) -> dict[str, Any]:
     """A cascade instance of ``relation`` (see the module docstring), relabeled.
 
-    The optimal list has ``k`` items (1 or 2) with means in [0.38, 0.45]; the logger shows
+    The optimal list has ``k`` items (1 or 2) with distinct means in [0.38, 0.45] (the first
+    in [0.42, 0.45] when there are two, so its first item is item 0); the logger shows
     the cyclic windows of length ``k`` over the observed items (every observed item at
     every position), the windows through the first optimal item weighted ``share`` in all.
     """
     k = int(rng.integers(1, 3))
-    best = sorted(_cents(rng, 38, 45, k), reverse=True)
+    best = [_cents(rng, 42, 45), _cents(rng, 38, 41)][:k]  # distinct: item 0 leads S*
     observed = _observed(rng, relation, best[-1], int(rng.integers(k, 4)))
     unseen = _unseen_means(rng, relation, best[-1], observed)
     seen = len(best) + len(observed)
