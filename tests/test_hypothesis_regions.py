@@ -60,7 +60,7 @@ def test_relabeling_is_seeded_and_refuses_a_second_permutation() -> None:
     with pytest.raises(ValueError, match="relabel"):
         relabeled(relabeled(legacy_path(), 3), 4)
     broken = relabeled(legacy_path(), 3) | {RELABEL: [0, 0, 1, 2, 3]}
-    with pytest.raises(ValueError, match="instance.relabel: must be a permutation"):
+    with pytest.raises(ValueError, match=r"instance\.relabel: must be a permutation"):
         check_permutation(broken, "instance.relabel")
     with pytest.raises(ValueError, match="relabel"):
         CMABT_PARAMS(broken, "instance")
