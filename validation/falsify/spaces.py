@@ -10,6 +10,8 @@ draws cannot mislead.  Grids and ranges are the tightness space's.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from offcmab.validation.scenarios.common import rounded
@@ -32,28 +34,43 @@ def _probabilities(raw: np.ndarray) -> list[float]:
     return [*weights[:-1], 1.0 - sum(weights[:-1])]
 
 
+def _shown_windows(mu: list[float], k: int, raw: np.ndarray, unseen: int) -> dict[str, Any]:
+    """The cyclic windows over the items the logger shows, and their weights.
+
+    The ``unseen`` items of lowest mean outside the top ``k`` are never shown (the data
+    never observe them; the optimal list stays covered); the windows run over the rest.
+    """
+    order = np.argsort(-np.asarray(mu), kind="stable")
+    hidden = set(order[k:][::-1][:min(unseen, len(mu) - k - 1)].tolist())
+    shown = [i for i in range(len(mu)) if i not in hidden]
+    lists = [[shown[j] for j in row] for row in windows(len(shown), k)]
+    return {"lists": lists, "weights": _probabilities(raw[:len(shown)])}
+
+
 def logged_cascade_space() -> Space:
-    r"""Cascades: 3-10 items, lists of 1-4, means, a window mixture or the ood law."""
+    r"""Cascades: 3-10 items, lists of 1-4, means, a window mixture or the ood law; the
+    mixture may never show up to ``unseen`` items outside the optimal list (the lowest)."""
     names = ("m", "k", *[f"mu[{j}]" for j in range(MAX_ITEMS)],
              *[f"window_weight[{j}]" for j in range(MAX_ITEMS)], "law", "n_index",
-             "delta_index")
-    lower = (3, 1, *[0.0] * MAX_ITEMS, *[0.01] * MAX_ITEMS, 0, 0, 0)
+             "delta_index", "unseen")
+    lower = (3, 1, *[0.0] * MAX_ITEMS, *[0.01] * MAX_ITEMS, 0, 0, 0, 0)
     upper = (MAX_ITEMS, 4, *[1.0] * MAX_ITEMS, *[1.0] * MAX_ITEMS,
-             len(LOGGED_CASCADE_LAWS) - 1, len(CASCADE_GRID) - 1, len(DELTAS) - 1)
-    integral = (True, True, *[False] * (2 * MAX_ITEMS), True, True, True)
+             len(LOGGED_CASCADE_LAWS) - 1, len(CASCADE_GRID) - 1, len(DELTAS) - 1,
+             MAX_ITEMS - 2)
+    integral = (True, True, *[False] * (2 * MAX_ITEMS), True, True, True, True)
 
     def decode(x: np.ndarray) -> Decoded:
         m, k = int(np.rint(x[0])), int(np.rint(x[1]))
         k = min(k, m - 1)
         mu = rounded(x[2:2 + m])
         raw = np.asarray(x[2 + MAX_ITEMS:2 + MAX_ITEMS + m], dtype=float)
-        kind, n_index, delta_index = (int(np.rint(v)) for v in x[2 + 2 * MAX_ITEMS:])
-        law = ({"kind": "mixture", "lists": windows(m, k), "weights": _probabilities(raw)}
+        kind, n_index, delta_index, unseen = (int(np.rint(v)) for v in x[2 + 2 * MAX_ITEMS:])
+        law = ({"kind": "mixture", **_shown_windows(mu, k, raw, unseen)}
                if LOGGED_CASCADE_LAWS[kind] == "mixture" else {"kind": "ood"})
         params = {"family": "cascade", "mu": mu, "k": k, "law": law}
         return params, DELTAS[delta_index], CASCADE_GRID[n_index]
 
-    start = (4, 1, 0.9, *[0.1] * (MAX_ITEMS - 1), *[1.0] * MAX_ITEMS, 0, 3, 1)
+    start = (4, 1, 0.9, *[0.1] * (MAX_ITEMS - 1), *[1.0] * MAX_ITEMS, 0, 3, 1, 0)
     return Space(names, lower, upper, integral, decode, start,
                  "cascade (m, k, means, logging law: window mixture or ood)")
 
