@@ -125,42 +125,27 @@ def _read_n_delta(reader: _Reader, grid: tuple[int, ...]) -> tuple[float, int]:
 KPATH_GRID = (300, 1000, 3000, 10000)
 
 
-def unseen_weights(raw: np.ndarray, means: Sequence[float], unseen: int) -> np.ndarray:
-    """``raw`` with the ``unseen`` lowest-mean entries outside the best one set to 0.
-
-    The data then never show those paths (items); the best stays logged, so the coverage
-    of the optimum stays finite (Theorem 1 asks for nothing more).
-    """
-    order = np.argsort(np.asarray(means), kind="stable")[:-1]  # every entry but the best
-    weights = np.asarray(raw, dtype=float).copy()
-    weights[order[:min(unseen, order.size - 1)]] = 0.0  # at least two entries stay logged
-    return weights
-
-
 def kpath_space() -> Space:
-    r"""k-path: 2-6 paths of 1-4 arms, path means in [0, 1], a path law that logs the best
-    path and may never log up to ``unseen`` of the others (the lowest)."""
+    r"""k-path: 2-6 paths of 1-4 arms, path means in [0, 1], a path law logging every path."""
     box = _Box()
     box.add("paths", 2, MAX_PATHS, integral=True)
     box.add("k", 1, 4, integral=True)
     box.add("path_mean", 0.0, 1.0, count=MAX_PATHS)
     box.add("path_weight", 0.01, 1.0, count=MAX_PATHS)
     _n_delta(box, KPATH_GRID)
-    box.add("unseen", 0, MAX_PATHS - 2, integral=True)
 
     def decode(x: np.ndarray) -> Decoded:
         reader = _Reader(x)
         paths, k = reader.integer(), reader.integer()
         means = rounded(reader.take(MAX_PATHS)[:paths])
-        raw = reader.take(MAX_PATHS)[:paths]
+        weights = _simplex(reader.take(MAX_PATHS)[:paths])
         delta, n = _read_n_delta(reader, KPATH_GRID)
-        weights = _simplex(unseen_weights(raw, means, reader.integer()))
         params = {"family": "kpath", "path_means": means, "k": k,
                   "law": {"kind": "paths", "weights": weights}}
         return params, delta, n
 
     # a good and a poor path, equally logged, n = 10000, delta = 0.05
-    start = [2, 4, 0.9, 0.1, *[0.5] * 4, *[1] * MAX_PATHS, 3, 1, 0]
+    start = [2, 4, 0.9, 0.1, *[0.5] * 4, *[1] * MAX_PATHS, 3, 1]
     return box.space(decode, start, "k-path (paths, k, path means, path law)")
 
 
