@@ -10,6 +10,8 @@ draws cannot mislead.  Grids and ranges are the tightness space's.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from offcmab.validation.scenarios.common import rounded
@@ -32,30 +34,46 @@ def _probabilities(raw: np.ndarray) -> list[float]:
     return [*weights[:-1], 1.0 - sum(weights[:-1])]
 
 
+def _shown_windows(mu: list[float], k: int, raw: np.ndarray, hidden: np.ndarray
+                   ) -> dict[str, Any]:
+    """The cyclic windows over the items the logger shows, and their weights.
+
+    Items flagged in ``hidden`` outside the top ``k`` are never shown (the data never
+    observe them; the optimal list stays covered); the windows run over the rest.
+    """
+    top = set(np.argsort(-np.asarray(mu), kind="stable")[:k].tolist())
+    shown = [i for i in range(len(mu)) if i in top or np.rint(hidden[i]) == 0]
+    lists = [[shown[j] for j in row] for row in windows(len(shown), k)]
+    return {"lists": lists, "weights": _probabilities(raw[shown])}
+
+
 def logged_cascade_space() -> Space:
-    r"""Cascades: 3-10 items, lists of 1-4, means, a window mixture or the ood law."""
+    r"""Cascades: 3-10 items, lists of 1-4, means, a window mixture or the ood law; the
+    mixture never shows the items outside the optimal list flagged ``hidden[j] = 1``."""
     names = ("m", "k", *[f"mu[{j}]" for j in range(MAX_ITEMS)],
-             *[f"window_weight[{j}]" for j in range(MAX_ITEMS)], "law", "n_index",
-             "delta_index")
-    lower = (3, 1, *[0.0] * MAX_ITEMS, *[0.01] * MAX_ITEMS, 0, 0, 0)
-    upper = (MAX_ITEMS, 4, *[1.0] * MAX_ITEMS, *[1.0] * MAX_ITEMS,
+             *[f"window_weight[{j}]" for j in range(MAX_ITEMS)],
+             *[f"hidden[{j}]" for j in range(MAX_ITEMS)], "law", "n_index", "delta_index")
+    lower = (3, 1, *[0.0] * MAX_ITEMS, *[0.01] * MAX_ITEMS, *[0] * MAX_ITEMS, 0, 0, 0)
+    upper = (MAX_ITEMS, 4, *[1.0] * MAX_ITEMS, *[1.0] * MAX_ITEMS, *[1] * MAX_ITEMS,
              len(LOGGED_CASCADE_LAWS) - 1, len(CASCADE_GRID) - 1, len(DELTAS) - 1)
-    integral = (True, True, *[False] * (2 * MAX_ITEMS), True, True, True)
+    integral = (True, True, *[False] * (2 * MAX_ITEMS), *[True] * MAX_ITEMS, True, True, True)
 
     def decode(x: np.ndarray) -> Decoded:
         m, k = int(np.rint(x[0])), int(np.rint(x[1]))
         k = min(k, m - 1)
         mu = rounded(x[2:2 + m])
         raw = np.asarray(x[2 + MAX_ITEMS:2 + MAX_ITEMS + m], dtype=float)
-        kind, n_index, delta_index = (int(np.rint(v)) for v in x[2 + 2 * MAX_ITEMS:])
-        law = ({"kind": "mixture", "lists": windows(m, k), "weights": _probabilities(raw)}
+        hidden = np.asarray(x[2 + 2 * MAX_ITEMS:2 + 2 * MAX_ITEMS + m], dtype=float)
+        kind, n_index, delta_index = (int(np.rint(v)) for v in x[2 + 3 * MAX_ITEMS:])
+        law = ({"kind": "mixture", **_shown_windows(mu, k, raw, hidden)}
                if LOGGED_CASCADE_LAWS[kind] == "mixture" else {"kind": "ood"})
         params = {"family": "cascade", "mu": mu, "k": k, "law": law}
         return params, DELTAS[delta_index], CASCADE_GRID[n_index]
 
-    start = (4, 1, 0.9, *[0.1] * (MAX_ITEMS - 1), *[1.0] * MAX_ITEMS, 0, 3, 1)
+    start = (4, 1, 0.9, *[0.1] * (MAX_ITEMS - 1), *[1.0] * MAX_ITEMS, *[0] * MAX_ITEMS, 0,
+             3, 1)
     return Space(names, lower, upper, integral, decode, start,
-                 "cascade (m, k, means, logging law: window mixture or ood)")
+                 "cascade (m, k, means, logging law: window mixture or ood; hidden items)")
 
 
 # -- spaces of the paired comparison (bounds vacuous at every runnable size) ---------------

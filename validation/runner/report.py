@@ -3,8 +3,9 @@ r"""Writers of ``report.json`` and ``report.md``.
 ``report.json`` holds the rows (at least ``id``, ``instance``, ``n``, ``trials``,
 ``delta``, ``violations``, ``bound``, ``gap_max``, ``tightness``, ``verdict``) and the
 run's seed, profile, package versions, git commit, false-alarm budget and timings.
-``report.md`` is the human summary: the budget, the verdict counts, every failing
-row, then one table per bound id.
+``report.md`` is the human summary: the budget, the verdict counts, the hypothesis
+coverage (:mod:`offcmab.validation.runner.coverage`), every failing row, then one table
+per bound id.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from offcmab.validation.output import jsonable
+from offcmab.validation.runner.coverage import coverage_lines
 from offcmab.validation.runner.folder import atomic_write_text
 
 
@@ -221,6 +223,7 @@ def markdown(report: dict[str, Any]) -> str:
         *_per_id(rows),
         "",
     ]
+    lines += coverage_lines(report)
     if "power" in report:
         lines += power_lines(report["power"])
     lines += fault_lines(report)

@@ -25,6 +25,7 @@ from offcmab.validation.events import collect as events
 from offcmab.validation.events.core import KNOWN, TRIALS, EventResult, can_fail
 from offcmab.validation.runner import analysis
 from offcmab.validation.runner.backends import Finished, Settings, Task, execute
+from offcmab.validation.runner.coverage import hypothesis_coverage, hypothesis_gaps
 from offcmab.validation.runner.event_pool import EventBatch, run_batches
 from offcmab.validation.runner.plan import (
     Plan,
@@ -257,6 +258,7 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
         record = records.get(task.key.text())  # subject is part of the key text
         seconds = 0.0 if record is None else record.seconds
         per_id[task.key.bound_id] = per_id.get(task.key.bound_id, 0.0) + seconds
+    coverage = hypothesis_coverage(plan.theorems, plan.instances, rows)
     report: dict[str, Any] = {
         "tool": "offcmab validate",
         "profile": config.profile.name, "trials": config.profile.trials,
@@ -270,6 +272,7 @@ def run_validation(config: RunConfig, theorems: Sequence[Theorem],
         "instances": {bound_id: [_instance_json(i) for i in instances]
                       for bound_id, instances in plan.instances.items()},
         "rows": rows,
+        "hypothesis_coverage": coverage, "hypothesis_gaps": hypothesis_gaps(coverage),
         "errors": dict(faults), "nondeterministic": dict(trials.unstable),
         "algorithm_log": None if config.algorithm_log is None else str(config.algorithm_log),
         "timings": {"wall_seconds": time.perf_counter() - start,

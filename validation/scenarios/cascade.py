@@ -9,7 +9,9 @@ bound takes the exact :math:`C_1^*` and :math:`p^*` of :mod:`offcmab.bounds.coef
 
 Instances: Figure 1(a)'s setting and the out-of-distribution cascade of
 :mod:`offcmab.validation.scenarios.thm1`, a law given by its position matrix (items of the
-optimal list favoured at late positions), and generated cascade instances.
+optimal list favoured at late positions), generated cascade instances, and the cascades of
+:mod:`offcmab.validation.scenarios.unseen` whose data never show many items; every instance
+relabeled as in :mod:`offcmab.validation.scenarios.thm1`.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from hypothesis import strategies as st
 from offcmab.bounds.bound import Bound
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
-from offcmab.validation.scenarios import cmabt
+from offcmab.validation.scenarios import cmabt, unseen
 from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances
+from offcmab.validation.scenarios.relabel import relabeled_instances
 from offcmab.validation.scenarios.thm1 import DELTAS, GRIDS, named
 
 
@@ -48,9 +51,14 @@ class CascadeScenario:
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         cascades = [i for i in named(profile) if i.params["family"] == "cascade"]
-        return (cascades + self.traps(profile)
+        return (relabeled_instances(cascades + self.traps(profile))
                 + generated_instances(strategy(), profile, seed, self.bound_id,
-                                      GRIDS[profile.name]))
+                                      GRIDS[profile.name])
+                + unseen.instances(("cascade",), profile, seed, self.bound_id))
+
+    def regions(self, instance: Instance) -> frozenset[str]:
+        """The regions of the hypotheses ``instance`` falls in (:func:`cmabt.regions`)."""
+        return cmabt.regions(instance)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: Subject) -> TrialOutcome:

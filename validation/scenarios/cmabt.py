@@ -46,13 +46,16 @@ from offcmab.reference.problems.cascade import (
     UniformListsLaw,
 )
 from offcmab.reference.problems.kpath import KPathProblem, PathLaw
+from offcmab.validation import regions as region
 from offcmab.validation.actions import as_action
 from offcmab.validation.evaluator import cmab as evaluator
 from offcmab.validation.evaluator.crosscheck import agree
 from offcmab.validation.evaluator.extremes import Extremes
 from offcmab.validation.runner.scenario import MaxGap
+from offcmab.validation.runner.spec import Instance
 from offcmab.validation.scenarios.common import rounded
 from offcmab.validation.scenarios.im import exact_oracle, ic_graph
+from offcmab.validation.scenarios.relabel import is_relabeled, relabeled
 
 
 @dataclass(frozen=True)
@@ -235,6 +238,60 @@ def positive_gap(params: Mapping[str, Any]) -> bool:
     return evaluator.extremes(params, 1.0).max_gap > 0.0
 
 
+# -- regions of the hypotheses (what an instance is, computed from its parameters) ---------
+
+#: An instance has many arms when its smallest dataset logs fewer rounds than this per base
+#: arm: a Hoeffding interval from 50 samples is still about 0.4 wide.
+ROUNDS_PER_ARM = 50
+#: An optimum is rarely observed when :math:`C_\infty^*` is at least this (an optimal arm
+#: logged in at most a tenth of the rounds in which the optimal action triggers it).
+RARE_COVERAGE = 10.0
+
+
+def base_means(params: Mapping[str, Any]) -> np.ndarray:
+    """The means of the base arms' outcomes: item means, path means or edge probabilities."""
+    if params["family"] == "cascade":
+        return np.asarray(params["mu"], dtype=float)
+    if params["family"] == "kpath":
+        return np.asarray(params["path_means"], dtype=float)
+    return np.asarray(params["graph"]["p"], dtype=float)
+
+
+def regions(instance: Instance) -> frozenset[str]:
+    r"""The regions of :mod:`offcmab.validation.regions` a CMAB-T instance falls in.
+
+    Computed from the problem and its exact data law: an arm that :math:`S^*` never
+    triggers with :math:`p_i^{\mathbb D_{\text{arm}},\mathbb D_{\mathcal S}} = 0`
+    (``unobserved-arms``); a finite :math:`C_\infty^* \ge` :data:`RARE_COVERAGE`
+    (``rare-optimum``); fewer than :data:`ROUNDS_PER_ARM` rounds per base arm at the
+    smallest size (``many-arms``); tied means or a mean at 0 or 1 (``ties-and-extremes``);
+    a stored permutation that moves some id (``relabeled``).
+    """
+    params = instance.params
+    setup = build(params)
+    found: set[str] = set()
+    problem = setup.problem
+    outside = problem.trigger_probabilities(problem.optimal_action()) == 0.0
+    if np.any((setup.law.data_trigger_probabilities() == 0.0) & outside):
+        found.add(region.UNOBSERVED_ARMS)
+    c_inf = float(coverage(params)["C_inf"])
+    if np.isfinite(c_inf) and c_inf >= RARE_COVERAGE:
+        found.add(region.RARE_OPTIMUM)
+    if min(instance.n_grid) < ROUNDS_PER_ARM * problem.m:
+        found.add(region.MANY_ARMS)
+    means = base_means(params)
+    if np.unique(means).size < means.size or np.any((means == 0.0) | (means == 1.0)):
+        found.add(region.TIES_AND_EXTREMES)
+    if is_relabeled(params):
+        found.add(region.RELABELED)
+    return frozenset(found)
+
+
+#: The regions a CMAB-T scenario's instances span (Theorem 1 and Corollary 1 allow all).
+CMABT_REGIONS = (region.UNOBSERVED_ARMS, region.RARE_OPTIMUM, region.MANY_ARMS,
+                 region.TIES_AND_EXTREMES, region.RELABELED)
+
+
 # -- hypothesis strategies of generated instances -----------------------------------------
 
 def cascade_params() -> Any:
@@ -259,7 +316,8 @@ def cascade_params() -> Any:
             weights = rounded(rng.dirichlet(np.ones(count)), 12)
             law["lists"] = [rng.permutation(m)[:k].tolist() for _ in range(count)]
             law["weights"] = [*weights[:-1], 1.0 - sum(weights[:-1])]
-        return {"family": "cascade", "mu": mu, "k": k, "law": law}
+        return relabeled({"family": "cascade", "mu": mu, "k": k, "law": law},
+                         draw(st.integers(0, 2**32 - 1)))
 
     return draw_cascade().filter(positive_gap)
 
@@ -279,8 +337,9 @@ def kpath_params() -> Any:
         means = draw(st.lists(probability, min_size=paths, max_size=paths))
         raw = draw(st.lists(st.integers(0, 10), min_size=paths, max_size=paths)
                    .filter(lambda w: sum(w) > 0))
-        return {"family": "kpath", "path_means": means, "k": k,
-                "law": {"kind": "paths", "weights": [w / sum(raw) for w in raw]}}
+        return relabeled({"family": "kpath", "path_means": means, "k": k,
+                          "law": {"kind": "paths", "weights": [w / sum(raw) for w in raw]}},
+                         draw(st.integers(0, 2**32 - 1)))
 
     return draw_kpath().filter(positive_gap)
 

@@ -29,7 +29,15 @@ Named instances:
 Generated instances (hypothesis, from the run seed): cascade or k-path, random
 means on a 1/1000 grid (ties and 0/1 included), sizes, uniform, out-of-distribution
 or random-mixture laws (a mixture may leave an optimal arm unobserved: then the
-coverage is infinite and the row is n/a), and delta.
+coverage is infinite and the row is n/a), and delta; and the instances of
+:mod:`offcmab.validation.scenarios.unseen`, whose data never show many arms outside the
+optimum (``unseen-below-*``: a rule that values an unseen arm above the optimum's lower
+confidence bound fails there) or log the optimum rarely (``unseen-mixed-*``).
+
+Every instance has its ids relabeled by a seeded permutation
+(:mod:`offcmab.validation.scenarios.relabel`): a generated one by a permutation drawn from
+the run seed, a named one and a trap by one seeded by its name; ``paper-fig1a`` also
+runs in its published order.
 """
 
 from __future__ import annotations
@@ -43,9 +51,10 @@ from hypothesis import strategies as st
 from offcmab.bounds.bound import Bound
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
-from offcmab.validation.scenarios import cmabt
+from offcmab.validation.scenarios import cmabt, unseen
 from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances, rounded
 from offcmab.validation.scenarios.im import star_and_chain
+from offcmab.validation.scenarios.relabel import relabeled_instances
 
 PAPER_GRID = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -115,9 +124,14 @@ class CLCBScenario:
         return str(self.formula.id)
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
-        return (named(profile) + self.traps(profile)
+        return (relabeled_instances(named(profile) + self.traps(profile))
                 + generated_instances(strategy(), profile, seed, self.bound_id,
-                                      GRIDS[profile.name]))
+                                      GRIDS[profile.name])
+                + unseen.instances(("kpath", "cascade"), profile, seed, self.bound_id))
+
+    def regions(self, instance: Instance) -> frozenset[str]:
+        """The regions of the hypotheses ``instance`` falls in (:func:`cmabt.regions`)."""
+        return cmabt.regions(instance)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: Subject) -> TrialOutcome:

@@ -46,11 +46,12 @@ from offcmab.bounds.bound import Bound
 from offcmab.bounds.coefficients import problem_coverage
 from offcmab.reference.baselines import cucb_offline, emp
 from offcmab.reference.problems.kpath import lower_bound_family, lower_bound_gap_parameter
+from offcmab.validation import regions as region
 from offcmab.validation.evaluator.crosscheck import agree
 from offcmab.validation.evaluator.pair import averaged_range, path_gaps
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
-from offcmab.validation.scenarios.cmabt import checked_action
+from offcmab.validation.scenarios.cmabt import RARE_COVERAGE, checked_action
 from offcmab.validation.scenarios.common import Traps, bound_value
 
 ALGORITHMS = ("clcb", "cucb", "emp")
@@ -113,6 +114,23 @@ class LowerBoundScenario:
     @property
     def bound_id(self) -> str:
         return str(self.formula.id)
+
+    def regions(self, instance: Instance) -> frozenset[str]:
+        r"""The regions of the hypotheses the pair falls in, from its parameters.
+
+        The proof's law logs two paths (with probabilities :math:`1/C_\infty^*` and
+        :math:`1 - 1/C_\infty^*`) and never the others, so a pair of more than two paths
+        has ``unobserved-arms``; :math:`C_\infty^* \ge` :data:`RARE_COVERAGE` is a
+        ``rare-optimum``.  The pair is the proof's construction at fixed ids (its means
+        are set by ``n``), so it is not relabeled.
+        """
+        params = instance.params
+        found = set()
+        if params["m"] // params["k"] > 2:
+            found.add(region.UNOBSERVED_ARMS)
+        if params["C_inf"] >= RARE_COVERAGE:
+            found.add(region.RARE_OPTIMUM)
+        return frozenset(found)
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]

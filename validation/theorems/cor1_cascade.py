@@ -32,7 +32,7 @@ from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
 from offcmab.validation.falsify.spaces import logged_cascade_space
 from offcmab.validation.scenarios.cascade import CascadeScenario
-from offcmab.validation.scenarios.cmabt import rate_factor
+from offcmab.validation.scenarios.cmabt import CMABT_REGIONS, rate_factor
 from offcmab.validation.scenarios.traps import cascade_traps
 from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CASCADE_PARAMS
@@ -69,6 +69,7 @@ THEOREM = Theorem(
     controls_check_events=True,
     space=cascade_space,
     falsify_space=logged_cascade_space,
+    regions=CMABT_REGIONS,
     check_params=CASCADE_PARAMS,
     rate=Rate(-0.5, log_factor=rate_factor),
 )

@@ -33,7 +33,7 @@ from offcmab.validation.controls.cmab import CLCB_CONTROLS
 from offcmab.validation.events import arms, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
-from offcmab.validation.scenarios.cmabt import rate_factor
+from offcmab.validation.scenarios.cmabt import CMABT_REGIONS, rate_factor
 from offcmab.validation.scenarios.thm1 import CLCBScenario
 from offcmab.validation.scenarios.traps import clcb_traps
 from offcmab.validation.theorem import Rate, Signature, Theorem
@@ -60,6 +60,7 @@ THEOREM = Theorem(
     controls=CLCB_CONTROLS,
     controls_check_events=True,
     space=kpath_space,
+    regions=CMABT_REGIONS,
     check_params=CMABT_PARAMS,
     rate=Rate(-0.5, log_factor=rate_factor),
 )

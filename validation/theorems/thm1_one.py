@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from offcmab.bounds.theorems.upper import THM1_ONE
 from offcmab.validation.controls.cmab import CLCB_CONTROLS
+from offcmab.validation.scenarios.cmabt import CMABT_REGIONS
 from offcmab.validation.scenarios.thm1 import CLCBScenario
 from offcmab.validation.scenarios.traps import clcb_traps
 from offcmab.validation.theorem import Theorem
@@ -32,6 +33,7 @@ THEOREM = Theorem(
     controls=CLCB_CONTROLS,
     controls_check_events=True,
     space=kpath_space,
+    regions=CMABT_REGIONS,
     check_params=CMABT_PARAMS,
     rate=thm1_inf.THEOREM.rate,
 )

@@ -8,7 +8,8 @@ Everything validation checks for this bound:
   baselines; CLCB's own risk is also checked against Theorem 1's proved bound in
   expectation, and its decay in ``n`` by a log-log slope (:class:`LowerBoundScenario`);
 * **instances**: the proof's pair for two ``(m, k, C)`` and the printed pair, and the
-  trap below;
+  trap below (the pair for ``m = 12, k = 3, C = 10`` never logs two of its four paths and
+  logs the other rarely: the regions ``unobserved-arms`` and ``rare-optimum``);
 * **signature**: ``f(dataset, oracle, delta)``, taking CLCB's place on the pair;
 * **events**: none of its own (CLCB's arm event is Theorem 1's);
 * **controls**: CLCB's, except the oracle that ignores its weights (on the pair it picks
@@ -23,6 +24,7 @@ from offcmab.bounds.theorems.lower import THM2_LOWER
 from offcmab.bounds.theorems.upper import THM1_INF
 from offcmab.reference.clcb import clcb
 from offcmab.validation.controls.cmab import LOWER_CONTROLS
+from offcmab.validation.regions import RARE_OPTIMUM, UNOBSERVED_ARMS
 from offcmab.validation.scenarios.thm2_lower import LowerBoundScenario
 from offcmab.validation.scenarios.traps import wide_pair_traps
 from offcmab.validation.theorem import Signature, Theorem, no_events
@@ -53,4 +55,7 @@ THEOREM = Theorem(
     events=no_events,
     controls=LOWER_CONTROLS,
     no_power=NO_POWER,
+    # the proof's pair logs two paths and never the others; relabeling, ties and many arms
+    # are not part of its construction
+    regions=(UNOBSERVED_ARMS, RARE_OPTIMUM),
 )

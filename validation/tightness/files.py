@@ -27,6 +27,7 @@ from offcmab.validation.limits import check_cost
 from offcmab.validation.runner.folder import atomic_write_text
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.trial_cost import PROBE_ABOVE_N, trial_cost
+from offcmab.validation.scenarios.relabel import check_permutation
 from offcmab.validation.schema import (
     Checker,
     any_number,
@@ -46,28 +47,39 @@ Saved = tuple[str, Instance, dict[str, Any]]
 
 
 PROBABILITIES = list_of(probability)
+#: A relabeled instance's permutation (:mod:`offcmab.validation.scenarios.relabel`).
+RELABEL = {"relabel": list_of(integer(0))}
 KPATH = obj({"family": choice("kpath"), "path_means": PROBABILITIES, "k": integer(1),
-                 "law": law({"paths": {"weights": PROBABILITIES}})})
+             "law": law({"paths": {"weights": PROBABILITIES}})}, RELABEL)
 CASCADE = obj({"family": choice("cascade"), "mu": PROBABILITIES, "k": integer(1),
-                   "law": law({"uniform": {}, "ood": {},
-                                "mixture": {"lists": list_of(list_of(integer(0))),
-                                            "weights": PROBABILITIES}})})
+               "law": law({"uniform": {}, "ood": {},
+                           "mixture": {"lists": list_of(list_of(integer(0))),
+                                       "weights": PROBABILITIES}})}, RELABEL)
 CACHE = obj({"p": PROBABILITIES, "c": PROBABILITIES, "k": integer(1),
-                 "noise": choice("bernoulli", "uniform"),
-                 "law": law({"empty": {}, "ood": {}, "random": {"size": integer(0)}})})
+             "noise": choice("bernoulli", "uniform"),
+             "law": law({"empty": {}, "ood": {}, "random": {"size": integer(0)}})})
 IM = obj({"nodes": integer(1), "sources": list_of(integer(0)),
-              "targets": list_of(integer(0)), "p": PROBABILITIES, "q": PROBABILITIES,
-              "k": integer(1)})
+          "targets": list_of(integer(0)), "p": PROBABILITIES, "q": PROBABILITIES,
+          "k": integer(1)})
+
+
+def _cascade(value: Any, field: str) -> None:
+    CASCADE(value, field)
+    check_permutation(value, f"{field}.relabel" if field else "relabel")
 
 
 def _cmabt(value: Any, field: str) -> None:
     family = value.get("family") if isinstance(value, dict) else None
-    (KPATH if family == "kpath" else CASCADE)(value, field)
+    if family == "kpath":
+        KPATH(value, field)
+        check_permutation(value, f"{field}.relabel" if field else "relabel")
+    else:
+        _cascade(value, field)
 
 
 #: Checkers of the instance parameters of each scenario family (theorem records name theirs).
 CMABT_PARAMS: Checker = _cmabt
-CASCADE_PARAMS: Checker = CASCADE
+CASCADE_PARAMS: Checker = _cascade
 CACHE_PARAMS: Checker = CACHE
 IM_PARAMS: Checker = IM
 
