@@ -327,7 +327,7 @@ def online_regions(params: Mapping[str, Any], grid: tuple[int, ...]) -> frozense
     return frozenset(found)
 
 
-def _normalized(weights: np.ndarray) -> list[float]:
+def arrival_probabilities(weights: np.ndarray) -> list[float]:
     """Arrival probabilities from positive weights (rounded; the last closes the sum)."""
     p = rounded(weights / weights.sum(), 6)
     return [*p[:-1], round(1.0 - sum(p[:-1]), 6)]
@@ -354,7 +354,7 @@ def unobserved_cache(rng: np.random.Generator) -> dict[str, Any]:
     w_top = threshold / ((c_costly + 1.0) / 2)  # above the threshold only at cost 1
     w_mid = 2.0 * threshold / c_mid
     w_cheap = rng.uniform(0.5, 1.5, cheap)
-    return {"p": _normalized(np.array([w_top, w_mid, threshold / c_costly, *w_cheap])),
+    return {"p": arrival_probabilities(np.array([w_top, w_mid, threshold / c_costly, *w_cheap])),
             "c": [1.0, c_mid, c_costly, *c_cheap.tolist()], "k": 2, "noise": "bernoulli",
             "law": {"kind": "explicit", "caches": [[0, 1], [0, 1, 2]], "weights": [0.7, 0.3]}}
 
@@ -373,7 +373,7 @@ def rare_outside(rng: np.random.Generator) -> dict[str, Any]:
     hidden = sorted(int(q) for q in 1 + rng.choice(m - 1, int(rng.integers(1, 3)),
                                                    replace=False))
     seen = round(float(rng.uniform(0.1, 0.2)), 3)
-    return {"p": _normalized(p), "c": rounded(c, 3), "k": 1, "noise": "bernoulli",
+    return {"p": arrival_probabilities(p), "c": rounded(c, 3), "k": 1, "noise": "bernoulli",
             "law": {"kind": "explicit", "caches": [hidden, []], "weights": [1 - seen, seen]}}
 
 
@@ -383,7 +383,7 @@ def many_queries(rng: np.random.Generator) -> dict[str, Any]:
     most.  (More queries would leave the standard-view bound vacuous at affordable ``n``.)"""
     m = int(rng.integers(6, 9))
     c = np.sort(rng.uniform(0.0, 1.0, m))[::-1]
-    return {"p": _normalized(zipf_probabilities(m, 1.2)), "c": rounded(c, 3), "k": 2,
+    return {"p": arrival_probabilities(zipf_probabilities(m, 1.2)), "c": rounded(c, 3), "k": 2,
             "noise": "uniform", "law": {"kind": "empty"}}
 
 
@@ -394,7 +394,7 @@ def ties_and_extremes(rng: np.random.Generator) -> dict[str, Any]:
     m = 4
     c = np.sort(np.concatenate([[0.0, 0.5, 1.0], rng.choice([0.0, 0.5, 1.0], m - 3)]))[::-1]
     w = np.repeat(np.sort(rng.uniform(1.0, 4.0, (m + 1) // 2))[::-1], 2)[:m]
-    return {"p": _normalized(w), "c": c.tolist(), "k": int(rng.integers(1, 3)),
+    return {"p": arrival_probabilities(w), "c": c.tolist(), "k": int(rng.integers(1, 3)),
             "noise": "bernoulli", "law": {"kind": "random", "size": 1}}
 
 
