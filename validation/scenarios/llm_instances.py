@@ -58,6 +58,7 @@ from offcmab.validation.regions import (
 from offcmab.validation.runner.scenario import MaxGap
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.scenarios.common import rounded
+from offcmab.validation.scenarios.permutations import composed, is_relabeled, moving_permutation
 
 
 @dataclass(frozen=True)
@@ -226,7 +227,8 @@ def strategy() -> Any:
             law["size"] = draw(st.integers(0, m - 1))
         noise = draw(st.sampled_from(["bernoulli", "uniform"]))
         return permuted({"p": p, "c": c, "k": k, "noise": noise, "law": law},
-                        draw(st.permutations(range(m))))
+                        moving_permutation(m, np.random.default_rng(
+                            draw(st.integers(0, 2**32 - 1)))))
 
     return st.tuples(draw_instance().filter(positive_gap), st.sampled_from((0.01, 0.05, 0.1, 0.2)))
 
@@ -249,8 +251,7 @@ def permuted(params: Mapping[str, Any], permutation: Any) -> dict[str, Any]:
     if law["kind"] == "explicit":
         law["caches"] = [sorted(labels[q] for q in cache) for cache in law["caches"]]
     out["law"] = law
-    first = params.get("permutation", range(len(labels)))
-    out["permutation"] = [labels[int(j)] for j in first]
+    out["permutation"] = composed(params.get("permutation"), labels)
     return out
 
 
@@ -266,14 +267,9 @@ def unpermuted(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def shuffled(params: Mapping[str, Any], rng: np.random.Generator) -> dict[str, Any]:
-    """``params`` relabelled by a random permutation drawn from ``rng``."""
-    return permuted(params, rng.permutation(len(params["p"])))
-
-
-def is_relabeled(params: Mapping[str, Any]) -> bool:
-    """Whether ``params`` record a permutation that moves some query."""
-    labels = params.get("permutation")
-    return labels is not None and list(labels) != list(range(len(labels)))
+    """``params`` relabelled by a random permutation drawn from ``rng``
+    (:func:`moving_permutation`)."""
+    return permuted(params, moving_permutation(len(params["p"]), rng))
 
 
 #: A query outside the optimal cache counts as rarely observed when the logged cache holds
