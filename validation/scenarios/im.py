@@ -261,8 +261,8 @@ EDGE_P = (0.1, 0.2, 0.3, 0.7, 0.8, 0.9)
 
 
 def multi_parent(rng: np.random.Generator) -> dict[str, Any]:
-    r"""Six nodes, ``k = 2``: nodes 4 and 5 each have three parents among nodes 0-3, with
-    edge probabilities weak or strong (:data:`EDGE_P`) and seed probabilities 0.3-0.7.
+    r"""Six nodes, ``k = 2``: nodes 4 and 5 each have the four parents 0-3, with edge
+    probabilities weak or strong (:data:`EDGE_P`) and seed probabilities 0.3-0.7.
 
     A node with several parents is where node-level feedback is hardest to read: whether
     :math:`v` stays inactive depends on all its parents, and an estimator of
@@ -271,8 +271,7 @@ def multi_parent(rng: np.random.Generator) -> dict[str, Any]:
     seed set spreads less than another.
     """
     while True:
-        edges = sorted((int(u), target) for target in (4, 5)
-                       for u in rng.choice(4, 3, replace=False))
+        edges = [(u, target) for u in range(4) for target in (4, 5)]
         params = {"nodes": 6, "sources": [u for u, _ in edges],
                   "targets": [v for _, v in edges],
                   "p": [float(x) for x in rng.choice(EDGE_P, len(edges))],
@@ -296,7 +295,7 @@ def unobserved_edges(rng: np.random.Generator) -> dict[str, Any]:
 
 
 #: The region instances' grid: wide enough for a rate row, cheaper than :data:`RATE_GRID`.
-REGION_GRID = (2000, 8000, 32000)
+REGION_GRID = (1000, 4000, 16000)
 
 
 def region_instances(seed: int) -> list[Instance]:

@@ -10,7 +10,7 @@ Everything validation checks for this bound:
   algorithm's gap stays flat);
 * **instances**: a six-node graph, the trap below (the same graph solved by IMM),
   generated graphs of 4-6 nodes, and region instances on a three-size grid (two graphs
-  whose sinks have three parents each, one whose data never inform a node's out-edges),
+  whose two sinks have four parents each, one whose data never inform a node's out-edges),
   every one with its node ids relabelled by a seeded permutation;
 * **regions**: the assumption asks :math:`q_u \in [\gamma, 1-\gamma]` and
   :math:`p(\bar v) \ge \eta` only on the edges the optimum can trigger, so edges the data

@@ -125,12 +125,16 @@ CASCADE = _object({"family": _choice("cascade"), "mu": PROBABILITIES, "k": _inte
                    "law": _law({"uniform": {}, "ood": {},
                                 "mixture": {"lists": _list(_list(_integer(0))),
                                             "weights": PROBABILITIES}})})
+#: A relabelling of an instance's ids, recorded with it (optional).
+PERMUTATION = {"permutation": _list(_integer(0))}
 CACHE = _object({"p": PROBABILITIES, "c": PROBABILITIES, "k": _integer(1),
                  "noise": _choice("bernoulli", "uniform"),
-                 "law": _law({"empty": {}, "ood": {}, "random": {"size": _integer(0)}})})
+                 "law": _law({"empty": {}, "ood": {}, "random": {"size": _integer(0)},
+                              "explicit": {"caches": _list(_list(_integer(0), min_size=0)),
+                                           "weights": PROBABILITIES}})}, PERMUTATION)
 IM = _object({"nodes": _integer(1), "sources": _list(_integer(0)),
               "targets": _list(_integer(0)), "p": PROBABILITIES, "q": PROBABILITIES,
-              "k": _integer(1)})
+              "k": _integer(1)}, PERMUTATION)
 
 
 def _cmabt(value: Any, field: str) -> None:
