@@ -17,10 +17,18 @@ assumption, exact :math:`\sigma^*`, :math:`d_{\max}`).
 The theorem's sample-size condition (:math:`n \ge 392\log(12nE/\delta)/(\eta\gamma)`,
 1536 in the proved variant) needs tens of thousands of cascades even here; grids
 start there.
+
+Every instance has its node ids relabelled by a seeded permutation (``permutation`` in its
+params: node ``i`` as first drawn is node ``permutation[i]``; the six-node graph of the
+paper's shape keeps a copy in its first order for the event rows), and each run draws
+region instances (:func:`region_instances`): graphs where a node has several parents,
+and a graph whose data never inform the out-edges of one node (never or always a seed)
+while the optimum's hub is rarely seeded.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +42,7 @@ from offcmab.bounds.bound import Bound
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.im.exact import exact_spread
 from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.one_step import assumption_parameters, one_step_probabilities
 from offcmab.reference.im.oracles import IMMOracle
 from offcmab.reference.im.problem import NodeLevelIM
 from offcmab.reference.oracles import BruteForceOracle
@@ -41,9 +50,22 @@ from offcmab.validation.actions import as_action
 from offcmab.validation.evaluator import influence
 from offcmab.validation.evaluator.crosscheck import agree
 from offcmab.validation.evaluator.extremes import Extremes
+from offcmab.validation.regions import (
+    MULTI_PARENT,
+    RARE_OPTIMUM,
+    RELABELED,
+    TIES_AND_EXTREMES,
+    UNOBSERVED_ARMS,
+)
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
-from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances
+from offcmab.validation.scenarios.common import (
+    Traps,
+    bound_value,
+    generated_instances,
+    scenario_seed,
+)
+from offcmab.validation.scenarios.permutations import composed, is_relabeled, moving_permutation
 
 GRIDS: dict[str, tuple[int, ...]] = {
     "quick": (45000,),
@@ -165,8 +187,130 @@ def star_and_chain() -> dict[str, Any]:
             "p": [0.6, 0.5, 0.4, 0.7, 0.5, 0.3], "q": [0.5] * 6, "k": 2}
 
 
+def permuted(params: Mapping[str, Any], permutation: Any) -> dict[str, Any]:
+    """``params`` with node ``i`` renamed ``permutation[i]`` (recorded under ``permutation``,
+    composed with one already recorded); edges keep their order and probabilities."""
+    labels = [int(j) for j in permutation]
+    q = np.empty(len(labels))
+    q[labels] = params["q"]
+    return dict(params) | {"sources": [labels[u] for u in params["sources"]],
+                           "targets": [labels[v] for v in params["targets"]],
+                           "q": q.tolist(),
+                           "permutation": composed(params.get("permutation"), labels)}
+
+
+def unpermuted(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The graph in the order it had before :func:`permuted` (``params`` if never)."""
+    if "permutation" not in params:
+        return dict(params)
+    inverse = np.argsort(np.asarray(params["permutation"], dtype=np.int64)).tolist()
+    out = permuted({key: value for key, value in params.items() if key != "permutation"},
+                   inverse)
+    del out["permutation"]
+    return out
+
+
+def shuffled(params: Mapping[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """``params`` relabelled by a random permutation of the nodes drawn from ``rng`` (see
+    :func:`~offcmab.validation.scenarios.permutations.moving_permutation`)."""
+    return permuted(params, moving_permutation(params["nodes"], rng))
+
+
+#: An edge the optimum can trigger counts as rarely observed when its source is seeded, or
+#: left out, in at most this fraction of cascades, or its target is inactive after one step
+#: at most this often (:math:`\gamma` or :math:`\eta` of the theorem's assumption).
+RARE = 0.1
+
+
+def graph_regions(params: Mapping[str, Any]) -> frozenset[str]:
+    r"""The regions of :mod:`offcmab.validation.regions` a graph instance lies in.
+
+    Read from the instance: ``multi-parent`` when some node has two in-edges or more;
+    ``unobserved-arms`` when the data never inform some edge :math:`(u, v)` (:math:`q_u` is 0
+    or 1, or :math:`p(\bar v) = 0`); ``rare-optimum`` when some edge the optimum can trigger
+    has :math:`\min(q_u, 1-q_u)` or :math:`p(\bar v)` in :math:`(0,` :data:`RARE` :math:`]`;
+    ``ties-and-extremes`` when two edges share a probability or one is 0 or 1;
+    ``relabeled`` when the node ids were permuted.
+    """
+    found = set()
+    targets = np.asarray(params["targets"], dtype=np.int64)
+    if np.bincount(targets, minlength=params["nodes"]).max() >= 2:
+        found.add(MULTI_PARENT)
+    problem = build(params)
+    graph = problem.graph
+    q = np.asarray(params["q"], dtype=float)
+    exact = one_step_probabilities(graph, q)
+    q_u = np.minimum(q, 1.0 - q)[graph.sources]
+    p_not = exact.p_not[graph.targets]
+    if np.any((q_u == 0.0) | (p_not == 0.0)):
+        found.add(UNOBSERVED_ARMS)
+    triggerable = assumption_parameters(graph, q, problem.optimal_seeds).triggerable
+    rare = ((q_u > 0.0) & (q_u <= RARE)) | ((p_not > 0.0) & (p_not <= RARE))
+    if np.any(rare & triggerable):
+        found.add(RARE_OPTIMUM)
+    p = np.asarray(params["p"], dtype=float)
+    if np.unique(p).size < p.size or np.any((p == 0.0) | (p == 1.0)):
+        found.add(TIES_AND_EXTREMES)
+    if is_relabeled(params):
+        found.add(RELABELED)
+    return frozenset(found)
+
+
+#: Edge probabilities of the multi-parent family: weak or strong.
+EDGE_P = (0.1, 0.2, 0.3, 0.7, 0.8, 0.9)
+
+
+def multi_parent(rng: np.random.Generator) -> dict[str, Any]:
+    r"""Six nodes, ``k = 2``: nodes 4 and 5 each have the four parents 0-3, with edge
+    probabilities weak or strong (:data:`EDGE_P`) and seed probabilities 0.3-0.7.
+
+    A node with several parents is where node-level feedback is hardest to read: whether
+    :math:`v` stays inactive depends on all its parents, and an estimator of
+    :math:`p(\bar v\mid\bar u)` that conditions the wrong way round (the printed one)
+    over-estimates a weak edge into a node with strong co-parents.  Redrawn until some
+    seed set spreads less than another.
+    """
+    while True:
+        edges = [(u, target) for u in range(4) for target in (4, 5)]
+        params = {"nodes": 6, "sources": [u for u, _ in edges],
+                  "targets": [v for _, v in edges],
+                  "p": [float(x) for x in rng.choice(EDGE_P, len(edges))],
+                  "q": [round(float(x), 1) for x in rng.uniform(0.3, 0.7, 6)], "k": 2}
+        if positive_gap(params):
+            return params
+
+
+def unobserved_edges(rng: np.random.Generator) -> dict[str, Any]:
+    """Six nodes, ``k = 1``: a hub (node 0, seeded in 5-10% of cascades) reaching leaves 1-3
+    with probabilities 0.6-0.9, and node 4, never a seed or always one, with out-edges of
+    probability 0.05-0.3 to leaves 5 and 3.  The data never inform node 4's out-edges
+    (the theorem allows it: the optimum, the hub, cannot trigger them), and an algorithm
+    that takes an unknown edge for a sure one seeds node 4."""
+    strong = [round(float(x), 2) for x in rng.uniform(0.6, 0.9, 3)]
+    weak = [round(float(x), 2) for x in rng.uniform(0.05, 0.3, 2)]
+    q = [round(float(rng.uniform(0.05, 0.1)), 2), 0.5, 0.5, 0.5,
+         float(rng.choice([0.0, 1.0])), 0.5]
+    return {"nodes": 6, "sources": [0, 0, 0, 4, 4], "targets": [1, 2, 3, 5, 3],
+            "p": strong + weak, "q": q, "k": 1}
+
+
+#: The region instances' grid: wide enough for a rate row, cheaper than :data:`RATE_GRID`.
+REGION_GRID = (1000, 4000, 16000)
+
+
+def region_instances(seed: int) -> list[Instance]:
+    """Two multi-parent graphs and one with unobserved edges, drawn from ``seed`` and
+    relabelled, on :data:`REGION_GRID`."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    drawn = [("multi-parent-0", multi_parent(rng)), ("multi-parent-1", multi_parent(rng)),
+             ("unobserved-edges", unobserved_edges(rng))]
+    return [Instance(name, shuffled(params, rng), 0.05, REGION_GRID, "generated")
+            for name, params in drawn]
+
+
 def strategy() -> Any:
-    """Generated graphs: 4-6 nodes, 3-8 distinct edges, edge and seed probabilities, delta.
+    """Generated graphs: 4-6 nodes, 3-8 distinct edges, edge and seed probabilities, delta,
+    the node ids relabelled by a random permutation.
 
     Graphs on which every seed set of ``k`` has the same spread are left out: no gap
     could exceed 0 there.
@@ -180,11 +324,21 @@ def strategy() -> Any:
                           max_size=len(chosen)))
         q = draw(st.lists(st.integers(2, 8).map(lambda x: x / 10), min_size=nodes,
                           max_size=nodes))
-        return {"nodes": nodes, "sources": [u for u, _ in chosen],
-                "targets": [v for _, v in chosen], "p": p, "q": q,
-                "k": draw(st.integers(1, 2))}
+        labels = moving_permutation(nodes, np.random.default_rng(draw(st.integers(0, 2**32 - 1))))
+        return permuted({"nodes": nodes, "sources": [u for u, _ in chosen],
+                         "targets": [v for _, v in chosen], "p": p, "q": q,
+                         "k": draw(st.integers(1, 2))}, labels)
 
     return st.tuples(draw_graph().filter(positive_gap), st.sampled_from((0.05, 0.1)))
+
+
+def relabeled_named(instances: list[Instance], seed: int) -> list[Instance]:
+    """Each named instance relabelled by a permutation drawn from ``seed`` and its name."""
+    out = []
+    for instance in instances:
+        rng = np.random.default_rng([seed, *instance.name.encode()])
+        out.append(dataclasses.replace(instance, params=shuffled(instance.params, rng)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -202,13 +356,19 @@ class IMScenario:
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]
-        named = [Instance("star-and-chain", star_and_chain(), 0.05, grid),
+        first = [Instance("star-and-chain", star_and_chain(), 0.05, grid),
                  Instance(RATE_INSTANCE, star_and_chain(), 0.05, RATE_GRID,
                           note="the rate row's grid")]
+        named = relabeled_named(first, seed)
         if profile.name == "quick":  # cascades are costly: the named graph only
             return named
-        return (named + self.traps(profile)
+        return (named + relabeled_named(self.traps(profile), seed)
+                + region_instances(scenario_seed(seed, f"{self.bound_id}/regions"))
                 + generated_instances(strategy(), profile, seed, self.bound_id, grid))
+
+    def regions(self, instance: Instance) -> frozenset[str]:
+        """The regions the instance lies in (:func:`graph_regions`)."""
+        return graph_regions(instance.params)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: Subject) -> TrialOutcome:

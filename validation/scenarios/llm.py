@@ -10,9 +10,14 @@ exact :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*` (see
 :mod:`offcmab.validation.scenarios.llm_instances`).
 
 Instances: Figure 3(a)'s setting (whose printed grid, n up to 2048, lies below the
-theorems' sample-size condition, so those rows are ``n/a``; larger n are added), a
-Zipf instance with random logged caches, an out-of-distribution log that never holds
-the optimal cache, and generated ones.
+theorems' sample-size condition, so those rows are ``n/a``; larger n are added), in its
+published order and relabelled, a Zipf instance with random logged caches, an
+out-of-distribution log that never holds the optimal cache, one instance of each region
+family of :func:`offcmab.validation.scenarios.llm_instances.region_instances` (costs of
+optimal queries never observed, costs outside the optimum rarely observed, many queries
+against few samples, ties and costs at 0 and 1), and generated ones; every instance but
+the published one has its ids relabelled by a seeded permutation (recorded in its
+``permutation``).
 """
 
 from __future__ import annotations
@@ -27,7 +32,12 @@ from offcmab.validation.actions import as_action
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
 from offcmab.validation.scenarios import llm_instances as cases
-from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances
+from offcmab.validation.scenarios.common import (
+    Traps,
+    bound_value,
+    generated_instances,
+    scenario_seed,
+)
 
 PAPER_GRID = tuple(2**i for i in range(1, 12))
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -39,10 +49,13 @@ GRIDS: dict[str, tuple[int, ...]] = {
 
 @dataclass(frozen=True)
 class CacheScenario:
-    """One of the two offline LLM cache bounds (``formula``), ``traps`` its trap instances."""
+    """One of the two offline LLM cache bounds (``formula``), ``traps`` its trap instances;
+    ``region_n`` a size added to the grids of the region instances (where the bound falls
+    below their largest gap)."""
 
     formula: Bound
     traps: Traps
+    region_n: int | None = None
     kind: Kind = "upper"
     algorithm: str = "offcmab.reference.clcb_llm"
 
@@ -54,9 +67,16 @@ class CacheScenario:
         grid = GRIDS[profile.name]
         paper = {"quick": None, "default": (2048, 8192),
                  "full": (*PAPER_GRID, 8192, 32768)}[profile.name]
-        instances = cases.named(grid, paper)
-        return instances + self.traps(profile) + generated_instances(
+        named = cases.relabeled_named(cases.named(grid, paper) + self.traps(profile), seed)
+        sizes = grid if self.region_n is None else tuple(sorted({*grid, self.region_n}))
+        regions = cases.region_instances(sizes, scenario_seed(seed, f"{self.bound_id}/regions"))
+        return named + regions + generated_instances(
             cases.strategy(), profile, seed, self.bound_id, grid)
+
+    def regions(self, instance: Instance) -> frozenset[str]:
+        """The regions the instance lies in (:func:`~offcmab.validation.scenarios.
+        llm_instances.offline_regions`)."""
+        return cases.offline_regions(instance.params, instance.n_grid)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: Subject) -> TrialOutcome:

@@ -13,11 +13,19 @@ and a cache-collecting ``law``:
     that query swapped for another one (a different one each time), equally likely: the
     log never shows an optimal cache, yet every query is sometimes outside the cache.
 ``explicit``
-    Logged cache ``caches[j]`` with probability ``weights[j]`` (the trap instances).
+    Logged cache ``caches[j]`` with probability ``weights[j]`` (the trap instances, and the
+    generated instances whose data never show a query of the optimal cache or rarely show
+    one outside it).
+
+An optional ``permutation`` records a relabelling: query ``i`` of the instance as first
+drawn (or as published) is query ``permutation[i]`` here.  The other fields already hold
+the relabelled instance, so a saved instance replays as it is; :func:`unpermuted` gives
+back the instance in its first order.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,9 +48,17 @@ from offcmab.reference.problems.llm_cache import (
 from offcmab.validation.evaluator import cache
 from offcmab.validation.evaluator.crosscheck import agree
 from offcmab.validation.evaluator.extremes import Extremes
+from offcmab.validation.regions import (
+    MANY_ARMS,
+    RARE_OPTIMUM,
+    RELABELED,
+    TIES_AND_EXTREMES,
+    UNOBSERVED_ARMS,
+)
 from offcmab.validation.runner.scenario import MaxGap
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.scenarios.common import rounded
+from offcmab.validation.scenarios.permutations import composed, is_relabeled, moving_permutation
 
 
 @dataclass(frozen=True)
@@ -190,7 +206,8 @@ def named(grid: tuple[int, ...], paper_grid: tuple[int, ...] | None = None) -> l
 
 
 def strategy() -> Any:
-    """Generated instances: 3-15 queries, random arrivals and costs, any law, delta.
+    """Generated instances: 3-15 queries, random arrivals and costs, any law, delta, the ids
+    relabelled by a random permutation.
 
     Instances where every cache of ``k`` costs the same (for example all costs 0) are
     left out: no gap could exceed 0 there.
@@ -210,7 +227,9 @@ def strategy() -> Any:
         if kind == "random":
             law["size"] = draw(st.integers(0, m - 1))
         noise = draw(st.sampled_from(["bernoulli", "uniform"]))
-        return {"p": p, "c": c, "k": k, "noise": noise, "law": law}
+        return permuted({"p": p, "c": c, "k": k, "noise": noise, "law": law},
+                        moving_permutation(m, np.random.default_rng(
+                            draw(st.integers(0, 2**32 - 1)))))
 
     return st.tuples(draw_instance().filter(positive_gap), st.sampled_from((0.01, 0.05, 0.1, 0.2)))
 
@@ -219,3 +238,199 @@ def rate_factor(instance: Instance, n: int) -> float:
     r"""The logarithmic factor of the offline cache bounds, :math:`\sqrt{\log(4mn/\delta)}`
     (the rate rows' :attr:`~offcmab.validation.theorem.Rate.log_factor`)."""
     return float(np.sqrt(np.log(4 * len(instance.params["p"]) * n / instance.delta)))
+
+
+# -- relabelling and the regions of the theorems' hypotheses --------------------------------
+
+
+def permuted(params: Mapping[str, Any], permutation: Any) -> dict[str, Any]:
+    """``params`` with query ``i`` renamed ``permutation[i]`` (recorded under ``permutation``).
+
+    Arrivals, costs and the logged caches of an ``explicit`` law move with their query; the
+    ``empty`` and ``random`` laws treat every query alike, and the ``ood`` law is built from
+    the relabelled problem.  A permutation already recorded is composed with the new one.
+    """
+    labels = [int(j) for j in permutation]
+    out = dict(params)
+    out["p"] = relabel(np.asarray(params["p"], dtype=float), labels).tolist()
+    out["c"] = relabel(np.asarray(params["c"], dtype=float), labels).tolist()
+    law = dict(params["law"])
+    if law["kind"] == "explicit":
+        law["caches"] = [sorted(labels[q] for q in cache) for cache in law["caches"]]
+    out["law"] = law
+    out["permutation"] = composed(params.get("permutation"), labels)
+    return out
+
+
+def unpermuted(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The instance in the order it had before :func:`permuted` (``params`` if never)."""
+    if "permutation" not in params:
+        return dict(params)
+    inverse = np.argsort(np.asarray(params["permutation"], dtype=np.int64)).tolist()
+    out = permuted({key: value for key, value in params.items() if key != "permutation"},
+                   inverse)
+    del out["permutation"]
+    return out
+
+
+def shuffled(params: Mapping[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """``params`` relabelled by a random permutation drawn from ``rng``
+    (:func:`moving_permutation`)."""
+    return permuted(params, moving_permutation(len(params["p"]), rng))
+
+
+#: A query outside the optimal cache counts as rarely observed when the logged cache holds
+#: it at least this often (:math:`\nu(q) \le` 1/4: it adds at least 4 to the coverage sum).
+RARE_NU = 0.25
+#: Many queries against few samples: the smallest ``n`` of the grid is below this many
+#: samples per query.
+SAMPLES_PER_QUERY = 20
+
+
+def ties_or_extremes(params: Mapping[str, Any]) -> bool:
+    """Some cost at 0 or 1, or two queries with the same cost or the same arrival probability."""
+    c = np.asarray(params["c"], dtype=float)
+    p = np.asarray(params["p"], dtype=float)
+    return bool(np.any((c == 0.0) | (c == 1.0)) or np.unique(c).size < c.size
+                or np.unique(p).size < p.size)
+
+
+def offline_regions(params: Mapping[str, Any], grid: tuple[int, ...]) -> frozenset[str]:
+    r"""The regions of :mod:`offcmab.validation.regions` an offline cache instance lies in.
+
+    Read from the instance itself: ``unobserved-arms`` when the cost of some query is never
+    observed (:math:`p(q)\nu(q) = 0`); ``rare-optimum`` when some query outside the optimal
+    cache (whose cost the bounds need) has :math:`0 < \nu(q) \le` :data:`RARE_NU`;
+    ``many-arms`` when the smallest ``n`` gives fewer than :data:`SAMPLES_PER_QUERY`
+    samples per query; ``ties-and-extremes`` (:func:`ties_or_extremes`); ``relabeled``
+    when the ids were permuted.
+    """
+    setup = build({key: value for key, value in params.items() if key != "permutation"})
+    problem, nu = setup.problem, setup.law.nu()
+    outside = np.ones(problem.m, dtype=bool)
+    outside[problem.optimal_cache()] = False
+    found = set(online_regions(params, grid))
+    if np.any(problem.p * nu == 0.0):
+        found.add(UNOBSERVED_ARMS)
+    if np.any(outside & (nu > 0.0) & (nu <= RARE_NU)):
+        found.add(RARE_OPTIMUM)
+    return frozenset(found)
+
+
+def online_regions(params: Mapping[str, Any], grid: tuple[int, ...]) -> frozenset[str]:
+    """The regions a cache instance lies in without its logging law: relabelled, ties or
+    extremes, many queries against the smallest ``n`` (or horizon) of ``grid``."""
+    found = set()
+    if is_relabeled(params):
+        found.add(RELABELED)
+    if ties_or_extremes(params):
+        found.add(TIES_AND_EXTREMES)
+    if min(grid) < SAMPLES_PER_QUERY * len(params["p"]):
+        found.add(MANY_ARMS)
+    return frozenset(found)
+
+
+def arrival_probabilities(weights: np.ndarray) -> list[float]:
+    """Arrival probabilities from positive weights (rounded; the last closes the sum)."""
+    p = rounded(weights / weights.sum(), 6)
+    return [*p[:-1], round(1.0 - sum(p[:-1]), 6)]
+
+
+def unobserved_cache(rng: np.random.Generator) -> dict[str, Any]:
+    r"""Two queries of the optimal cache sit in every logged cache: their costs are never seen.
+
+    Four or five queries, cache of two.  Queries 0 and 1 (before relabelling) are always
+    cached by the logger.  Query 0 costs 1, more than any observed query, and arrives just
+    often enough to belong to the optimal cache: taking its unknown cost for the largest
+    observed one leaves it out.  Query 1 costs 0.4-0.6, between the observed costs, and
+    arrives often: taking its unknown cost for 0 leaves it out.  Query 2 is rare and
+    costly (0.6-0.9), the best query outside the optimal cache; the rest are cheap
+    (0-0.1); each is observed whenever it arrives, query 2 only when the logger does not
+    cache it too (30% of rounds).  The theorems allow this: they need :math:`\nu(q) > 0`
+    outside the optimal cache only.
+    """
+    cheap = int(rng.integers(1, 3))
+    c_costly = round(float(rng.uniform(0.6, 0.9)), 3)
+    c_mid = round(float(rng.uniform(0.4, 0.6)), 3)
+    c_cheap = np.round(rng.uniform(0.0, 0.1, cheap), 3)
+    threshold = float(rng.uniform(0.8, 1.2)) * c_costly  # p c of query 2, up to scale
+    w_top = threshold / ((c_costly + 1.0) / 2)  # above the threshold only at cost 1
+    w_mid = 2.0 * threshold / c_mid
+    w_cheap = rng.uniform(0.5, 1.5, cheap)
+    return {"p": arrival_probabilities(np.array([w_top, w_mid, threshold / c_costly, *w_cheap])),
+            "c": [1.0, c_mid, c_costly, *c_cheap.tolist()], "k": 2, "noise": "bernoulli",
+            "law": {"kind": "explicit", "caches": [[0, 1], [0, 1, 2]], "weights": [0.7, 0.3]}}
+
+
+def rare_outside(rng: np.random.Generator) -> dict[str, Any]:
+    r"""The logger usually caches queries outside the optimal cache.
+
+    Four or five queries, cache of one; the optimal query is frequent and costly, and the
+    logged cache holds one or two of the others in all but a fraction 0.1-0.2 of rounds,
+    so their costs (which the bounds need) are rarely observed: :math:`\nu(q)` of 0.1-0.2,
+    a coverage sum of 5-20.
+    """
+    m = int(rng.integers(4, 6))
+    p = np.concatenate([[rng.uniform(0.45, 0.6)], rng.uniform(0.05, 0.2, m - 1)])
+    c = np.concatenate([[rng.uniform(0.8, 1.0)], rng.uniform(0.05, 0.9, m - 1)])
+    hidden = sorted(int(q) for q in 1 + rng.choice(m - 1, int(rng.integers(1, 3)),
+                                                   replace=False))
+    seen = round(float(rng.uniform(0.1, 0.2)), 3)
+    return {"p": arrival_probabilities(p), "c": rounded(c, 3), "k": 1, "noise": "bernoulli",
+            "law": {"kind": "explicit", "caches": [hidden, []], "weights": [1 - seen, seen]}}
+
+
+def many_queries(rng: np.random.Generator) -> dict[str, Any]:
+    r"""Six to eight queries with Zipf arrivals, cache of two, empty logged caches, on a grid
+    that starts at :data:`FEW_SAMPLES` samples (a few per cost); the popular queries cost
+    most.  (More queries would leave the standard-view bound vacuous at affordable ``n``.)"""
+    m = int(rng.integers(6, 9))
+    c = np.sort(rng.uniform(0.0, 1.0, m))[::-1]
+    return {"p": arrival_probabilities(zipf_probabilities(m, 1.2)), "c": rounded(c, 3), "k": 2,
+            "noise": "uniform", "law": {"kind": "empty"}}
+
+
+def ties_and_extremes(rng: np.random.Generator) -> dict[str, Any]:
+    """Four queries with costs 0, 1/2 and 1 (each at least once, so two tie),
+    arrival weights in pairs of equal ones (the frequent queries costlier), cache of one or
+    two, uniform random logged caches of one query."""
+    m = 4
+    c = np.sort(np.concatenate([[0.0, 0.5, 1.0], rng.choice([0.0, 0.5, 1.0], m - 3)]))[::-1]
+    w = np.repeat(np.sort(rng.uniform(1.0, 4.0, (m + 1) // 2))[::-1], 2)[:m]
+    return {"p": arrival_probabilities(w), "c": c.tolist(), "k": int(rng.integers(1, 3)),
+            "noise": "bernoulli", "law": {"kind": "random", "size": 1}}
+
+
+#: The region instances: name -> how to draw one.
+REGION_FAMILIES = {"unobserved-in-optimum": unobserved_cache,
+                   "rare-outside-optimum": rare_outside,
+                   "many-queries": many_queries,
+                   "ties-and-extremes": ties_and_extremes}
+
+#: The smallest ``n`` of the many-queries instance (ten to twenty samples per query).
+FEW_SAMPLES = 100
+def region_instances(grid: tuple[int, ...], seed: int) -> list[Instance]:
+    """One instance of each family of :data:`REGION_FAMILIES`, drawn from ``seed`` and
+    relabelled by a permutation drawn from it (origin ``generated``), on ``grid``."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    instances = []
+    for name, make in REGION_FAMILIES.items():
+        params = shuffled(make(rng), rng)
+        sizes = (FEW_SAMPLES, *grid) if make is many_queries else grid
+        instances.append(Instance(name, params, 0.05, sizes, "generated"))
+    return instances
+
+
+def relabeled_named(instances: list[Instance], seed: int) -> list[Instance]:
+    """Each named instance relabelled by a permutation drawn from ``seed`` and its name; a
+    paper instance keeps its published order and gains a relabelled copy (``-relabeled``)."""
+    out = []
+    for instance in instances:
+        rng = np.random.default_rng([seed, *instance.name.encode()])
+        moved = shuffled(instance.params, rng)
+        if instance.origin == "paper":
+            out += [instance, dataclasses.replace(instance, name=f"{instance.name}-relabeled",
+                                                  params=moved)]
+        else:
+            out.append(dataclasses.replace(instance, params=moved))
+    return out

@@ -24,7 +24,9 @@ is beyond what any in-process door can stop).  The regret
 runner recorded (closed-form expected costs).  Each trial runs the learner for ``T``
 rounds, ``n`` of the report standing for ``T``; the theorem bounds the regret with
 probability :math:`1-\delta`.  The instances are those of the offline scenarios without
-their logged caches.
+their logged caches, with their ids relabelled by a seeded permutation, and two region
+instances on the rate row's grid (:func:`region_instances`): ties and costs at 0 and 1,
+and more queries than the shortest horizon has rounds per twenty queries.
 
 :func:`replay` runs a learner factory on a stream the caller already holds (the
 whole-stream call ``(queries, costs, m, k, delta)`` of offline replays); it is a
@@ -43,12 +45,22 @@ import numpy.typing as npt
 from offcmab.bounds.bound import Bound
 from offcmab.reference.cucb_llm_stream import StreamingCache
 from offcmab.reference.dataset import FloatArray, IntArray
-from offcmab.reference.problems.llm_cache import LLMCacheProblem, sample_costs, sample_queries
+from offcmab.reference.problems.llm_cache import (
+    LLMCacheProblem,
+    sample_costs,
+    sample_queries,
+    zipf_probabilities,
+)
 from offcmab.validation.evaluator import cache as evaluator_cache
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
 from offcmab.validation.scenarios import llm_instances as cases
-from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances
+from offcmab.validation.scenarios.common import (
+    Traps,
+    bound_value,
+    generated_instances,
+    scenario_seed,
+)
 from offcmab.validation.user_algorithm import guarded, source_files
 
 GRIDS: dict[str, tuple[int, ...]] = {
@@ -67,6 +79,24 @@ def four_queries() -> dict[str, Any]:
     """Four queries, cache 2, Bernoulli costs; the best cache {0, 2} saves 0.52 a round."""
     return {"p": [0.4, 0.3, 0.2, 0.1], "c": [0.9, 0.2, 0.8, 0.3], "k": 2, "noise": "bernoulli",
             "law": {"kind": "empty"}}
+
+
+#: Queries of the many-queries region instance: more than the shortest horizon of
+#: :data:`RATE_GRID` has rounds per twenty queries.
+MANY_QUERIES = 12
+
+
+def region_instances(seed: int) -> list[Instance]:
+    """Two instances on :data:`RATE_GRID`, drawn from ``seed`` and relabelled: costs 0, 1/2
+    and 1 with ties (:func:`~offcmab.validation.scenarios.llm_instances.ties_and_extremes`),
+    and :data:`MANY_QUERIES` queries with Zipf arrivals, the popular ones costlier."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    ties = cases.ties_and_extremes(rng) | {"law": {"kind": "empty"}}
+    costs = np.round(np.sort(rng.uniform(0.0, 1.0, MANY_QUERIES))[::-1], 3)
+    p = cases.arrival_probabilities(zipf_probabilities(MANY_QUERIES, 1.0))
+    many = {"p": p, "c": costs.tolist(), "k": 3, "noise": "bernoulli", "law": {"kind": "empty"}}
+    return [Instance(name, cases.shuffled(params, rng), 0.05, RATE_GRID, "generated")
+            for name, params in (("ties-and-extremes", ties), ("many-queries", many))]
 
 
 def rate_factor(instance: Instance, n: int) -> float:
@@ -253,11 +283,17 @@ class StreamScenario:
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         grid = GRIDS[profile.name]
-        instances = cases.named(grid, grid if profile.name == "full" else None)
-        instances.append(Instance(RATE_INSTANCE, four_queries(), 0.05, RATE_GRID,
-                                  note="the rate row's grid"))
-        return instances + self.traps(profile) + generated_instances(
-            cases.strategy(), profile, seed, self.bound_id, grid)
+        named = cases.named(grid, grid if profile.name == "full" else None)
+        named.append(Instance(RATE_INSTANCE, four_queries(), 0.05, RATE_GRID,
+                              note="the rate row's grid"))
+        return (cases.relabeled_named(named + self.traps(profile), seed)
+                + region_instances(scenario_seed(seed, f"{self.bound_id}/regions"))
+                + generated_instances(cases.strategy(), profile, seed, self.bound_id, grid))
+
+    def regions(self, instance: Instance) -> frozenset[str]:
+        """The regions the instance lies in, its logging law aside (a learner collects its
+        own data: :func:`~offcmab.validation.scenarios.llm_instances.online_regions`)."""
+        return cases.online_regions(instance.params, instance.n_grid)
 
     def trial(self, instance: Instance, n: int, rng: np.random.Generator,
               subject: Subject) -> TrialOutcome:

@@ -7,7 +7,14 @@ Everything validation checks for this bound:
   (:data:`offcmab.bounds.theorems.llm.LEM_LLM_STD`), at the exact
   :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*`;
 * **instances**: Figure 3(a)'s setting, a Zipf instance with random logged caches, an
-  out-of-distribution log, generated instances and the trap below (:class:`CacheScenario`);
+  out-of-distribution log, one instance per region family (with ``n`` up to
+  :data:`REGION_N`), generated instances and the trap below (:class:`CacheScenario`);
+* **regions**: every region the hypotheses allow.  The bound needs the costs of the
+  queries outside the optimal cache observed (:math:`\nu(q) > 0` there, through
+  :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and the condition on ``n``), not those of the
+  optimal queries, so data that never show an optimal query's cost (``unobserved-arms``)
+  and rarely show one outside (``rare-optimum``) lie inside it, as do many queries against
+  few samples, ties and costs at 0 and 1, and any numbering of the queries (``relabeled``);
 * **signature**: ``f(log, k, delta)``, in place of
   :func:`offcmab.reference.clcb_llm.clcb_llm` with ``variant="standard"``;
 * **events**: the cost and frequency confidence events of the standard variant (the cost
@@ -30,12 +37,23 @@ from offcmab.validation.controls.llm import STANDARD_CONTROLS
 from offcmab.validation.events import llm, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
+from offcmab.validation.regions import (
+    MANY_ARMS,
+    RARE_OPTIMUM,
+    RELABELED,
+    TIES_AND_EXTREMES,
+    UNOBSERVED_ARMS,
+)
 from offcmab.validation.scenarios.llm import CacheScenario
 from offcmab.validation.scenarios.llm_instances import rate_factor
 from offcmab.validation.scenarios.traps import standard_cache_traps
 from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import cache_space
+
+#: The size added to the region instances' grids: the bound (a factor sqrt(m+1) above
+#: Theorem 3's) falls below their largest gap only there.
+REGION_N = 128000
 
 #: Control -> why no row of this bound can flag it.
 NO_POWER = {
@@ -60,7 +78,7 @@ THEOREM = Theorem(
     id=LEM_LLM_STD.id,
     bound=LEM_LLM_STD,
     title="The standard-view LLM cache bound",
-    scenario=CacheScenario(LEM_LLM_STD, standard_cache_traps),
+    scenario=CacheScenario(LEM_LLM_STD, standard_cache_traps, region_n=REGION_N),
     signature=Signature("f(log, k, delta)", clcb_llm, {"variant": "standard"},
                         exposes=CACHE_FIELDS),
     events=events,
@@ -70,4 +88,5 @@ THEOREM = Theorem(
     space=cache_space,
     check_params=CACHE_PARAMS,
     rate=Rate(-0.5, log_factor=rate_factor),
+    regions=(UNOBSERVED_ARMS, RARE_OPTIMUM, MANY_ARMS, TIES_AND_EXTREMES, RELABELED),
 )

@@ -7,6 +7,12 @@ Everything validation checks for this bound:
   :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and :math:`p^*`;
 * **instances**: those of the standard-view lemma (:class:`CacheScenario`), and the trap
   below;
+* **regions**: every region the hypotheses allow.  The bound needs the costs of the
+  queries outside the optimal cache observed (:math:`\nu(q) > 0` there, through
+  :math:`\sum_{q\notin\mathcal M^*}1/\nu(q)` and the condition on ``n``), not those of the
+  optimal queries, so data that never show an optimal query's cost (``unobserved-arms``)
+  and rarely show one outside (``rare-optimum``) lie inside it, as do many queries against
+  few samples, ties and costs at 0 and 1, and any numbering of the queries (``relabeled``);
 * **signature**: ``f(log, k, delta)``, in place of
   :func:`offcmab.reference.clcb_llm.clcb_llm` with ``variant="improved"``;
 * **events**: the cost event and the :math:`\ell_1` arrival event of the improved
@@ -29,6 +35,13 @@ from offcmab.validation.controls.llm import IMPROVED_CONTROLS
 from offcmab.validation.events import llm, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
+from offcmab.validation.regions import (
+    MANY_ARMS,
+    RARE_OPTIMUM,
+    RELABELED,
+    TIES_AND_EXTREMES,
+    UNOBSERVED_ARMS,
+)
 from offcmab.validation.scenarios.llm import CacheScenario
 from offcmab.validation.scenarios.llm_instances import rate_factor
 from offcmab.validation.scenarios.traps import improved_cache_traps
@@ -69,4 +82,5 @@ THEOREM = Theorem(
     space=cache_space,
     check_params=CACHE_PARAMS,
     rate=Rate(-0.5, log_factor=rate_factor),
+    regions=(UNOBSERVED_ARMS, RARE_OPTIMUM, MANY_ARMS, TIES_AND_EXTREMES, RELABELED),
 )

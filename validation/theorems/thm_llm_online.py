@@ -9,7 +9,13 @@ Everything validation checks for this bound:
   :math:`\sqrt{T\log T}` on a grid of a four-query instance (a learner that never caches
   grows linearly);
 * **instances**: the offline cache instances without their logged caches, and the trap
-  below;
+  below, each with its ids relabelled by a seeded permutation, and two region instances on
+  the rate row's grid (ties and costs at 0 and 1; twelve queries);
+* **regions**: a learner collects its own data, so the theorem has no coverage hypothesis
+  and the regions about what a log leaves out (``unobserved-arms``, ``rare-optimum``) do
+  not apply, nor ``multi-parent`` (no graph); what its hypotheses do allow, and a run
+  covers, is any numbering of the queries (``relabeled``), tied costs and costs at 0 and 1
+  (``ties-and-extremes``), and many queries against a short horizon (``many-arms``);
 * **signature**: a learner factory ``f(m, k, delta)`` in place of
   :func:`offcmab.validation.scenarios.llm_online.printed_cache`; the scenario feeds its
   learner one round at a time (``cache()``, then ``observe(query, cost_or_None)``), so it
@@ -42,6 +48,7 @@ from offcmab.validation.controls.stream import STREAM_CONTROLS
 from offcmab.validation.events import llm
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.falsify.spaces import online_paired_space
+from offcmab.validation.regions import MANY_ARMS, RELABELED, TIES_AND_EXTREMES
 from offcmab.validation.scenarios.llm_online import (
     RATE_INSTANCE,
     StreamScenario,
@@ -101,4 +108,5 @@ THEOREM = Theorem(
     falsify_space=online_paired_space,
     check_params=CACHE_PARAMS,
     rate=Rate(0.5, RATE_INSTANCE, rate_factor),
+    regions=(RELABELED, TIES_AND_EXTREMES, MANY_ARMS),
 )

@@ -55,12 +55,16 @@ CASCADE = obj({"family": choice("cascade"), "mu": PROBABILITIES, "k": integer(1)
                "law": law({"uniform": {}, "ood": {},
                            "mixture": {"lists": list_of(list_of(integer(0))),
                                        "weights": PROBABILITIES}})}, RELABEL)
+#: A relabelling of a cache or IM instance's ids, recorded with it (optional).
+PERMUTATION = {"permutation": list_of(integer(0))}
 CACHE = obj({"p": PROBABILITIES, "c": PROBABILITIES, "k": integer(1),
              "noise": choice("bernoulli", "uniform"),
-             "law": law({"empty": {}, "ood": {}, "random": {"size": integer(0)}})})
+             "law": law({"empty": {}, "ood": {}, "random": {"size": integer(0)},
+                         "explicit": {"caches": list_of(list_of(integer(0), min_size=0)),
+                                      "weights": PROBABILITIES}})}, PERMUTATION)
 IM = obj({"nodes": integer(1), "sources": list_of(integer(0)),
           "targets": list_of(integer(0)), "p": PROBABILITIES, "q": PROBABILITIES,
-          "k": integer(1)})
+          "k": integer(1)}, PERMUTATION)
 
 
 def _cascade(value: Any, field: str) -> None:

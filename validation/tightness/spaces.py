@@ -24,7 +24,10 @@ from typing import Any
 import numpy as np
 
 from offcmab.validation.scenarios.common import rounded
+from offcmab.validation.scenarios.im import permuted as permuted_graph
 from offcmab.validation.scenarios.im import star_and_chain
+from offcmab.validation.scenarios.llm_instances import permuted
+from offcmab.validation.scenarios.permutations import moving_permutation
 
 #: Largest number of items (cascade items, queries, paths) a space lets vary.
 MAX_ITEMS = 10
@@ -194,7 +197,9 @@ CACHE_GRID = (500, 2000, 8000, 32000)
 #: Online horizons: the regret bound is below T times the largest per-round gap only
 #: for T of a few tens of thousands (see the docs' tightness page).
 ONLINE_GRID = (40000, 80000)
-CACHE_LAWS = ("empty", "random", "ood")
+CACHE_LAWS = ("empty", "random", "ood", "pinned", "rare")
+#: Seeds of the relabelling coordinate (a permutation of the ids drawn from each).
+RELABEL_SEEDS = 1000
 NOISES = ("bernoulli", "uniform")
 
 
@@ -220,12 +225,45 @@ def _cache_start(p: Sequence[float], c: Sequence[float], k: int) -> list[float]:
     return [len(p), k, *p, *[0.01] * pad, *c, *[0.0] * pad, 0]
 
 
+def _logged_law(kind: str, params: dict[str, Any], size: int, rare_nu: float
+                ) -> dict[str, Any]:
+    """The logging law ``kind`` of a cache instance (``size``: logged cache size or how
+    many queries the explicit laws hold).
+
+    ``pinned``: the ``size`` (at least 1) optimal queries of largest :math:`p(q)c(q)` sit in
+    every logged cache, so their costs are never observed; ``rare``: the ``size`` queries
+    outside the optimal cache of largest :math:`p(q)c(q)` sit in the logged cache but in a
+    fraction ``rare_nu`` of rounds.
+    """
+    m, k = len(params["p"]), params["k"]
+    if kind == "random":
+        return {"kind": kind, "size": min(size, m - 1)}
+    if kind not in ("pinned", "rare"):
+        return {"kind": kind}
+    order = np.argsort(-np.asarray(params["p"]) * np.asarray(params["c"]), kind="stable")
+    if kind == "pinned":
+        pinned = sorted(int(q) for q in order[:max(1, min(size, k))])
+        return {"kind": "explicit", "caches": [pinned], "weights": [1.0]}
+    hidden = sorted(int(q) for q in order[k:k + max(1, min(size, m - k))])
+    return {"kind": "explicit", "caches": [hidden, []], "weights": [1.0 - rare_nu, rare_nu]}
+
+
+def _relabeled(params: dict[str, Any], seed: int) -> dict[str, Any]:
+    """``params`` with the ids relabelled by the permutation drawn from ``seed``."""
+    labels = moving_permutation(len(params["p"]), np.random.default_rng(seed))
+    return permuted(params, labels)
+
+
 def cache_space() -> Space:
-    r"""Offline LLM cache: 3-10 queries, arrivals, costs, cache size, noise, logging law."""
+    r"""Offline LLM cache: 3-10 queries, arrivals, costs, cache size, noise, logging law
+    (empty, random, out-of-distribution, optimal queries never observed, queries outside
+    the optimum rarely observed), the ids relabelled by a seeded permutation."""
     box = _Box()
     _cache_box(box)
     box.add("law", 0, len(CACHE_LAWS) - 1, integral=True)
     box.add("logged_size", 0, MAX_ITEMS - 1, integral=True)
+    box.add("rare_nu", 0.02, 0.25)
+    box.add("relabel", 0, RELABEL_SEEDS - 1, integral=True)
     _n_delta(box, CACHE_GRID)
 
     def decode(x: np.ndarray) -> Decoded:
@@ -233,32 +271,36 @@ def cache_space() -> Space:
         params = _read_cache(reader)
         kind = CACHE_LAWS[reader.integer()]
         size = reader.integer()
-        law: dict[str, Any] = {"kind": kind}
-        if kind == "random":
-            law["size"] = min(size, len(params["p"]) - 1)
+        rare_nu = round(float(reader.take()[0]), 3)
+        seed = reader.integer()
+        params = _relabeled(params | {"law": _logged_law(kind, params, size, rare_nu)}, seed)
         delta, n = _read_n_delta(reader, CACHE_GRID)
-        return params | {"law": law}, delta, n
+        return params, delta, n
 
     # one frequent costly query among three, empty logged caches, n = 32000, delta = 0.05
-    start = [*_cache_start([0.8, 0.1, 0.1], [1.0, 0.1, 0.1], 1), 0, 0, 3, 1]
-    return box.space(decode, start, "LLM cache (m, k, arrivals, costs, noise, logging law)")
+    start = [*_cache_start([0.8, 0.1, 0.1], [1.0, 0.1, 0.1], 1), 0, 0, 0.1, 0, 3, 1]
+    return box.space(decode, start, "LLM cache (m, k, arrivals, costs, noise, logging law "
+                                    "incl. unobserved and rarely observed queries, ids)")
 
 
 def online_space() -> Space:
-    r"""Online LLM cache: the offline space without a logging law, horizons ``ONLINE_GRID``."""
+    r"""Online LLM cache: the offline space without a logging law, horizons ``ONLINE_GRID``,
+    the ids relabelled by a seeded permutation."""
     box = _Box()
     _cache_box(box)
+    box.add("relabel", 0, RELABEL_SEEDS - 1, integral=True)
     _n_delta(box, ONLINE_GRID)
 
     def decode(x: np.ndarray) -> Decoded:
         reader = _Reader(x)
         params = _read_cache(reader) | {"law": {"kind": "empty"}}
+        params = _relabeled(params, reader.integer())
         delta, n = _read_n_delta(reader, ONLINE_GRID)
         return params, delta, n
 
     # one very frequent costly query among three, T = 40000, delta = 0.2
-    start = [*_cache_start([1.0, 0.01, 0.01], [1.0, 0.5, 0.5], 1), 0, 3]
-    return box.space(decode, start, "LLM cache, online (m, k, arrivals, costs, noise)")
+    start = [*_cache_start([1.0, 0.01, 0.01], [1.0, 0.5, 0.5], 1), 0, 0, 3]
+    return box.space(decode, start, "LLM cache, online (m, k, arrivals, costs, noise, ids)")
 
 
 # -- Theorem 4: influence maximization with node-level feedback -----------------------------
@@ -268,13 +310,16 @@ IM_DELTAS = (0.05, 0.1)
 
 
 def im_space() -> Space:
-    r"""The six-node star-and-chain graph: edge probabilities, seed law ``q``, ``k``."""
+    r"""The six-node star-and-chain graph (node 2 has two parents): edge probabilities, seed
+    law ``q`` (0 and 1 allowed: a node never or always seeded leaves its out-edges
+    unobserved), ``k``, the node ids relabelled by a seeded permutation."""
     graph = star_and_chain()
     edges, nodes = len(graph["p"]), graph["nodes"]
     box = _Box()
-    box.add("edge_p", 0.05, 0.95, count=edges)
-    box.add("q", 0.05, 0.95, count=nodes)
+    box.add("edge_p", 0.05, 1.0, count=edges)
+    box.add("q", 0.0, 1.0, count=nodes)
     box.add("k", 1, 2, integral=True)
+    box.add("relabel", 0, RELABEL_SEEDS - 1, integral=True)
     box.add("n_index", 0, len(IM_GRID) - 1, integral=True)
     box.add("delta_index", 0, len(IM_DELTAS) - 1, integral=True)
 
@@ -282,9 +327,10 @@ def im_space() -> Space:
         reader = _Reader(x)
         p, q = rounded(reader.take(edges), 2), rounded(reader.take(nodes), 2)
         k = reader.integer()
+        labels = moving_permutation(nodes, np.random.default_rng(reader.integer()))
         n, delta = IM_GRID[reader.integer()], IM_DELTAS[reader.integer()]
-        return graph | {"p": p, "q": q, "k": k}, delta, n
+        return permuted_graph(graph | {"p": p, "q": q, "k": k}, labels), delta, n
 
-    start = [*graph["p"], *graph["q"], graph["k"], 0, 0]  # the node-level IM scenario's graph
+    start = [*graph["p"], *graph["q"], graph["k"], 0, 0, 0]  # the node-level IM scenario's graph
     return box.space(decode, start, "influence maximization on the star-and-chain graph "
-                                    "(edge probabilities, seed law, k)")
+                                    "(edge probabilities, seed law, k, node ids)")
