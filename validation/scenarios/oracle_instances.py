@@ -90,7 +90,7 @@ def relabel_cmabt(params: Mapping[str, Any], rng: np.random.Generator) -> dict[s
     if params["family"] == "kpath":
         count = len(params["path_means"])
         permutation = rng.permutation(count).astype(np.int64)
-        renamed = {"path_means": _moved(params["path_means"], permutation)}
+        renamed: dict[str, Any] = {"path_means": _moved(params["path_means"], permutation)}
         if "weights" in law:
             law["weights"] = _moved(law["weights"], permutation)
     elif params["family"] == "cascade":
