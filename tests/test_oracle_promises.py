@@ -188,5 +188,7 @@ def test_validate_flags_an_im_algorithm_returning_the_k_smallest_ids(tmp_path: P
          "--seed", str(SEED), "--algorithm", f"{subject}:smallest_ids", "--out", str(out),
          "--no-figures"], capture_output=True, text=True, check=False, cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
+    # It exposes no LCBs (every event row is n/a) and every bound row is vacuous or n/a:
+    # the rate row flags it (its gap stays flat where the reference's shrinks).
     rows = json.loads((out / "report.json").read_text())["rows"]
-    assert [row["variant"] for row in rows if row["verdict"] == "FAIL"] == ["rate"]
+    assert any(row["variant"] == "rate" and row["verdict"] == "FAIL" for row in rows), rows
