@@ -188,5 +188,24 @@ def test_validate_flags_an_im_algorithm_returning_the_k_smallest_ids(tmp_path: P
          "--seed", str(SEED), "--algorithm", f"{subject}:smallest_ids", "--out", str(out),
          "--no-figures"], capture_output=True, text=True, check=False, cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
+    # It exposes no LCBs (every event row is n/a) and every bound row is vacuous or n/a:
+    # the rate row flags it (its gap stays flat where the reference's shrinks).
     rows = json.loads((out / "report.json").read_text())["rows"]
-    assert [row["variant"] for row in rows if row["verdict"] == "FAIL"] == ["rate"]
+    assert any(row["variant"] == "rate" and row["verdict"] == "FAIL" for row in rows), rows
+
+
+def test_the_relabeled_oracle_step_flags_fixed_id_oracles_and_passes_the_reference() -> None:
+    from broken_oracle_subjects import first_k_im
+
+    from offcmab.validation.controls import im
+
+    subjects = {"first_k_im": first_k_im, **{name: im.IM_CONTROLS[name] for name in
+                                             ("oracle-first-k", "oracle-reversed",
+                                              "oracle-random")}}
+    found = {name: core.event_row(core.run_case(oracles.relabeled_step_case(run, name), 10,
+                                                SEED), LEVEL)["verdict"]
+             for name, run in subjects.items()}
+    assert set(found.values()) == {core.FAIL}, found
+    # the exact oracle promises 0: the reference cannot fail this row (no false alarm)
+    reference = core.run_case(oracles.relabeled_step_case(), 10, SEED)
+    assert reference.failures == 0

@@ -65,6 +65,11 @@ oracle's own code.  An action that is not feasible fails the trial.
     reported ``lcb`` is the very
     index its oracle saw (a wrong index is the arm rows' business), and it is ``n/a`` for a
     subject that exposes no ``lcb``.
+``event-im-oracle-step`` on ``star-and-chain-relabeled`` (CLCB-IM-N)
+    The oracle step of the node-level proof on the subject's own edge LCBs (as the row of
+    :mod:`offcmab.validation.events.im_node` checks it on the six-node graph), with the
+    graph's nodes relabeled by a fresh random permutation in every trial, so that the
+    seeds a fixed-id oracle returns are rarely the best for the LCBs.
 ``event-oracle-topk``
     :class:`offcmab.reference.oracles.TopK` (CLCB-Cascade's oracle, which its subject never
     receives) on grid weights at a size too large to enumerate: the chosen sum equals the
@@ -96,7 +101,8 @@ from offcmab.validation.evaluator.spread import spreads
 from offcmab.validation.events import arms
 from offcmab.validation.events.celf import lazy_greedy
 from offcmab.validation.events.core import EventCase
-from offcmab.validation.events.subject import require
+from offcmab.validation.events.im_node import oracle_step_fails, reference_choice
+from offcmab.validation.events.subject import node_choice, require
 from offcmab.validation.scenarios import cmabt
 from offcmab.validation.scenarios.im import (
     build,
@@ -109,6 +115,7 @@ from offcmab.validation.scenarios.oracle_instances import (
     HubGraph,
     large_hub_graph,
     relabel_cmabt,
+    relabel_node_instance,
     small_hub_graph,
 )
 from offcmab.validation.scenarios.traps import imm_oracle
@@ -423,3 +430,38 @@ def imm_celf_case(profile: str, imm: Callable[[Any], Any] | None = None) -> Even
                      f"worlds, Clopper-Pearson limits at {ETA:g} each", "relabeled-hub-graphs-300",
                      300, float(sample.delta_prime), failure, draw,
                      trials=CELF_TRIALS[profile], subject_free=True)
+
+
+#: Dataset size and trials of the relabeled oracle-step row (as the six-node graph's own).
+STEP_N, STEP_TRIALS = 20000, 10
+
+
+def relabeled_step_case(subject: Callable[..., Any] | None = None,
+                        spec: str = "") -> EventCase:
+    r"""CLCB-IM-N's oracle step on its own LCBs, the six-node graph relabeled in every trial.
+
+    Each trial renames the nodes of
+    :func:`~offcmab.validation.scenarios.im.star_and_chain` by a fresh random permutation
+    (:func:`~offcmab.validation.scenarios.oracle_instances.relabel_node_instance`), runs the
+    subject as Theorem 4 calls it with the exact oracle on :data:`STEP_N` cascades, and
+    fails when its seeds fall short of the best seeds on the graph weighted by its own
+    edge LCBs (exact oracle, promise 0).  The hub is at id 0 in one trial of six, so a
+    subject whose seeds are fixed ids (the ``k`` smallest) fails most trials; ``subject``
+    replaces CLCB-IM-N (named ``spec``), and the row is ``n/a`` for a subject that exposes
+    no ``lcb``.
+    """
+    run = node_choice(subject, spec) if subject else reference_choice
+
+    def draw(rng: np.random.Generator) -> bool:
+        params = relabel_node_instance(star_and_chain(), rng)
+        problem = build(params)
+        graph, k = problem.graph, int(params["k"])
+        hidden = graph.with_probabilities(np.zeros(graph.edges))  # the subject sees no truth
+        result = run(hidden, problem.sample(STEP_N, rng), exact_oracle(graph, k), 0.05)
+        return oracle_step_fails(result, graph, k)
+
+    return EventCase("event-im-oracle-step", (), "offcmab.reference.im.clcb_im_node",
+                     "apdx_sec:app_IM_node step (2)",
+                     "sigma_LCB(S_hat) >= max_S sigma_LCB(S) (exact oracle, alpha = 1), "
+                     "nodes relabeled by a random permutation in every trial",
+                     "star-and-chain-relabeled", STEP_N, 0.05, 0.0, draw, trials=STEP_TRIALS)

@@ -24,7 +24,8 @@ Both return a :class:`HubGraph` whose ``params`` is the graph as the node-level 
 spells a graph (``nodes``, ``sources``, ``targets``, ``p``, ``k``) with the permutation
 kept, so a draw can be replayed and read.
 
-:func:`relabel_cmabt` does the same to a CMAB-T instance (k-path, cascade, edge-level IM):
+:func:`relabel_cmabt` does the same to a CMAB-T instance (k-path, cascade, edge-level IM),
+:func:`relabel_node_instance` to a node-level IM instance:
 the rows that run a subject on its own LCBs draw a permutation per trial, so the optimum of
 the LCBs is at the first ids in few trials.
 """
@@ -90,7 +91,7 @@ def relabel_cmabt(params: Mapping[str, Any], rng: np.random.Generator) -> dict[s
     if params["family"] == "kpath":
         count = len(params["path_means"])
         permutation = rng.permutation(count).astype(np.int64)
-        renamed = {"path_means": _moved(params["path_means"], permutation)}
+        renamed: dict[str, Any] = {"path_means": _moved(params["path_means"], permutation)}
         if "weights" in law:
             law["weights"] = _moved(law["weights"], permutation)
     elif params["family"] == "cascade":
@@ -116,6 +117,16 @@ def _moved(values: Sequence[Any], permutation: IntArray) -> list[Any]:
     for i, target in enumerate(permutation.tolist()):
         moved[target] = values[i]
     return moved
+
+
+def relabel_node_instance(params: Mapping[str, Any],
+                          rng: np.random.Generator) -> dict[str, Any]:
+    """A node-level IM instance with node ``i`` renamed ``permutation[i]`` (edges and seed
+    probabilities ``q``), the permutation drawn from ``rng`` and kept."""
+    renamed, permutation = relabel(int(params["nodes"]), list(params["sources"]),
+                                   list(params["targets"]), list(params["p"]),
+                                   int(params["k"]), rng)
+    return {**params, **renamed, "q": _moved(params["q"], permutation)}
 
 
 def relabel(nodes: int, sources: list[int], targets: list[int], p: list[float], k: int,

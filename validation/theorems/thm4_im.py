@@ -25,8 +25,10 @@ Everything validation checks for this bound:
 * **signature**: ``f(graph, cascades, oracle, delta)``, in place of
   :func:`offcmab.reference.im.clcb_im_node.clcb_im_node`;
 * **events**: the interval events of the estimator, the edge LCB below the truth, the
-  oracle step on the algorithm's own LCBs, and the promises of the exact and the IMM
-  oracle objects the scenario hands to the subject;
+  oracle step on the algorithm's own LCBs (on the six-node graph and on copies relabeled
+  in every trial), and the promises of the exact and the IMM oracle objects the scenario
+  hands to the subject (IMM also against exact optima on relabeled graphs and against a
+  CELF baseline at 300 nodes);
 * **controls**: CLCB-IM-N with one expression broken, each also run through the event
   rows (their trap rows are vacuous, so they run on traps in the full profile only); a
   half-width radius and a radius without the union bound stay valid confidence intervals
@@ -83,7 +85,8 @@ NO_POWER = {
 
 def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
     """The estimator's events, the oracle step, and the scenario's oracles' promises."""
-    return [*im_node.cases(profile, subject, spec), *oracles.im_cases(profile)]
+    return [*im_node.cases(profile, subject, spec), oracles.relabeled_step_case(subject, spec),
+            *oracles.im_cases(profile)]
 
 
 THEOREM = Theorem(
