@@ -32,8 +32,9 @@ def test_generated_instances_allow_a_positive_gap(theorem: Theorem) -> None:
     checked = 0
     for seed in SEEDS:
         for instance in theorem.scenario.instances(PROFILES["full"], seed):
-            if instance.origin != "generated":
-                continue
+            if not instance.name.startswith("generated-"):
+                continue  # the unseen-* instances are large; they have an unseen arm
+                #           below the optimum by construction (test_hypothesis_regions)
             n = instance.n_grid[0]
             largest = brute_force(theorem, instance, n)
             assert largest is not None  # generated instances are small

@@ -295,7 +295,8 @@ CMABT_REGIONS = (region.UNOBSERVED_ARMS, region.RARE_OPTIMUM, region.MANY_ARMS,
 # -- hypothesis strategies of generated instances -----------------------------------------
 
 def cascade_params() -> Any:
-    """Cascade instances: 3-12 items, lists of 1-4, means on a 1/1000 grid, any law kind.
+    """Cascade instances: 3-12 items, lists of 1-4, means on a 1/1000 grid, any law kind,
+    relabeled by a permutation drawn with them.
 
     Instances where every list has the same reward (all means tied, or a mean of 1 in
     both the best and the worst list) are left out: no gap could exceed 0 there.
@@ -323,7 +324,8 @@ def cascade_params() -> Any:
 
 
 def kpath_params() -> Any:
-    """k-path instances: 2-6 paths of 1-4 arms, path weights from integers (zeros allowed).
+    """k-path instances: 2-6 paths of 1-4 arms, path weights from integers (zeros allowed),
+    relabeled by a permutation drawn with them.
 
     Paths that all share one mean are left out (no gap could exceed 0).
     """

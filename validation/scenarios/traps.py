@@ -14,7 +14,10 @@ power table of :mod:`offcmab.validation.power`).
     middle of 2000 poor paths (mean 0.3) sharing the other half.  Each poor path is seen
     once or twice, so among them some look perfect; the bound at ``n = 5000`` (0.51
     stated, 0.37 proved) is below the gap 0.6 of any poor path.  The good path is neither
-    first nor last, so a fixed choice (first or last ids) is a poor path too.
+    first nor last, so a fixed choice (first or last ids) is a poor path too; the CMAB-T
+    scenarios run every trap relabeled by a permutation seeded by its name
+    (:func:`offcmab.validation.scenarios.relabel.relabeled_instances`), so the good path
+    sits at an arbitrary id.
 ``rare-items`` (Corollary 1)
     Cascade with lists of one item: a good item (0.7) shown half the time among 2000 poor
     items (0.3) shown about once each; bound 0.25 at ``n = 5000``, gap 0.4.

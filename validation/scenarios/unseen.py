@@ -106,12 +106,11 @@ def cascade_params(relation: str, rng: np.random.Generator) -> dict[str, Any]:
     return relabeled(params, int(rng.integers(2**32)))
 
 
-#: Sizes of the generated instances per profile: the ``below`` instances have power from
-#: ``n = 5000``, the rarely logged optimum of the ``mixed`` ones from ``n = 20000``.
-GRIDS: dict[str, tuple[int, ...]] = {
-    "quick": (5000, 20000),
-    "default": (5000, 20000),
-    "full": (5000, 20000, 50000),
+#: Sizes of the generated instances per relation and profile: a ``below`` instance has
+#: power from ``n = 5000``, the rarely logged optimum of a ``mixed`` one from ``n = 20000``.
+GRIDS: dict[str, dict[str, tuple[int, ...]]] = {
+    "below": {"quick": (5000,), "default": (5000,), "full": (5000, 20000)},
+    "mixed": {"quick": (20000,), "default": (20000,), "full": (20000, 50000)},
 }
 
 #: How each family draws an instance.
@@ -128,6 +127,7 @@ def instances(families: tuple[str, ...], profile: Profile, run_seed: int,
             name = f"unseen-{relation}-{family}"
             rng = np.random.default_rng(scenario_seed(run_seed, f"{bound_id}/{name}"))
             params = FAMILIES[family](relation, rng)
-            found.append(Instance(name, params, float(rng.choice(DELTAS)), GRIDS[profile.name],
+            found.append(Instance(name, params, float(rng.choice(DELTAS)),
+                                  GRIDS[relation][profile.name],
                                   "generated", f"{relation}: arms the data never show"))
     return found

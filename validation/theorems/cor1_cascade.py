@@ -5,8 +5,9 @@ Everything validation checks for this bound:
 * **bound**: :math:`r(S^*) - r(\hat S) \le 2\sqrt{2kC_1^*\log(2mn/\delta)/n}` with
   probability :math:`1-\delta` at the exact :math:`C_1^*`
   (:data:`offcmab.bounds.theorems.cascade.COR1_CASCADE`);
-* **instances**: Theorem 1's cascade instances, generated cascades and the trap below
-  (:class:`CascadeScenario`);
+* **instances**: Theorem 1's cascade instances, generated cascades (among them logs that
+  never show many items) and the trap below (:class:`CascadeScenario`), relabeled;
+* **regions**: those of Theorem 1 (:data:`~offcmab.validation.scenarios.cmabt.CMABT_REGIONS`);
 * **signature**: ``f(dataset, k, delta)``, in place of
   :func:`offcmab.reference.clcb_cascade.clcb_cascade`;
 * **events**: CLCB-Cascade's arm event (also on 600 items with means near 1/2,

@@ -7,7 +7,11 @@ Everything validation checks for this bound:
   coefficients of each instance (:data:`offcmab.bounds.theorems.upper.THM1_INF`);
 * **instances**: Figure 1(a)'s cascade setting, an out-of-distribution cascade, three
   nearly tied k-paths, edge-level influence maximization, a pessimism detector, generated
-  cascade and k-path instances, and the trap below (:class:`CLCBScenario`);
+  cascade and k-path instances (among them data that never show many arms outside the
+  optimum, :mod:`~offcmab.validation.scenarios.unseen`), and the trap below
+  (:class:`CLCBScenario`), every one relabeled by a seeded permutation of its ids;
+* **regions**: every region of :mod:`offcmab.validation.regions` but several parents in
+  an influence graph (:data:`~offcmab.validation.scenarios.cmabt.CMABT_REGIONS`);
 * **signature**: ``f(dataset, oracle, delta)``, in place of
   :func:`offcmab.reference.clcb.clcb`;
 * **events**: CLCB's arm event :math:`\mathcal E_{\text{arm}}` on k-path, cascade and
