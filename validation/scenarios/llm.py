@@ -68,8 +68,9 @@ class CacheScenario:
         paper = {"quick": None, "default": (2048, 8192),
                  "full": (*PAPER_GRID, 8192, 32768)}[profile.name]
         named = cases.relabeled_named(cases.named(grid, paper) + self.traps(profile), seed)
-        larger = self.region_n is not None and profile.name != "quick"  # quick: a smoke run
-        sizes = tuple(sorted({*grid, self.region_n})) if larger else grid
+        sizes = grid
+        if self.region_n is not None and profile.name != "quick":  # quick: a smoke run
+            sizes = tuple(sorted({*grid, self.region_n}))
         regions = cases.region_instances(sizes, scenario_seed(seed, f"{self.bound_id}/regions"))
         return named + regions + generated_instances(
             cases.strategy(), profile, seed, self.bound_id, grid)
