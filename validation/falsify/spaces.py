@@ -156,7 +156,8 @@ HORIZONS = (200, 500)
 
 
 def online_paired_space() -> Space:
-    r"""Online caches: 3-12 queries (arrival weight, Bernoulli cost mean), cache of 1-11,
+    r"""Online caches: 3-12 queries (arrival weight, Bernoulli cost mean on a grid of 0.05, so
+    that tied costs and costs of 0 and 1 occur), cache of 1-11,
     horizons :data:`HORIZONS`, the ids relabelled by a seeded permutation; the learner
     starts with an empty cache."""
     names = ("m", "k", *[f"arrival_weight[{j}]" for j in range(MAX_QUERIES)],
@@ -169,7 +170,7 @@ def online_paired_space() -> Space:
     def decode(x: np.ndarray) -> Decoded:
         m, k = int(np.rint(x[0])), int(np.rint(x[1]))
         p = _probabilities(np.asarray(x[2:2 + m], dtype=float))
-        c = rounded(x[2 + MAX_QUERIES:2 + MAX_QUERIES + m])
+        c = rounded(np.round(20 * np.asarray(x[2 + MAX_QUERIES:2 + MAX_QUERIES + m])) / 20)
         horizon, delta_index, seed = (int(np.rint(v)) for v in x[2 + 2 * MAX_QUERIES:])
         params = {"p": p, "c": c, "k": min(k, m - 1), "noise": "bernoulli",
                   "law": {"kind": "empty"}}

@@ -219,7 +219,7 @@ def shuffled(params: Mapping[str, Any], rng: np.random.Generator) -> dict[str, A
 #: An edge the optimum can trigger counts as rarely observed when its source is seeded, or
 #: left out, in at most this fraction of cascades, or its target is inactive after one step
 #: at most this often (:math:`\gamma` or :math:`\eta` of the theorem's assumption).
-RARE = 0.1
+RARE = 0.15
 
 
 def graph_regions(params: Mapping[str, Any]) -> frozenset[str]:
@@ -281,21 +281,23 @@ def multi_parent(rng: np.random.Generator) -> dict[str, Any]:
 
 
 def unobserved_edges(rng: np.random.Generator) -> dict[str, Any]:
-    """Six nodes, ``k = 1``: a hub (node 0, seeded in 5-10% of cascades) reaching leaves 1-3
-    with probabilities 0.6-0.9, and node 4, never a seed or always one, with out-edges of
-    probability 0.05-0.3 to leaves 5 and 3.  The data never inform node 4's out-edges
-    (the theorem allows it: the optimum, the hub, cannot trigger them), and an algorithm
-    that takes an unknown edge for a sure one seeds node 4."""
+    """Six nodes, ``k = 1``: a hub (node 0, seeded in 10-15% of cascades) reaching leaves 1-3
+    (seeded in 10%) with probabilities 0.6-0.9, and node 4, never a seed or always one, with
+    out-edges of probability 0.05-0.3 to leaves 5 and 3.  The data never inform node 4's
+    out-edges (the theorem allows it: the optimum, the hub, cannot trigger them), and an
+    algorithm that takes an unknown edge for a sure one seeds node 4; the hub's edges are
+    informed rarely, so the reference needs tens of thousands of cascades to pick it."""
     strong = [round(float(x), 2) for x in rng.uniform(0.6, 0.9, 3)]
     weak = [round(float(x), 2) for x in rng.uniform(0.05, 0.3, 2)]
-    q = [round(float(rng.uniform(0.05, 0.1)), 2), 0.5, 0.5, 0.5,
+    q = [round(float(rng.uniform(0.1, 0.15)), 2), 0.1, 0.1, 0.1,
          float(rng.choice([0.0, 1.0])), 0.5]
     return {"nodes": 6, "sources": [0, 0, 0, 4, 4], "targets": [1, 2, 3, 5, 3],
             "p": strong + weak, "q": q, "k": 1}
 
 
-#: The region instances' grid: wide enough for a rate row, cheaper than :data:`RATE_GRID`.
-REGION_GRID = (1000, 4000, 16000)
+#: The region instances' grid: three sizes for a rate row, up to where the reference's gap
+#: has dropped to 0 on these families.
+REGION_GRID = (4000, 16000, 64000)
 
 
 def region_instances(seed: int) -> list[Instance]:

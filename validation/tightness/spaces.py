@@ -193,7 +193,7 @@ def cascade_space() -> Space:
 
 # -- LLM cache, offline and online ----------------------------------------------------------
 
-CACHE_GRID = (500, 2000, 8000, 32000)
+CACHE_GRID = (100, 500, 2000, 8000, 32000)  # 100: a few samples per query (many-arms)
 #: Online horizons: the regret bound is below T times the largest per-round gap only
 #: for T of a few tens of thousands (see the docs' tightness page).
 ONLINE_GRID = (40000, 80000)
@@ -214,7 +214,7 @@ def _cache_box(box: _Box) -> None:
 def _read_cache(reader: _Reader) -> dict[str, Any]:
     m, k = reader.integer(), reader.integer()
     p = _simplex(reader.take(MAX_ITEMS)[:m])
-    c = rounded(reader.take(MAX_ITEMS)[:m])
+    c = rounded(np.round(20 * reader.take(MAX_ITEMS)[:m]) / 20)  # 0.05 steps: ties, 0 and 1
     noise = NOISES[reader.integer()]
     return {"p": p, "c": c, "k": min(k, m - 1), "noise": noise}
 
@@ -278,7 +278,7 @@ def cache_space() -> Space:
         return params, delta, n
 
     # one frequent costly query among three, empty logged caches, n = 32000, delta = 0.05
-    start = [*_cache_start([0.8, 0.1, 0.1], [1.0, 0.1, 0.1], 1), 0, 0, 0.1, 0, 3, 1]
+    start = [*_cache_start([0.8, 0.1, 0.1], [1.0, 0.1, 0.1], 1), 0, 0, 0.1, 0, 4, 1]
     return box.space(decode, start, "LLM cache (m, k, arrivals, costs, noise, logging law "
                                     "incl. unobserved and rarely observed queries, ids)")
 
