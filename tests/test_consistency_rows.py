@@ -206,13 +206,14 @@ def test_a_subject_often_suboptimal_below_the_smallest_gap_fails_identification(
     assert row["violations"] > 0.2 * row["trials"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [2025, 7, 11])
 def test_the_reference_passes_every_consistency_row(tmp_path: Path, seed: int) -> None:
-    """The reference over three seeds of the quick profile, on the theorems with rate rows
-    and with identification rows (the cheap ones)."""
+    """The reference over three seeds of the quick profile, on two theorems with rate rows
+    and identification rows (the cheap ones; the default profile at other seeds is measured
+    in the same way, not in the test suite)."""
     code = run_cli(["validate", "--quick", "--seed", str(seed), "--only", "thm1-inf",
-                    "thm1-one", "thm3-llm", "--no-power", "--no-figures",
-                    "--out", str(tmp_path)])
+                    "thm3-llm", "--no-power", "--no-figures", "--out", str(tmp_path)])
     report = json.loads((tmp_path / "report.json").read_text())
     mine = [row for kind in KINDS for row in rows_of(report, kind)]
     assert code == 0 and mine and all(row["verdict"] in (PASS, NA) for row in mine)

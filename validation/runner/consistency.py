@@ -118,13 +118,18 @@ def plan_instance(theorem: Theorem, instance: Instance,
         floor = max(theorem.rate.floor, relative)
     identify: list[int] = []
     failures: list[float] = []
-    for n in instance.n_grid if smallest is not None else ():
-        below = [row for row in rows[n] if not row.note and row.bound is not None
-                 and row.bound < smallest]
+    for n in instance.n_grid:
+        below = [row for row in rows[n] if not row.note and below_gap(row, smallest)]
         if below:
             identify.append(n)
             failures.append(max(analysis.upper_failure(row, instance.delta) for row in below))
     return Consistency(rate, floor, tuple(identify), max(failures, default=0.0), smallest)
+
+
+def below_gap(row: RowPlan, smallest: float | None) -> bool:
+    """Whether the row's (scaled) bound lies below the smallest positive gap."""
+    bound = row.bound
+    return bound is not None and smallest is not None and bound < smallest
 
 
 def applies(theorem: Theorem, instance: Instance) -> bool:

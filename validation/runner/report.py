@@ -204,12 +204,14 @@ def markdown(report: dict[str, Any]) -> str:
         "that the measurement cannot refute (a stated lower bound on one pair of instances). "
         "A `slope` row fits the log-log slope of CLCB's risk on the lower-bound pair and "
         "accepts -1/2 within z standard errors (normal approximation, z at the row level) "
-        "plus 1e-9 for rounding. A `rate` row, for a bound whose rows are vacuous at every "
-        "runnable size, fits the log-log slope of the mean gap (floored, `floor`) over one "
-        "instance's grid and fails when its one-sided lower confidence limit "
-        "(delta-method standard error, z at the row level) lies above the bound's order plus "
-        "the slope of its logarithmic factor: the gap does not shrink, or the regret grows, "
-        "faster than proven.",
+        "plus 1e-9 for rounding. A `rate` row, on each instance whose bound rows cannot "
+        "fail (vacuous or n/a), fails when the mean gap (floored, `floor`) at the largest n "
+        "exceeds what the bound's order and logarithmic factor allow from every smaller n, "
+        "each by more than z delta-method standard errors (z at the row level): the gap does "
+        "not shrink, or the regret grows, faster than proven. An `identification` row, where "
+        "a bound lies below the instance's smallest positive gap, counts the trials whose "
+        "action is not optimal and fails when the exact binomial tail "
+        "P(Binomial(trials, failure_probability) >= violations) falls below the row level.",
         "",
         *_unchecked(report),
         "Event rows (ids `event-...`) check the high-probability events the proofs rest on "
