@@ -6,5 +6,6 @@ count in place of a mean, the data ignored, a broken oracle, a wrong estimator, 
 off-by-one count) and the declared equivalent mutants (another tie rule, the proof's radius
 constant, relabelled arms), which must pass.  :mod:`~offcmab.validation.mutation.score` runs
 each one through the same door as a user's algorithm and scores the outcome
-(``offcmab mutation``).
+(``offcmab mutation``): a survivor is *explained* when the catalogue records why no runnable
+size can kill it, and only unexplained survivors and false alarms fail a run.
 """
