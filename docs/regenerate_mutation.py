@@ -112,9 +112,13 @@ def side_by_side(default: Mapping[str, Any], ci: Mapping[str, Any]) -> list[str]
 
 
 def survivors(report: Mapping[str, Any]) -> list[str]:
-    """Markdown: the explained survivors with their reasons, then the unexplained ones."""
-    lines = [f"- {bound_id}: `{names}`: {reason}"
-             for bound_id, names, reason in explained(report["entries"])]
+    """Markdown: the explained survivors, one line per reason (the mutants, the ids), then
+    the unexplained ones."""
+    by_reason: dict[str, dict[str, list[str]]] = {}
+    for bound_id, names, reason in explained(report["entries"]):
+        by_reason.setdefault(reason, {}).setdefault(names, []).append(bound_id)
+    lines = [f"- `{names}` on {', '.join(ids)}: {reason}"
+             for reason, groups in by_reason.items() for names, ids in groups.items()]
     unexplained = [f"{entry['id']} `{entry['mutant']}`" for entry in report["entries"]
                    if entry["status"] == "SURVIVED"]
     lines += ["", "Unexplained survivors (they fail the run): "
@@ -136,7 +140,8 @@ def ci_section(record: Mapping[str, Any]) -> list[str]:
     lines = ["", "### The ci profile", "",
              f"`{run['ci_command']}` at commit `{run.get('ci_commit', 'unknown')}` (generated "
              f"{run['ci_date']}): {run['ci_seconds']:.0f} s wall time, {cpu:.0f} s of CPU "
-             "time in the mutants' runs. "
+             "time in the mutants' runs (the wall time follows the machine's load; the CPU "
+             "time is the steadier figure). "
              + ("The same mutants, through the same door, with the rows the ci profile keeps:"
                 if same else
                 "Its catalogue differs from the default run's above (mutants were added or "

@@ -19,6 +19,10 @@ Families (module attributes; a mutant's spec is
 The dropped union bound (the radius of one interval at the stated :math:`\delta`, its
 union-bound term over arms and sample sizes left out) is each family's ``no-union-bound``
 negative control.
+
+A mutant that no runnable size can kill carries the arithmetic that shows it
+(:attr:`~offcmab.validation.mutation.mutant.Mutant.no_power`, :func:`no_power_reason`): a
+survivor with such a reason is *explained* and does not fail ``offcmab mutation``.
 """
 
 from __future__ import annotations
@@ -137,6 +141,7 @@ OFF_BY_ONE_BERNSTEIN = (
 #: Why the fixed-ids oracle is no new mutant where the oracle-first-k mutant already is it.
 _FIRST_K_IS_FIXED = ("called with constant weights, this family's oracle already returns "
                      "the first k ids (the first feasible action): that is oracle-first-k")
+
 
 def _narrow(scale: float, reason: str) -> dict[str, str]:
     """The no-power reason of a radius times ``scale``: ``reason`` from 0.7 up, none below."""
