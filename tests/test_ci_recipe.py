@@ -64,7 +64,8 @@ def test_the_recipe_passes_a_harmless_change_and_catches_a_halved_radius(
     assert "no significant regression" in harmless.stdout
     assert failures(tmp_path / "offcmab-run.xml") == 0
 
-    shutil.rmtree(tmp_path / "offcmab-run")  # a fresh CI checkout has no run folder
+    shutil.rmtree(tmp_path / "offcmab-run")  # a fresh CI checkout has no run folder...
+    (tmp_path / "offcmab-run.xml").unlink()  # ...and no JUnit file, which is never replaced
     user_clcb.write(tmp_path, 0.5)
     halved = run("change", tmp_path)
     assert halved.returncode == 1, halved.stdout + halved.stderr

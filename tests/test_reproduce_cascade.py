@@ -22,7 +22,10 @@ def test_reproduce_quick_writes_outputs(
     assert summary["figure"] == figure
     for suffix in ("png", "pdf", "csv"):
         assert (tmp_path / f"{figure}.{suffix}").stat().st_size > 0
-    assert main(["reproduce", figure, "--out", str(tmp_path), "--quick", "--seed", "1"]) == 0
+    assert main(["reproduce", figure, "--out", str(tmp_path), "--quick", "--seed", "1"]) == 2
+    assert f"already holds {figure}." in capsys.readouterr().err  # its own earlier files
+    assert main(["reproduce", figure, "--out", str(tmp_path), "--quick", "--seed", "1",
+                 "--overwrite"]) == 0
     text = capsys.readouterr().out
     assert text.startswith(f"{figure}: wrote {tmp_path / figure}.csv")
     assert "{" not in text and "trials: " in text  # a summary for people, not JSON

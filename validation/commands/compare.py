@@ -6,7 +6,9 @@ paired by their keys, which fix their datasets; each cell's paired gap differenc
 exact sign test (or ``--test wilcoxon``), Holm-corrected at ``--level`` over the cells
 (:mod:`offcmab.validation.runner.compare`).  Prints the rows whose verdict changed and the
 cells whose gaps got significantly worse or better.  Exit 0 without a significant
-regression, 1 with one, 2 when the runs cannot be paired (the line says what differs).
+regression, 1 with one, 2 when the runs cannot be paired (the line says what differs), when
+a ``report.json`` is malformed (the line names the field) or when no trial pairs (an empty,
+damaged or header-only ``trials.jsonl``): a comparison of nothing is never "no regression".
 """
 
 from __future__ import annotations
