@@ -95,6 +95,7 @@ class _State:
     interrupted: bool = False
     alarm_ready: bool = False
     armed: float = 0.0
+    pending: type[KeyboardInterrupt] | None = None
 
 
 _STATE = _State()
@@ -143,9 +144,24 @@ def stop_signals() -> Iterator[None]:
         note_interrupt()
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
+    hook = sys.unraisablehook
+
+    def again(unraisable: Any) -> None:
+        """An interrupt raised inside a finalizer (``__del__``, a weakref callback) cannot
+        leave it: Python would print it with a traceback and go on.  It is kept instead,
+        and raised when the next trial begins (:func:`begin`).  Once the run is stopping,
+        what other finalizers fail to do (a file the interrupt left open) is not printed
+        either."""
+        error = unraisable.exc_value
+        if not _STATE.interrupted:
+            hook(unraisable)
+        elif isinstance(error, KeyboardInterrupt):
+            _STATE.pending = type(error)
+
     previous = {number: signal.signal(number, interrupt)
                 for number in (signal.SIGINT, signal.SIGTERM)}
     previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, _expire)
+    sys.unraisablehook = again
     own_interrupts(True)
     ready, _STATE.alarm_ready = _STATE.alarm_ready, True
     try:
@@ -154,6 +170,8 @@ def stop_signals() -> Iterator[None]:
         _STATE.alarm_ready = ready
         for number, handler in previous.items():
             signal.signal(number, handler)
+        sys.unraisablehook = hook
+        _STATE.pending = None
         own_interrupts(False)
 
 
@@ -228,7 +246,11 @@ def send_output_to(path: str | None) -> None:
 # --- the global generators -------------------------------------------------------------------
 
 def begin(words: tuple[int, ...]) -> None:
-    """Start a trial (or the event rows) whose calls draw global seeds from ``words``."""
+    """Start a trial (or the event rows) whose calls draw global seeds from ``words``;
+    an interrupt that a finalizer swallowed (:func:`stop_signals`) is raised here."""
+    if _STATE.pending is not None:
+        pending, _STATE.pending = _STATE.pending, None
+        raise pending()
     _STATE.words = tuple(int(word) for word in words)
     _STATE.calls = 0
 

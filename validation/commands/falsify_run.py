@@ -135,7 +135,8 @@ def search(args: argparse.Namespace) -> int:
 
 def search_step(args: argparse.Namespace, ids: Sequence[str]) -> bool:
     """``validate --search``: a small search per id, printed and appended to ``report.md``
-    under its own heading; True when a counterexample is confirmed."""
+    under its own heading; True when a counterexample is confirmed.  A fault of the
+    algorithm raises its :class:`~offcmab.validation.sandbox.AlgorithmFault`."""
     algorithm = args.algorithm or REFERENCE
     parts, confirmed = [], False
     for bound_id in ids:
@@ -144,8 +145,10 @@ def search_step(args: argparse.Namespace, ids: Sequence[str]) -> bool:
         if reason:
             parts.append(f"offcmab falsify {bound_id}: not searched: {reason}\n")
             continue
-        found = falsify(theorem, subject_spec(algorithm, theorem), args.out / "falsify",
-                        THEOREMS, budget=STEP_BUDGET, run_seed=args.seed, algorithm=algorithm)
+        spec = subject_spec(algorithm, theorem)
+        with stop_signals(), user_code(args, spec):  # as in the run: faults raise
+            found = falsify(theorem, spec, args.out / "falsify", THEOREMS,
+                            budget=STEP_BUDGET, run_seed=args.seed, algorithm=algorithm)
         confirmed = confirmed or found.confirmed
         parts.append(report.text(found.record))
     text = "".join(parts)
