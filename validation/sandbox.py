@@ -214,15 +214,54 @@ def leave_forked_copy(process: int) -> None:
 # --- what the user's code prints -------------------------------------------------------------
 
 @contextlib.contextmanager
-def captured(path: Path | None) -> Iterator[None]:
+def captured(path: Path | None, lazy: bool = False) -> Iterator[None]:
     """``sys.stdout`` and ``sys.stderr`` are appended to ``path`` inside the block (this
-    process; output written straight to the file descriptors is not caught here)."""
+    process; output written straight to the file descriptors is not caught here).
+
+    With ``lazy``, the file (and its folder) is made only when something is written: a
+    command that has no folder of its own to fill makes none for a silent algorithm.
+    """
     if path is None:
         yield
         return
-    with (open(path, "a", encoding="utf-8", errors="replace", buffering=1) as sink,
-          contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink)):
-        yield
+    sink: Any = _LazyLog(path) if lazy else \
+        open(path, "a", encoding="utf-8", errors="replace", buffering=1)  # noqa: SIM115
+    try:
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            yield
+    finally:
+        sink.close()
+
+
+class _LazyLog:
+    """A text sink that opens its file for appending at the first write."""
+
+    encoding = "utf-8"
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.file: Any = None
+
+    def isatty(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self.file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.file = open(self.path, "a", encoding="utf-8", errors="replace",  # noqa: SIM115
+                             buffering=1)
+        return int(self.file.write(text))
+
+    def flush(self) -> None:
+        if self.file is not None:
+            self.file.flush()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
 
 
 def send_output_to(path: str | None) -> None:

@@ -96,12 +96,12 @@ def run(args: argparse.Namespace) -> int:
 
 @contextlib.contextmanager
 def user_code(args: argparse.Namespace, spec: str) -> Iterator[None]:
-    """Inside the block, what a user's algorithm prints goes to ``OUT/algorithm.log``."""
+    """Inside the block, what a user's algorithm prints goes to ``OUT/algorithm.log``
+    (made at the first line printed)."""
     if not is_user(spec):
         yield
         return
-    args.out.mkdir(parents=True, exist_ok=True)
-    with captured(args.out / ALGORITHM_LOG):
+    with captured(args.out / ALGORITHM_LOG, lazy=True):
         yield
 
 
