@@ -95,6 +95,7 @@ class _State:
     interrupted: bool = False
     alarm_ready: bool = False
     armed: float = 0.0
+    pending: type[KeyboardInterrupt] | None = None
 
 
 _STATE = _State()
@@ -143,9 +144,24 @@ def stop_signals() -> Iterator[None]:
         note_interrupt()
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
+    hook = sys.unraisablehook
+
+    def again(unraisable: Any) -> None:
+        """An interrupt raised inside a finalizer (``__del__``, a weakref callback) cannot
+        leave it: Python would print it with a traceback and go on.  It is kept instead,
+        and raised when the next trial begins (:func:`begin`).  Once the run is stopping,
+        what other finalizers fail to do (a file the interrupt left open) is not printed
+        either."""
+        error = unraisable.exc_value
+        if not _STATE.interrupted:
+            hook(unraisable)
+        elif isinstance(error, KeyboardInterrupt):
+            _STATE.pending = type(error)
+
     previous = {number: signal.signal(number, interrupt)
                 for number in (signal.SIGINT, signal.SIGTERM)}
     previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, _expire)
+    sys.unraisablehook = again
     own_interrupts(True)
     ready, _STATE.alarm_ready = _STATE.alarm_ready, True
     try:
@@ -154,6 +170,8 @@ def stop_signals() -> Iterator[None]:
         _STATE.alarm_ready = ready
         for number, handler in previous.items():
             signal.signal(number, handler)
+        sys.unraisablehook = hook
+        _STATE.pending = None
         own_interrupts(False)
 
 
@@ -196,15 +214,54 @@ def leave_forked_copy(process: int) -> None:
 # --- what the user's code prints -------------------------------------------------------------
 
 @contextlib.contextmanager
-def captured(path: Path | None) -> Iterator[None]:
+def captured(path: Path | None, lazy: bool = False) -> Iterator[None]:
     """``sys.stdout`` and ``sys.stderr`` are appended to ``path`` inside the block (this
-    process; output written straight to the file descriptors is not caught here)."""
+    process; output written straight to the file descriptors is not caught here).
+
+    With ``lazy``, the file (and its folder) is made only when something is written: a
+    command that has no folder of its own to fill makes none for a silent algorithm.
+    """
     if path is None:
         yield
         return
-    with (open(path, "a", encoding="utf-8", errors="replace", buffering=1) as sink,
-          contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink)):
-        yield
+    sink: Any = _LazyLog(path) if lazy else \
+        open(path, "a", encoding="utf-8", errors="replace", buffering=1)  # noqa: SIM115
+    try:
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            yield
+    finally:
+        sink.close()
+
+
+class _LazyLog:
+    """A text sink that opens its file for appending at the first write."""
+
+    encoding = "utf-8"
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.file: Any = None
+
+    def isatty(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self.file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.file = open(self.path, "a", encoding="utf-8", errors="replace",  # noqa: SIM115
+                             buffering=1)
+        return int(self.file.write(text))
+
+    def flush(self) -> None:
+        if self.file is not None:
+            self.file.flush()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
 
 
 def send_output_to(path: str | None) -> None:
@@ -228,7 +285,11 @@ def send_output_to(path: str | None) -> None:
 # --- the global generators -------------------------------------------------------------------
 
 def begin(words: tuple[int, ...]) -> None:
-    """Start a trial (or the event rows) whose calls draw global seeds from ``words``."""
+    """Start a trial (or the event rows) whose calls draw global seeds from ``words``;
+    an interrupt that a finalizer swallowed (:func:`stop_signals`) is raised here."""
+    if _STATE.pending is not None:
+        pending, _STATE.pending = _STATE.pending, None
+        raise pending()
     _STATE.words = tuple(int(word) for word in words)
     _STATE.calls = 0
 

@@ -97,12 +97,12 @@ def run(args: argparse.Namespace) -> int:
 
 @contextlib.contextmanager
 def user_code(args: argparse.Namespace, spec: str) -> Iterator[None]:
-    """Inside the block, what a user's algorithm prints goes to ``OUT/algorithm.log``."""
+    """Inside the block, what a user's algorithm prints goes to ``OUT/algorithm.log``
+    (made at the first line printed)."""
     if not is_user(spec):
         yield
         return
-    args.out.mkdir(parents=True, exist_ok=True)
-    with captured(args.out / ALGORITHM_LOG):
+    with captured(args.out / ALGORITHM_LOG, lazy=True):
         yield
 
 
@@ -146,7 +146,8 @@ def check_destinations(args: argparse.Namespace, bound_id: str) -> None:
 
 def search_step(args: argparse.Namespace, ids: Sequence[str]) -> bool:
     """``validate --search``: a small search per id, printed and appended to ``report.md``
-    under its own heading; True when a counterexample is confirmed."""
+    under its own heading; True when a counterexample is confirmed.  A fault of the
+    algorithm raises its :class:`~offcmab.validation.sandbox.AlgorithmFault`."""
     algorithm = args.algorithm or REFERENCE
     parts, confirmed = [], False
     for bound_id in ids:
@@ -155,8 +156,10 @@ def search_step(args: argparse.Namespace, ids: Sequence[str]) -> bool:
         if reason:
             parts.append(f"offcmab falsify {bound_id}: not searched: {reason}\n")
             continue
-        found = falsify(theorem, subject_spec(algorithm, theorem), args.out / "falsify",
-                        THEOREMS, budget=STEP_BUDGET, run_seed=args.seed, algorithm=algorithm)
+        spec = subject_spec(algorithm, theorem)
+        with stop_signals(), user_code(args, spec):  # as in the run: faults raise
+            found = falsify(theorem, spec, args.out / "falsify", THEOREMS,
+                            budget=STEP_BUDGET, run_seed=args.seed, algorithm=algorithm)
         confirmed = confirmed or found.confirmed
         parts.append(report.text(found.record))
     text = "".join(parts)

@@ -16,7 +16,7 @@ from offcmab.validation.runner import compare, door, junit
 from offcmab.validation.runner.folder import LOCK_NAME
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.sweep import RunInterrupted
-from offcmab.validation.sandbox import FAULT_EXIT, Terminated, stop_signals
+from offcmab.validation.sandbox import FAULT_EXIT, AlgorithmFault, Terminated, stop_signals
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instances
 
@@ -94,8 +94,12 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.write(CheckReport(result["algorithm"], result).message() + "\n")
     regression = args.baseline is not None and compare_run.report(
         args.baseline, args.out, "sign", compare.LEVEL, False) == 1
-    if args.search and falsify_run.search_step(args, only or IDS):
-        return 1
+    try:
+        if args.search and falsify_run.search_step(args, only or IDS):
+            return 1
+    except AlgorithmFault as fault:
+        sys.stderr.write(f"offcmab validate: --search: {fault}\n")
+        return FAULT_EXIT
     if summary["FAIL"] or regression:
         return 1
     if args.require_power and power is not None and power["missing"]:
