@@ -299,7 +299,7 @@ def mutation(only: Sequence[str] = (), profile: str = "default", seed: int = 202
     results = list(outcomes(planned, profile, jobs, split, theorems))
     entries = score(planned, results)
     summary = summarize(entries, [theorem.id for theorem in chosen])
-    verdict = _verdict(summary["overall"])
+    verdict = verdict_of(summary["overall"])
     return {"profile": profile, "seed": seed, "replicates": replicates, "jobs": jobs,
             "split": split, "seconds": time.perf_counter() - start,
             "operators": OPERATORS, "families": [family.name for family in FAMILIES],
@@ -307,7 +307,7 @@ def mutation(only: Sequence[str] = (), profile: str = "default", seed: int = 202
             "verdict": verdict, "passed": verdict == PASSED}
 
 
-def _verdict(overall: dict[str, Any]) -> str:
+def verdict_of(overall: dict[str, Any]) -> str:
     """``not checked`` when no mutant ran; ``failed`` on an unexplained survivor, a false
     alarm or an error; ``passed`` otherwise."""
     if overall["mutants"] + overall["equivalents"] == 0:
