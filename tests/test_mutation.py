@@ -13,6 +13,7 @@ exact.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -21,12 +22,15 @@ from test_cli_solve import run_cli
 from validate_fake import THEOREM as FAKE
 from validate_fake import reference_clcb
 
+from offcmab.bounds.events import covers, radius_factor
+from offcmab.bounds.symbols import m, n
 from offcmab.reference.clcb import clcb
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.im.clcb_im_node import edge_lcbs
 from offcmab.reference.im.data import NodeCascades, sample_node_cascades
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.oracles import TopK
+from offcmab.validation import radius_facts
 from offcmab.validation.commands.mutation_run import scores
 from offcmab.validation.controls.cmab import ignores_data
 from offcmab.validation.controls.im import interval_edges
@@ -266,7 +270,8 @@ def test_quick_run_kills_clear_mutants_and_passes_an_equivalent(
     (["--only", "no-such-id"], "only"),
     (["--mutants", "no-such-mutant"], "mutants"),
     (["--replicates", "0"], "--replicates"),
-    (["--replicates", str(10**12)], "replicates: at most 1000"),
+    (["--replicates", str(10**12)], "replicates: "),
+    (["--replicates", "2000"], "replicates: at most 1000"),
     (["--jobs", "0"], "--jobs"),
     (["--profile", "full"], "--profile"),
 ])
@@ -291,3 +296,19 @@ def test_a_record_outside_the_catalogue_runs_its_own_controls_as_its_mutants() -
     report = mutation(theorems=[unexplained], profile="quick", mutants=["copy"])
     assert [entry["status"] for entry in report["entries"]] == [SURVIVED]
     assert report["verdict"] == "failed"
+
+
+@pytest.mark.parametrize(("bound_id", "event"), [("thm3-llm", "cost"), ("lem-llm-std", "arm")])
+def test_the_llm_proof_constant_mutant_has_exactly_the_event_radius(bound_id: str,
+                                                                    event: str) -> None:
+    """Its cost scale turns the printed radius into the radius the proof's event needs
+    (so sympy shows it covers the event), while half the printed radius does not."""
+    share = radius_facts.event_share_of_printed_cost_radius(bound_id, event)
+    assert covers(bound_id, event, share * radius_facts.PRINTED_COST_RADIUS)
+    assert not covers(bound_id, event, radius_facts.PRINTED_COST_RADIUS / 2)
+    m_value, n_value, delta_value = 8, 2000, 0.05
+    needed = math.sqrt(math.log(float(radius_factor(bound_id, event).subs(
+        {m: m_value, n: n_value})) / delta_value) / 2)
+    printed = math.sqrt(2 * math.log(4 * m_value * n_value / delta_value))
+    assert math.isclose(radius_facts.share_value(bound_id, event, m_value, n_value,
+                                                 delta_value), needed / printed)

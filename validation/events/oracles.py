@@ -101,7 +101,7 @@ from offcmab.validation.evaluator.spread import spreads
 from offcmab.validation.events import arms
 from offcmab.validation.events.celf import lazy_greedy
 from offcmab.validation.events.core import EventCase
-from offcmab.validation.events.im_node import oracle_step_fails, reference_choice
+from offcmab.validation.events.im_node import oracle_step_fails
 from offcmab.validation.events.subject import node_choice, require
 from offcmab.validation.scenarios import cmabt
 from offcmab.validation.scenarios.im import (
@@ -436,8 +436,7 @@ def imm_celf_case(profile: str, imm: Callable[[Any], Any] | None = None) -> Even
 STEP_N, STEP_TRIALS = 20000, 10
 
 
-def relabeled_step_case(subject: Callable[..., Any] | None = None,
-                        spec: str = "") -> EventCase:
+def relabeled_step_case(subject: Callable[..., Any], spec: str) -> EventCase:
     r"""CLCB-IM-N's oracle step on its own LCBs, the six-node graph relabeled in every trial.
 
     Each trial renames the nodes of
@@ -450,7 +449,7 @@ def relabeled_step_case(subject: Callable[..., Any] | None = None,
     replaces CLCB-IM-N (named ``spec``), and the row is ``n/a`` for a subject that exposes
     no ``lcb``.
     """
-    run = node_choice(subject, spec) if subject else reference_choice
+    run = node_choice(subject, spec)
 
     def draw(rng: np.random.Generator) -> bool:
         params = relabel_node_instance(star_and_chain(), rng)

@@ -47,7 +47,6 @@ from offcmab.reference.confidence import (
     arm_statistics,
     clip_bound,
     hoeffding_radius,
-    log_over_delta,
 )
 from offcmab.reference.cucb_llm_stream import StreamingCache, printed_lcb
 from offcmab.reference.dataset import OfflineDataset
@@ -67,6 +66,7 @@ from offcmab.validation.mutation.mutant import (
     relabelling,
     ties_to_larger_ids,
 )
+from offcmab.validation.radius_facts import radius_text, share_value
 from offcmab.validation.scenarios.llm_online import printed_cache
 from offcmab.validation.theorem import Theorem
 
@@ -98,9 +98,9 @@ OPERATORS: dict[str, str] = {
     "wrong-estimator": "a plausible but wrong estimator (the paper's printed one)",
     "off-by-one": "a sample count off by one (N+1) in the mean or in the radius",
     "ties-larger-ids": "equivalent: exact ties broken toward larger ids instead of smaller",
-    "proof-constant": "equivalent: the radius of the proof's event instead of the printed one "
-                      "(CLCB: log(2mn/delta) for log(4mn/delta); CLCB-LLM-C: "
-                      "sqrt(log(2mn/delta)/(2N)) for sqrt(2 log(4mn/delta)/N))",
+    "proof-constant": "equivalent: the radius of the proof's event instead of the printed one, "
+                      "where the two differ (offcmab.bounds.events; sympy shows that it "
+                      "covers the event)",
     "relabelled": "equivalent: arms renamed by a fixed permutation, the action mapped back",
 }
 
@@ -229,11 +229,6 @@ def _clcb_ties(dataset: OfflineDataset, oracle: Oracle, delta: float,
     return CLCBResult(oracle(index), stats.counts, stats.means, index)
 
 
-def _clcb_proof_constant(dataset: OfflineDataset, oracle: Oracle, delta: float) -> CLCBResult:
-    """CLCB with the proof's radius log(2mn/delta) (as CLCB-Cascade prints it)."""
-    return clcb(dataset, oracle, delta, "cascade")
-
-
 def _clcb_relabelled(dataset: OfflineDataset, oracle: Oracle, delta: float,
                      radius: RadiusRule = "alg1") -> CLCBResult:
     """CLCB on the same log with its arms renamed by a fixed permutation, mapped back."""
@@ -266,12 +261,18 @@ def _clcb_mutants() -> tuple[Mutant, ...]:
         Mutant("radius-n-plus-1", "off-by-one", _clcb_radius_plus_one,
                no_power={EVERY_ID: OFF_BY_ONE_HOEFFDING}),
         Mutant("ties-larger-ids", "ties-larger-ids", _clcb_ties, equivalent=True),
-        Mutant("proof-constant", "proof-constant", _clcb_proof_constant, equivalent=True),
         Mutant("relabelled", "relabelled", _clcb_relabelled, equivalent=True),
     )
 
 
+def _prints_the_event_radius(algorithm: str, bound_id: str) -> str:
+    """Why no proof-constant mutant exists: the algorithm prints its event's radius."""
+    return (f"{algorithm} prints the radius {radius_text(bound_id, 'arm')} that the proof's "
+            "arm event needs (offcmab.bounds.events)")
+
+
 CLCB = Family("CLCB", _clcb_mutants(), {
+    "proof-constant": _prints_the_event_radius("Algorithm 1", "thm1-inf"),
     "wrong-estimator": _NO_ESTIMATOR,
     "oracle-fixed-ids": "a general oracle's actions (paths, matchings) are no sets of k ids; "
                         "the oracle that returns a fixed feasible action whatever its weights "
@@ -295,12 +296,12 @@ def _cascade_mutants() -> tuple[Mutant, ...]:
         _reused(mutant.operator, mutant.control, controls, mutant.name)
         if mutant.control is not None
         else replace(mutant, function=_as_cascade(built[mutant.name].function))
-        for mutant in _clcb_mutants() if mutant.operator != "proof-constant")
+        for mutant in _clcb_mutants())
 
 
 CASCADE = Family("CASCADE", _cascade_mutants(), {
     "wrong-estimator": _NO_ESTIMATOR, "oracle-fixed-ids": _FIRST_K_IS_FIXED,
-    "proof-constant": "CLCB-Cascade already prints the proof's radius log(2mn/delta)"})
+    "proof-constant": _prints_the_event_radius("CLCB-Cascade", "cor1-cascade")})
 
 
 # ---- CLCB-LLM-C: f(log, k, delta) -----------------------------------------------------------
@@ -334,19 +335,19 @@ def _llm_relabel(log: QueryLog, perm: Any) -> QueryLog:
     return replace(log, queries=perm[log.queries])
 
 
-def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMResult]]
-                 ) -> tuple[Mutant, ...]:
+def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMResult]],
+                 bound_id: str, event: str) -> tuple[Mutant, ...]:
     def scaled(scale: float) -> Callable[..., CLCBLLMResult]:
         def run(log: CacheLog, k: int, delta: float) -> CLCBLLMResult:
-            return rescored(log, k, delta, variant, cost_scale=scale * LLM_PROOF_SHARE)
+            share = share_value(bound_id, event, log.m, log.n, delta)
+            return rescored(log, k, delta, variant, cost_scale=scale * share)
 
         return run
 
     def proof_radius(log: CacheLog, k: int, delta: float) -> CLCBLLMResult:
-        """The cost radius of the proof's event, sqrt(log(2mn/delta)/(2N))."""
-        share = LLM_PROOF_SHARE * np.sqrt(log_over_delta((2, log.m, log.n), delta)
-                                          / log_over_delta((4, log.m, log.n), delta))
-        return rescored(log, k, delta, variant, cost_scale=float(share))
+        """The cost radius the proof's event needs (:mod:`offcmab.bounds.events`)."""
+        return rescored(log, k, delta, variant,
+                        cost_scale=share_value(bound_id, event, log.m, log.n, delta))
 
     def total(log: QueryLog, k: int, delta: float) -> CLCBLLMResult:
         """The UCB of the total observed cost of each query."""
@@ -416,18 +417,13 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
     )
 
 
-#: The share of the printed cost radius sqrt(2 log(4mn/delta)/N) that the proof's cost event
-#: (``apdx_sec:app_LLM_cache_std``, E_arm: sqrt(log(2mn/delta)/(2N)) for costs in [0, 1])
-#: needs, up to the constant in the log: half.  The radius-scale mutants of CLCB-LLM-C scale
-#: that half, sqrt(log(4mn/delta)/(2N)), the radius CLCB's mutants scale: a scale of the
-#: printed radius that still covers the proof's event is no mistake.
-LLM_PROOF_SHARE = 0.5
-
 _LLM_NOT_APPLICABLE = {"wrong-estimator": _NO_ESTIMATOR, "oracle-fixed-ids": _FIRST_K_IS_FIXED}
-LLM_IMPROVED = Family("LLM_IMPROVED", _llm_mutants("improved", IMPROVED_CONTROLS),
-                      _LLM_NOT_APPLICABLE)
-LLM_STANDARD = Family("LLM_STANDARD", _llm_mutants("standard", STANDARD_CONTROLS),
-                      _LLM_NOT_APPLICABLE)
+LLM_IMPROVED = Family(
+    "LLM_IMPROVED", _llm_mutants("improved", IMPROVED_CONTROLS, "thm3-llm", "cost"),
+    _LLM_NOT_APPLICABLE)
+LLM_STANDARD = Family(
+    "LLM_STANDARD", _llm_mutants("standard", STANDARD_CONTROLS, "lem-llm-std", "arm"),
+    _LLM_NOT_APPLICABLE)
 
 
 # ---- CUCB-LLM-S: f(m, k, delta) -> learner ----------------------------------------------------

@@ -35,6 +35,7 @@ from offcmab.validation.controls.llm import IMPROVED_CONTROLS
 from offcmab.validation.events import llm, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
+from offcmab.validation.radius_facts import half_printed_cost_radius_reason
 from offcmab.validation.regions import (
     MANY_ARMS,
     RARE_OPTIMUM,
@@ -50,16 +51,7 @@ from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import cache_space
 
 #: Control -> why no row of this bound can flag it.
-NO_POWER = {
-    "radius-0.5": (
-        "the printed cost radius sqrt(2 log(4mn/delta)/N) is twice sqrt(log(4mn/delta)/(2N)), "
-        "at least the radius sqrt(log(2mn/delta)/(2N)) of the proof's cost event: at half "
-        "width the UCB still lies above every cost on that event, so the bound holds for this "
-        "control. A cost must fall sqrt(2 log(4mn/delta)) >= 5.3 standard deviations (m >= 8, "
-        "n = 2000) below its mean to escape it: on cache-wide (800 costs near 1/2) the cost "
-        "row saw it in no trial of 20 runs, and the printed radius times 0.3 in "
-        "1.8% of trials (promised 5%))"),
-}
+NO_POWER = {"radius-0.5": half_printed_cost_radius_reason('thm3-llm', 'cost')}
 
 
 def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
