@@ -151,6 +151,9 @@ VALIDATE_CASES: dict[str, tuple[Case, str, str]] = {
     "junit-xml a user's script": (
         lambda p: [*QUICK, "--out", str(p.scratch / "new"), "--junit-xml", str(p.script)],
         "junit-xml", "already exists"),
+    "junit-xml this new run's report.json": (
+        lambda p: [*QUICK, "--out", str(p.scratch / "new"), "--junit-xml",
+                   str(p.scratch / "new" / "report.json")], "junit-xml", "this run's own"),
     "junit-xml this run's report.json, even with --overwrite": (
         lambda p: [*QUICK, "--out", str(p.run), "--overwrite", "--junit-xml",
                    str(p.run / "report.json")], "junit-xml", "this run's own"),

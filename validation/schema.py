@@ -19,6 +19,7 @@ Checker = Callable[[Any, str], None]
 
 
 def number(value: Any, field: str) -> float:
+    """``value`` as a float: a finite JSON number (a boolean is not one)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{field}: must be a number, got {type(value).__name__}")
     if not math.isfinite(value):
@@ -27,6 +28,7 @@ def number(value: Any, field: str) -> float:
 
 
 def integer(low: int, high: int | None = None) -> Checker:
+    """An integer in ``[low, high]`` (``high`` ``None``: no upper end)."""
     def check(value: Any, field: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"{field}: must be an integer, got {type(value).__name__}")
@@ -37,20 +39,24 @@ def integer(low: int, high: int | None = None) -> Checker:
 
 
 def probability(value: Any, field: str) -> None:
+    """A number in ``[0, 1]``."""
     if not 0.0 <= number(value, field) <= 1.0:
         raise ValueError(f"{field}: must lie in [0, 1], got {value}")
 
 
 def open_probability(value: Any, field: str) -> None:
+    """A number strictly between 0 and 1."""
     if not 0.0 < number(value, field) < 1.0:
         raise ValueError(f"{field}: must lie strictly between 0 and 1, got {value}")
 
 
 def any_number(value: Any, field: str) -> None:
+    """A finite number."""
     number(value, field)
 
 
 def text(value: Any, field: str) -> None:
+    """A non-empty string."""
     if not isinstance(value, str) or not value:
         raise ValueError(f"{field}: must be a non-empty string")
 
@@ -95,6 +101,7 @@ def _kind(value: Any) -> str:
 
 
 def choice(*options: str) -> Checker:
+    """One of ``options``."""
     def check(value: Any, field: str) -> None:
         if value not in options:
             raise ValueError(f"{field}: must be one of {', '.join(options)}, got {value!r}")
@@ -102,6 +109,7 @@ def choice(*options: str) -> Checker:
 
 
 def list_of(item: Checker, min_size: int = 1) -> Checker:
+    """A list of at least ``min_size`` entries, each passing ``item``."""
     def check(value: Any, field: str) -> None:
         if not isinstance(value, list) or len(value) < min_size:
             raise ValueError(f"{field}: must be a list of at least {min_size} entries, got "
