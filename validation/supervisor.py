@@ -171,7 +171,7 @@ def supervised(run: Callable[[], int], command: str) -> int:
 def _child(run: Callable[[], int], fd: int, private: str, early: list[int],
            parent: int) -> int:
     os.setpgid(0, 0)
-    _end_with_parent(parent)
+    end_with_parent(parent)
     os.environ["TMPDIR"] = private  # every temporary file of the run, removed at its end
     tempfile.tempdir = None
     _CHANNEL.fd, _CHANNEL.pid = fd, os.getpid()
@@ -198,20 +198,22 @@ def _exit_now(code: int) -> NoReturn:
     os._exit(code)
 
 
-def _end_with_parent(parent: int) -> None:
-    """On Linux, ``SIGTERM`` reaches the child when the waiting process dies (killed with
-    ``SIGKILL``, which it cannot pass on), so the run stops rather than go on unwatched."""
+def end_with_parent(parent: int) -> None:
+    """On Linux, this process is killed when its parent ``parent`` dies: the supervised
+    child when the waiting process is killed with ``SIGKILL`` (which it cannot pass on),
+    a worker when the run that started it dies.  A kill of the command stays a kill of
+    everything it started."""
     if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes  # the standard library; only the child needs it
 
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
     except (OSError, AttributeError):
         return
     if os.getppid() != parent:  # the waiting process died before the request took hold
-        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _wait(pid: int, watch: _Watch) -> int:
