@@ -177,7 +177,12 @@ def _child(run: Callable[[], int], fd: int, private: str, early: list[int],
     _CHANNEL.fd, _CHANNEL.pid = fd, os.getpid()
     if early:  # a stop that came while the child was being started
         return STOPS[early[0]]
-    code = run()
+    try:
+        code = run()
+    except SystemExit as stop:  # argparse's --help and usage errors end this way
+        code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+        if stop.code is not None and not isinstance(stop.code, int):
+            sys.stderr.write(f"{stop.code}\n")
     if os.getpid() != _CHANNEL.pid:  # a copy forked by the user's code: no result
         os._exit(FAULT_EXIT)
     _send(f"exit {int(code)}")
