@@ -49,7 +49,7 @@ from typing import NoReturn
 SUPERVISED = ("validate", "calibrate", "mutation", "falsify", "tightness")
 
 #: Seconds between a stop signal and the kill of the child's process group.
-GRACE_SECONDS = 1.0
+GRACE_SECONDS = 1.5
 
 #: Seconds the child's group gets to end by itself after a normal exit.
 DRAIN_SECONDS = 0.5
