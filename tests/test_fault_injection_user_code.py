@@ -341,3 +341,23 @@ def test_the_replayed_trials_are_named_with_their_file(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli(_replay(saved, tmp_path, trials=10**9)) == 2
     assert f"replay: {tmp_path / 'replay.json'}: trials: " in capsys.readouterr().err
+
+
+# --- the supervised command line keeps argparse's answers ------------------------------------
+
+PARSER = [
+    (["validate", "--bogus"], 2, "offcmab: error: unrecognized arguments: --bogus"),
+    (["calibrate", "--runs", "0"], 2, "argument --runs: must be at least 1"),
+    (["falsify", "--help"], 0, ""),
+]
+
+
+@pytest.mark.parametrize(("arguments", "code", "words"), PARSER)
+def test_usage_errors_and_help_keep_their_exit_codes(tmp_path: Path, arguments: list[str],
+                                                     code: int, words: str) -> None:
+    got, out, err, left = supervised(arguments, tmp_path)
+    assert (got, left) == (code, [])
+    if words:
+        assert words in err and len(err.strip().splitlines()) == 1
+    else:
+        assert err == "" and out.startswith("usage: offcmab falsify")

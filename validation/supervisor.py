@@ -49,7 +49,7 @@ from typing import NoReturn
 SUPERVISED = ("validate", "calibrate", "mutation", "falsify", "tightness")
 
 #: Seconds between a stop signal and the kill of the child's process group.
-GRACE_SECONDS = 1.0
+GRACE_SECONDS = 1.5
 
 #: Seconds the child's group gets to end by itself after a normal exit.
 DRAIN_SECONDS = 0.5
@@ -171,13 +171,18 @@ def supervised(run: Callable[[], int], command: str) -> int:
 def _child(run: Callable[[], int], fd: int, private: str, early: list[int],
            parent: int) -> int:
     os.setpgid(0, 0)
-    _end_with_parent(parent)
+    end_with_parent(parent)
     os.environ["TMPDIR"] = private  # every temporary file of the run, removed at its end
     tempfile.tempdir = None
     _CHANNEL.fd, _CHANNEL.pid = fd, os.getpid()
     if early:  # a stop that came while the child was being started
         return STOPS[early[0]]
-    code = run()
+    try:
+        code = run()
+    except SystemExit as stop:  # argparse's --help and usage errors end this way
+        code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+        if stop.code is not None and not isinstance(stop.code, int):
+            sys.stderr.write(f"{stop.code}\n")
     if os.getpid() != _CHANNEL.pid:  # a copy forked by the user's code: no result
         os._exit(FAULT_EXIT)
     _send(f"exit {int(code)}")
@@ -198,20 +203,22 @@ def _exit_now(code: int) -> NoReturn:
     os._exit(code)
 
 
-def _end_with_parent(parent: int) -> None:
-    """On Linux, ``SIGTERM`` reaches the child when the waiting process dies (killed with
-    ``SIGKILL``, which it cannot pass on), so the run stops rather than go on unwatched."""
+def end_with_parent(parent: int) -> None:
+    """On Linux, this process is killed when its parent ``parent`` dies: the supervised
+    child when the waiting process is killed with ``SIGKILL`` (which it cannot pass on),
+    a worker when the run that started it dies.  A kill of the command stays a kill of
+    everything it started."""
     if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes  # the standard library; only the child needs it
 
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
     except (OSError, AttributeError):
         return
     if os.getppid() != parent:  # the waiting process died before the request took hold
-        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _wait(pid: int, watch: _Watch) -> int:

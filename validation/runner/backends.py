@@ -44,6 +44,7 @@ import contextlib
 import functools
 import logging
 import multiprocessing.context
+import os
 import pickle
 import sys
 import time
@@ -56,7 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from offcmab.reference.errors import InputError
-from offcmab.validation import sandbox
+from offcmab.validation import sandbox, supervisor
 from offcmab.validation.evaluator.crosscheck import InternalError, within
 from offcmab.validation.extras import MissingExtra
 from offcmab.validation.runner.scenario import Subject, TrialOutcome
@@ -208,11 +209,20 @@ def main_hidden() -> Iterator[None]:
 
 
 class WorkerProcess(multiprocessing.context.SpawnProcess):
-    """A spawned process that does not run the caller's ``__main__`` (module doc)."""
+    """A spawned process that does not run the caller's ``__main__`` (module doc) and
+    dies with the process that started it (:func:`offcmab.validation.supervisor.end_with_parent`),
+    even when that one is killed outright."""
+
+    starter: int = 0
 
     def start(self) -> None:
+        self.starter = os.getpid()
         with main_hidden():
             super().start()
+
+    def run(self) -> None:
+        supervisor.end_with_parent(self.starter)
+        super().run()
 
 
 class WorkerContext(multiprocessing.context.SpawnContext):
