@@ -18,9 +18,10 @@ The theorem's sample-size condition (:math:`n \ge 392\log(12nE/\delta)/(\eta\gam
 1536 in the proved variant) needs tens of thousands of cascades even here; grids
 start there.
 
-Every instance has its node ids relabelled by a seeded permutation (``permutation`` in its
-params: node ``i`` as first drawn is node ``permutation[i]``; the six-node graph of the
-paper's shape keeps a copy in its first order for the event rows), and each run draws
+Every instance but the trap has its node ids relabelled by a seeded permutation
+(``permutation`` in its params: node ``i`` as first drawn is node ``permutation[i]``; the
+trap keeps its first order, and so does the six-node graph of the event rows), and each
+run draws
 region instances (:func:`region_instances`): graphs where a node has several parents,
 and a graph whose data never inform the out-edges of one node (never or always a seed)
 while the optimum's hub is rarely seeded.
@@ -364,7 +365,9 @@ class IMScenario:
         named = relabeled_named(first, seed)
         if profile.name == "quick":  # cascades are costly: the named graph only
             return named
-        return (named + relabeled_named(self.traps(profile), seed)
+        # the trap keeps its first order: it is where the controls must differ from the
+        # reference, and a relabelling can let a tie rule of a control land on the optimum
+        return (named + self.traps(profile)
                 + region_instances(scenario_seed(seed, f"{self.bound_id}/regions"))
                 + generated_instances(strategy(), profile, seed, self.bound_id, grid))
 

@@ -11,7 +11,7 @@ Everything validation checks for this bound:
 * **instances**: a six-node graph, the trap below (the same graph solved by IMM),
   generated graphs of 4-6 nodes, and region instances on a three-size grid (two graphs
   whose two sinks have four parents each, one whose data never inform a node's out-edges),
-  every one with its node ids relabelled by a seeded permutation;
+  every one but the trap with its node ids relabelled by a seeded permutation;
 * **regions**: the assumption asks :math:`q_u \in [\gamma, 1-\gamma]` and
   :math:`p(\bar v) \ge \eta` only on the edges the optimum can trigger, so edges the data
   never inform elsewhere (``unobserved-arms``) and rarely inform there (small
