@@ -74,8 +74,8 @@ def resolve(spec: str, theorem: Theorem) -> Callable[..., Any]:
 
 
 def _resolve(spec: str, theorem: Theorem) -> Callable[..., Any]:
-    if spec == REFERENCE:
-        return theorem.reference_algorithm()
+    if spec == REFERENCE:  # on read-only views of its inputs, as a user's function is called
+        return sandboxed(theorem.reference_algorithm())
     prefix, colon, rest = spec.partition(":")
     if not colon or not rest:
         raise ValueError(f"subject: must be {REFERENCE!r} or PREFIX:NAME, got {spec!r}")
