@@ -134,8 +134,8 @@ def test_a_reference_with_the_printed_estimator_is_flagged_as_the_same_user_func
     A correct estimator fails ``event-im-intervals`` with probability at most the row's
     level (the exact binomial test against the union-bound promise ~delta/6 per trial):
     2e-4 in this run (the budget 1e-3 over 5 rows), so a FAIL of a correct estimator here
-    is a false alarm of probability at most 2e-4; the printed estimator breaks the event
-    in most of the 30 trials (its conditional estimate targets another quantity).
+    is a false alarm of probability at most 2e-4.  The printed estimator (its conditional
+    estimate targets another quantity) breaks the event in all 30 trials at seed 2025.
     """
     record = _printed_record()
     reference = run(Door(only=("thm4-im",), profile="ci", seed=SEED, power="off",
@@ -178,3 +178,23 @@ def test_validate_exits_1_when_clcb_im_n_defaults_to_the_printed_estimator(
         report = json.loads((tmp_path / name / "report.json").read_text())
         failed = {row["id"] for row in report["rows"] if row["verdict"] == "FAIL"}
         assert "event-im-intervals" in failed, (name, failed)
+
+
+def writes_its_data(dataset: Any, oracle: Any, delta: float) -> Any:
+    """CLCB after setting every logged outcome to 1 in the dataset it was handed."""
+    from offcmab.reference.clcb import clcb
+
+    dataset.outcomes[:] = 1.0
+    return clcb(dataset, oracle, delta)
+
+
+def test_the_reference_is_handed_read_only_data_as_a_user_function_is() -> None:
+    """A reference that writes into its input stops the run, as a user's function does
+    (which gets exit 4 instead: the package's own code failing is not a user's fault)."""
+    from dataclasses import replace
+
+    theorem = find(THEOREMS, "thm1-inf")
+    record = replace(theorem, signature=replace(theorem.signature, reference=writes_its_data))
+    with pytest.raises(ValueError, match="read-only"):
+        run(Door(only=("thm1-inf",), profile="quick", seed=SEED, power="off", figures=False),
+            [record])

@@ -23,7 +23,10 @@ Pairing
 Sandbox
     A user's function is called on read-only views of its arguments, with the global
     random generators seeded per call, under the call deadline; whatever goes wrong inside
-    it becomes one fault line (:mod:`offcmab.validation.sandbox`).
+    it becomes one fault line (:mod:`offcmab.validation.sandbox`).  The reference is called
+    on the same read-only views with the same seeding, so a reference run and a run of the
+    same function given as a user's get the same rows; a fault of the reference, the
+    package's own code, is raised as it is.
 
 Results
     What a subject returns is checked by :mod:`offcmab.validation.actions`.
@@ -74,8 +77,8 @@ def resolve(spec: str, theorem: Theorem) -> Callable[..., Any]:
 
 
 def _resolve(spec: str, theorem: Theorem) -> Callable[..., Any]:
-    if spec == REFERENCE:
-        return theorem.reference_algorithm()
+    if spec == REFERENCE:  # on read-only views of its inputs, as a user's function is called
+        return sandboxed(theorem.reference_algorithm())
     prefix, colon, rest = spec.partition(":")
     if not colon or not rest:
         raise ValueError(f"subject: must be {REFERENCE!r} or PREFIX:NAME, got {spec!r}")

@@ -161,7 +161,6 @@ def offline_cases(profile: str, variant: str, function: Callable[..., Any],
                        WIDE_CACHE_N, 0.05, method)]
 
 
-
 #: How rows name the printed learner, the online bound's reference (``module:function``).
 PRINTED = f"{printed_cache.__module__}:{printed_cache.__qualname__}"
 
