@@ -127,6 +127,15 @@ def rare_optimal() -> dict[str, Any]:
             "law": {"kind": "explicit", "caches": [[1], []], "weights": [1.0 - RARE, RARE]}}
 
 
+def unseen_optimal() -> dict[str, Any]:
+    """LLM cache: the optimal query (cost 1) is always in the logged cache, so its cost is
+    never observed; the best observed query is worth about half as much (0.25 against 0.45).
+    Any cost guessed for it below about 0.55 (1/2, the largest observed cost, 0) caches
+    the observed query and loses 0.2."""
+    return {"p": [0.45, 0.5, 0.05], "c": [1.0, 0.5, 0.05], "k": 1, "noise": "bernoulli",
+            "law": {"kind": "explicit", "caches": [[0]], "weights": [1.0]}}
+
+
 def lock_in() -> dict[str, Any]:
     """Online LLM cache: two equally frequent queries, costs 0.9 and 0.1."""
     return {"p": [0.5, 0.5], "c": [0.9, 0.1], "k": 1, "noise": "bernoulli",
@@ -224,9 +233,17 @@ def frequent_cheap_trap(n: int) -> Instance:
                     "a frequent cheap query beside a rare costly one")
 
 
+def unseen_optimal_trap(n: int) -> Instance:
+    """The never-observed optimal cost trap at ``n`` (where the bound falls below 0.2)."""
+    return Instance("trap-unseen-optimal", unseen_optimal(), 0.05, (n,), TRAP,
+                    "the optimal query's cost is never observed")
+
+
 def improved_cache_traps(profile: Profile) -> list[Instance]:
-    """Theorem 3's traps, in every profile: a hidden optimal cost, frequency against cost."""
-    return [*rare_optimal_traps(profile), frequent_cheap_trap(16000)]
+    """Theorem 3's traps, in every profile: a hidden optimal cost, frequency against cost,
+    an optimal cost never observed."""
+    return [*rare_optimal_traps(profile), frequent_cheap_trap(16000),
+            unseen_optimal_trap(32000)]
 
 
 def standard_cache_traps(profile: Profile) -> list[Instance]:
@@ -237,4 +254,5 @@ def standard_cache_traps(profile: Profile) -> list[Instance]:
     """
     if profile.name == "quick":
         return rare_optimal_traps(profile)
-    return [*rare_optimal_traps(profile), frequent_cheap_trap(32000)]
+    return [*rare_optimal_traps(profile), frequent_cheap_trap(32000),
+            unseen_optimal_trap(128000)]
