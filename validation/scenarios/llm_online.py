@@ -25,9 +25,8 @@ runner recorded (closed-form expected costs).  Each trial runs the learner for `
 rounds, ``n`` of the report standing for ``T``; the theorem bounds the regret with
 probability :math:`1-\delta`.  The instances are those of the offline scenarios without
 their logged caches, with their ids relabelled by a seeded permutation, and (beyond the
-quick profile) two region instances on the rate row's grid (:func:`region_instances`):
-ties and costs at 0 and 1, and twelve queries, fewer than twenty rounds per query at the
-shortest horizon.
+quick profile) a region instance on the rate row's grid (:func:`region_instances`): ties
+and costs at 0 and 1.
 
 :func:`replay` runs a learner factory on a stream the caller already holds (the
 whole-stream call ``(queries, costs, m, k, delta)`` of offline replays); it is a
@@ -50,7 +49,6 @@ from offcmab.reference.problems.llm_cache import (
     LLMCacheProblem,
     sample_costs,
     sample_queries,
-    zipf_probabilities,
 )
 from offcmab.validation.evaluator import cache as evaluator_cache
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
@@ -82,22 +80,13 @@ def four_queries() -> dict[str, Any]:
             "law": {"kind": "empty"}}
 
 
-#: Queries of the many-queries region instance: the shortest horizon of :data:`RATE_GRID`
-#: gives fewer than twenty rounds per query.
-MANY_QUERIES = 12
-
-
 def region_instances(seed: int) -> list[Instance]:
-    """Two instances on :data:`RATE_GRID`, drawn from ``seed`` and relabelled: costs 0, 1/2
-    and 1 with ties (:func:`~offcmab.validation.scenarios.llm_instances.ties_and_extremes`),
-    and :data:`MANY_QUERIES` queries with Zipf arrivals, the popular ones costlier."""
+    """One instance on :data:`RATE_GRID`, drawn from ``seed`` and relabelled: costs 0, 1/2
+    and 1 with ties (:func:`~offcmab.validation.scenarios.llm_instances.ties_and_extremes`)."""
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     ties = cases.ties_and_extremes(rng) | {"law": {"kind": "empty"}}
-    costs = np.round(np.sort(rng.uniform(0.0, 1.0, MANY_QUERIES))[::-1], 3)
-    p = cases.arrival_probabilities(zipf_probabilities(MANY_QUERIES, 1.0))
-    many = {"p": p, "c": costs.tolist(), "k": 3, "noise": "bernoulli", "law": {"kind": "empty"}}
-    return [Instance(name, cases.shuffled(params, rng), 0.05, RATE_GRID, "generated")
-            for name, params in (("ties-and-extremes", ties), ("many-queries", many))]
+    return [Instance("ties-and-extremes", cases.shuffled(ties, rng), 0.05, RATE_GRID,
+                     "generated")]
 
 
 def rate_factor(instance: Instance, n: int) -> float:

@@ -9,13 +9,18 @@ Everything validation checks for this bound:
   :math:`\sqrt{T\log T}` on a grid of a four-query instance (a learner that never caches
   grows linearly);
 * **instances**: the offline cache instances without their logged caches, and the trap
-  below, each with its ids relabelled by a seeded permutation, and two region instances on
-  the rate row's grid (ties and costs at 0 and 1; twelve queries);
+  below, each with its ids relabelled by a seeded permutation, and a region instance on
+  the rate row's grid (ties and costs at 0 and 1);
 * **regions**: a learner collects its own data, so the theorem has no coverage hypothesis
   and the regions about what a log leaves out (``unobserved-arms``, ``rare-optimum``) do
   not apply, nor ``multi-parent`` (no graph); what its hypotheses do allow, and a run
-  covers, is any numbering of the queries (``relabeled``), tied costs and costs at 0 and 1
-  (``ties-and-extremes``), and many queries against a short horizon (``many-arms``);
+  covers, is any numbering of the queries (``relabeled``) and tied costs and costs at 0 and 1
+  (``ties-and-extremes``).  Many queries against a short horizon (``many-arms``) are allowed
+  but not checked: there the regret is still in its burn-in, growing about linearly while
+  rare queries wait to be observed, and a rate row, which tests the proven order between
+  horizons, would flag a correct learner (the printed learner's regret on twelve Zipf
+  queries grew with slope 0.88 over T = 200 to 3200 at seed 2025); the bound itself is
+  vacuous at those horizons;
 * **signature**: a learner factory ``f(m, k, delta)`` in place of
   :func:`offcmab.validation.scenarios.llm_online.printed_cache`; the scenario feeds its
   learner one round at a time (``cache()``, then ``observe(query, cost_or_None)``), so it
@@ -48,7 +53,7 @@ from offcmab.validation.controls.stream import STREAM_CONTROLS
 from offcmab.validation.events import llm
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.falsify.spaces import online_paired_space
-from offcmab.validation.regions import MANY_ARMS, RELABELED, TIES_AND_EXTREMES
+from offcmab.validation.regions import RELABELED, TIES_AND_EXTREMES
 from offcmab.validation.scenarios.llm_online import (
     RATE_INSTANCE,
     StreamScenario,
@@ -108,5 +113,5 @@ THEOREM = Theorem(
     falsify_space=online_paired_space,
     check_params=CACHE_PARAMS,
     rate=Rate(0.5, RATE_INSTANCE, rate_factor),
-    regions=(RELABELED, TIES_AND_EXTREMES, MANY_ARMS),
+    regions=(RELABELED, TIES_AND_EXTREMES),
 )
