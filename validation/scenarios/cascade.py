@@ -52,8 +52,9 @@ class CascadeScenario:
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         cascades = [i for i in named(profile) if i.params["family"] == "cascade"]
         return (relabeled_instances(cascades + self.traps(profile))
-                + generated_instances(strategy(), profile, seed, self.bound_id,
-                                      GRIDS[profile.name])
+                + relabeled_instances(generated_instances(strategy(), profile, seed,
+                                                          self.bound_id, GRIDS[profile.name]),
+                                      f"{seed}/{self.bound_id}/")
                 + unseen.instances(("cascade",), profile, seed, self.bound_id))
 
     def regions(self, instance: Instance) -> frozenset[str]:

@@ -55,7 +55,7 @@ from offcmab.validation.runner.scenario import MaxGap
 from offcmab.validation.runner.spec import Instance
 from offcmab.validation.scenarios.common import rounded
 from offcmab.validation.scenarios.im import exact_oracle, ic_graph
-from offcmab.validation.scenarios.relabel import is_relabeled, relabeled
+from offcmab.validation.scenarios.relabel import is_relabeled
 
 
 @dataclass(frozen=True)
@@ -295,8 +295,7 @@ CMABT_REGIONS = (region.UNOBSERVED_ARMS, region.RARE_OPTIMUM, region.MANY_ARMS,
 # -- hypothesis strategies of generated instances -----------------------------------------
 
 def cascade_params() -> Any:
-    """Cascade instances: 3-12 items, lists of 1-4, means on a 1/1000 grid, any law kind,
-    relabeled by a permutation drawn with them.
+    """Cascade instances: 3-12 items, lists of 1-4, means on a 1/1000 grid, any law kind.
 
     Instances where every list has the same reward (all means tied, or a mean of 1 in
     both the best and the worst list) are left out: no gap could exceed 0 there.
@@ -317,15 +316,13 @@ def cascade_params() -> Any:
             weights = rounded(rng.dirichlet(np.ones(count)), 12)
             law["lists"] = [rng.permutation(m)[:k].tolist() for _ in range(count)]
             law["weights"] = [*weights[:-1], 1.0 - sum(weights[:-1])]
-        return relabeled({"family": "cascade", "mu": mu, "k": k, "law": law},
-                         draw(st.integers(0, 2**32 - 1)))
+        return {"family": "cascade", "mu": mu, "k": k, "law": law}
 
     return draw_cascade().filter(positive_gap)
 
 
 def kpath_params() -> Any:
-    """k-path instances: 2-6 paths of 1-4 arms, path weights from integers (zeros allowed),
-    relabeled by a permutation drawn with them.
+    """k-path instances: 2-6 paths of 1-4 arms, path weights from integers (zeros allowed).
 
     Paths that all share one mean are left out (no gap could exceed 0).
     """
@@ -339,9 +336,8 @@ def kpath_params() -> Any:
         means = draw(st.lists(probability, min_size=paths, max_size=paths))
         raw = draw(st.lists(st.integers(0, 10), min_size=paths, max_size=paths)
                    .filter(lambda w: sum(w) > 0))
-        return relabeled({"family": "kpath", "path_means": means, "k": k,
-                          "law": {"kind": "paths", "weights": [w / sum(raw) for w in raw]}},
-                         draw(st.integers(0, 2**32 - 1)))
+        return {"family": "kpath", "path_means": means, "k": k,
+                "law": {"kind": "paths", "weights": [w / sum(raw) for w in raw]}}
 
     return draw_kpath().filter(positive_gap)
 

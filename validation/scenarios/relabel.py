@@ -98,15 +98,18 @@ def check_permutation(params: Mapping[str, Any], field: str = RELABEL) -> None:
 PAPER = "paper"
 
 
-def relabeled_instances(instances: Sequence[Instance]) -> list[Instance]:
-    """Each instance relabeled by a permutation seeded by its name (the same in every run).
+def relabeled_instances(instances: Sequence[Instance], salt: str = "") -> list[Instance]:
+    """Each instance relabeled by a permutation seeded by ``salt`` and its name.
 
-    An instance of the paper (origin ``paper``) stays in its published order, and a
-    relabeled copy ``<name>-relabeled`` follows it.
+    Without ``salt`` the permutation is the same in every run (named instances and traps);
+    generated instances pass the run seed and bound id in ``salt``.  An instance of the
+    paper (origin ``paper``) stays in its published order, and a relabeled copy
+    ``<name>-relabeled`` follows it.
     """
     found: list[Instance] = []
     for instance in instances:
-        moved = replace(instance, params=relabeled(instance.params, name_seed(instance.name)))
+        seed = name_seed(salt + instance.name)
+        moved = replace(instance, params=relabeled(instance.params, seed))
         if instance.origin == PAPER:
             found += [instance, replace(moved, name=f"{instance.name}-relabeled")]
         else:

@@ -125,8 +125,9 @@ class CLCBScenario:
 
     def instances(self, profile: Profile, seed: int) -> list[Instance]:
         return (relabeled_instances(named(profile) + self.traps(profile))
-                + generated_instances(strategy(), profile, seed, self.bound_id,
-                                      GRIDS[profile.name])
+                + relabeled_instances(generated_instances(strategy(), profile, seed,
+                                                          self.bound_id, GRIDS[profile.name]),
+                                      f"{seed}/{self.bound_id}/")
                 + unseen.instances(("kpath", "cascade"), profile, seed, self.bound_id))
 
     def regions(self, instance: Instance) -> frozenset[str]:
