@@ -194,8 +194,11 @@ def sloppy_clcb(dataset: Any, oracle: Any, delta: float) -> Any:
 
 
 def pessimism() -> Instance:
-    return next(i for i in record("thm1-inf").scenario.instances(PROFILES["quick"], 2025)
-                if i.name == "pessimism")
+    """The pessimism instance at two sizes whose bounds lie below its smallest gap (an
+    identification row pools at least two sizes)."""
+    found = next(i for i in record("thm1-inf").scenario.instances(PROFILES["quick"], 2025)
+                 if i.name == "pessimism")
+    return dataclasses.replace(found, n_grid=(found.n_grid[-1], 2 * found.n_grid[-1]))
 
 
 def test_a_subject_often_suboptimal_below_the_smallest_gap_fails_identification() -> None:
@@ -220,3 +223,11 @@ def test_the_reference_passes_every_consistency_row(tmp_path: Path, seed: int) -
     assert {row["kind"] for row in mine} == set(KINDS)
     for row in mine:
         assert row["instance"] and row["false_alarm_probability"] == report["row_level"]
+
+
+def test_one_size_below_the_smallest_gap_makes_no_identification_row() -> None:
+    """At one size the row would repeat that size's bound row: no row, no budget share."""
+    theorem = record("thm1-inf")
+    rows = plans(2.0)
+    rows[400] = [RowPlan("stated", BoundValue(0.1, failure=0.01), rows[400][0].max_gap)]
+    assert consistency.plan_instance(theorem, toy(), rows).identify == ()

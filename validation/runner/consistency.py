@@ -25,7 +25,10 @@ Identification rows
     enumerates the actions, :attr:`~offcmab.validation.runner.scenario.MaxGap.smallest_positive`).
     Where a bound :math:`b < g_{\min}` holds with probability :math:`1-f`, an algorithm that keeps
     it returns an action of gap at most 0 with probability at least :math:`1-f`.  One row per
-    instance pools every size of its grid where some bound lies below :math:`g_{\min}`: with
+    instance pools every size of its grid where some bound lies below :math:`g_{\min}`, when
+    there are at least two (at one size, a gap above the bound is a gap of at least
+    :math:`g_{\min}`, so the row would repeat that size's bound row and only take a share of
+    the budget): with
     :math:`V` trials of positive gap (a gap, less its estimation error, above
     :math:`g_{\min}/2`) among :math:`T`, it fails when
     :math:`P(\mathrm{Binomial}(T, f) \ge V)` is below the row's share of the false-alarm budget,
@@ -123,6 +126,8 @@ def plan_instance(theorem: Theorem, instance: Instance,
         if below:
             identify.append(n)
             failures.append(max(analysis.upper_failure(row, instance.delta) for row in below))
+    if len(identify) < 2:  # at one size the row would test exactly what its bound row tests
+        identify, failures = [], []
     return Consistency(rate, floor, tuple(identify), max(failures, default=0.0), smallest)
 
 
