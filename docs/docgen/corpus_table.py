@@ -1,0 +1,56 @@
+r"""The regression corpus as a table, read from its stored runs: ``{{ corpus_table() }}``.
+
+Each ``validation/corpus/ID.json`` is the output of one ``offcmab tightness`` run; its run
+record (``docs/assets/runs/corpus-ID.json``) names the command, the commit and the date.  The
+table shows what each file measured, and a line under it gives every row's provenance, so
+no number of the search is copied into a page by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docgen import figures
+
+COLUMNS = ("id", "budget", "evaluations (candidates / vacuous / n/a)", "search time", "n",
+           "delta", "(1-delta)-quantile of gap", "bound", "largest gap", "ratio",
+           "within a factor of tight", "profiles")
+
+
+def _number(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def row(saved: dict[str, object]) -> str:
+    """One line of the table from a saved instance."""
+    counts = saved["counts"]
+    assert isinstance(counts, dict)
+    ratio = float(saved["ratio"])  # type: ignore[arg-type]
+    cells = (f"`{saved['bound_id']}`", str(saved["budget"]),
+             f"{saved['evaluations']} ({counts['candidate']} / {counts['vacuous']} / "
+             f"{counts['n/a']})",
+             f"{float(saved['seconds']):.0f} s",  # type: ignore[arg-type]
+             str(saved["n"]), _number(float(saved["delta"])),  # type: ignore[arg-type]
+             _number(float(saved["gap_quantile"])),  # type: ignore[arg-type]
+             _number(float(saved["bound"])),  # type: ignore[arg-type]
+             _number(float(saved["largest_gap"])),  # type: ignore[arg-type]
+             _number(ratio), f"{1 / ratio:.3g}" if ratio > 0 else "",
+             ", ".join(saved["profiles"]))  # type: ignore[arg-type]
+    return "| " + " | ".join(cells) + " |"
+
+
+def table(root: Path, runs: Path | None = None) -> str:
+    """The corpus table, one row per stored run, and the provenance of each."""
+    names = sorted(path.stem.removeprefix("corpus-")
+                   for path in (runs or figures.RUNS).glob("corpus-*.json"))
+    if not names:
+        raise figures.FigureError("corpus_table: no corpus run records")
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    sources = []
+    for name in names:
+        record = figures.load(f"corpus-{name}", runs)
+        lines.append(row(record.result))
+        sources.append(f"`{name}`: {figures.short(record)}")
+    machines = sorted({figures.load(f"corpus-{name}", runs).machine for name in names})
+    return ("\n".join(lines) + "\n\n<small>Stored runs (command, commit, date): "
+            + "; ".join(sources) + f". Machine: {'; '.join(machines)}.</small>")
