@@ -124,8 +124,10 @@ def provenance(name: str, runs: Path | None = None) -> str:
 
 
 def _format(value: Any, digits: int | None) -> str:
+    if isinstance(value, str):
+        return value  # a verdict or a name the run printed
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise FigureError(f"figure: not a number: {value!r}")
+        raise FigureError(f"figure: not a number or a word: {value!r}")
     if isinstance(value, int):
         return f"{value:,}"
     return f"{value:.{digits}g}" if digits is not None else f"{value:g}"
@@ -149,6 +151,18 @@ def _false_alarm_budget() -> float:
     return FALSE_ALARM_BUDGET
 
 
+def _calibration_percent() -> int:
+    from offcmab.validation.calibration import LEVEL
+
+    return round(100 * LEVEL)
+
+
+def _runs_to_confirm() -> int:
+    from offcmab.validation.calibration import runs_to_confirm
+
+    return runs_to_confirm(_false_alarm_budget())
+
+
 def _profile(name: str, field: str) -> Any:
     from offcmab.validation.runner.spec import PROFILES
 
@@ -160,6 +174,19 @@ def _falsify(field: str) -> int:
 
     return {"search": search.SEARCH_TRIALS, "screen": search.SCREEN_TRIALS,
             "confirm": confirm.CONFIRM_TRIALS}[field]
+
+
+def _paired_margin(search: bool) -> float:
+    from offcmab.validation.falsify import paired
+
+    return paired.SEARCH_MARGIN if search else paired.MARGIN
+
+
+def _limits(name: str) -> float:
+    from offcmab.reference.errors import DENSE_FACTOR
+    from offcmab.validation.limits import SECONDS_LIMIT
+
+    return {"id entries factor": DENSE_FACTOR, "time limit seconds": SECONDS_LIMIT}[name]
 
 
 def _tightness_trials() -> int:
@@ -177,12 +204,18 @@ def _corpus_default_seconds() -> float:
 #: Every setting a page may quote: name -> the constant of the package it reads.
 VALUES: dict[str, Callable[[], Any]] = {
     "false-alarm budget": _false_alarm_budget,
+    "calibration confidence %": _calibration_percent,
+    "runs to confirm the budget": _runs_to_confirm,
     "default trials cap": lambda: _profile("default", "max_trials"),
     "full trials cap": lambda: _profile("full", "max_trials"),
     "falsify search trials": lambda: _falsify("search"),
     "falsify screen trials": lambda: _falsify("screen"),
     "falsify confirm trials": lambda: _falsify("confirm"),
+    "falsify paired margin": lambda: _paired_margin(False),
+    "falsify paired search margin": lambda: _paired_margin(True),
     "tightness trials": _tightness_trials,
+    "id entries factor": lambda: _limits("id entries factor"),
+    "time limit seconds": lambda: _limits("time limit seconds"),
     "corpus default-profile seconds": _corpus_default_seconds,
 }
 
