@@ -57,7 +57,14 @@ sys.path.insert(0, str(DOCS))
 sys.path.insert(0, str(ROOT))
 
 from docgen import (  # noqa: E402
-    commands, corpus_table, counts, figures, reproductions, sources, theory)
+    commands,
+    corpus_table,
+    counts,
+    figures,
+    reproductions,
+    sources,
+    theory,
+)
 
 log = logging.getLogger("mkdocs.hooks.offcmab")
 

@@ -1,4 +1,4 @@
-r"""Measured figures and settings the pages quote, never typed: ``{{ figure(...) }}``, ``{{ value(...) }}``.
+r"""Measured figures and settings the pages quote, never typed: ``figure`` and ``value``.
 
 A time, a count, a score or a ratio written into a page by hand is a snapshot of one run on
 one machine at one commit, and nothing says which.  Every such figure comes instead from a
