@@ -102,9 +102,19 @@ def render_directives(text: str, runs: Path | None = None) -> list[str]:
     return shown
 
 
+QUIET = re.compile(r"""\{\{\s*figure\(\s*["']([^"']+)["'][^}]*beside\s*=\s*False""")
+CITED = re.compile(r"""\{\{\s*provenance\(\s*["']([^"']+)["']""")
+
+
+def uncited(text: str) -> list[str]:
+    """Records whose figures leave their provenance out with no provenance line before them."""
+    return [match.group(1) for match in QUIET.finditer(text)
+            if match.group(1) not in CITED.findall(text[:match.start()])]
+
+
 def check_page(text: str, changelog: bool = False, runs: Path | None = None) -> list[str]:
     render_directives(text, runs)
-    return measured_figures(text, changelog)
+    return measured_figures(text, changelog) + [f"uncited {name}" for name in uncited(text)]
 
 
 PLANTED = "# A page\n\nThe default profile took 12 s on our machine.\n"
@@ -128,6 +138,14 @@ def test_a_planted_typed_time_fails_and_the_same_figure_from_a_record_passes(
     assert check_page(recorded, runs=runs) == []
     assert render_directives(recorded, runs) == [
         "12 s <small>(`offcmab validate --seed 2025`, commit `aaaaaaa`, 2026-11-28)</small>"]
+
+
+def test_a_figure_without_provenance_beside_it_needs_a_provenance_line_before(
+        runs: Path) -> None:
+    quiet = '{{ figure("planted", "summary.wall_seconds", unit="s", beside=False) }}'
+    assert check_page(f"It took {quiet}.", runs=runs) == ["uncited planted"]
+    assert check_page(f'{{{{ provenance("planted") }}}}\n\nIt took {quiet}.', runs=runs) == []
+    assert render_directives(quiet, runs) == ["12 s"]
 
 
 def test_a_directive_naming_no_record_or_no_path_fails(runs: Path) -> None:

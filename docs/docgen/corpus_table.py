@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docgen import figures
+from docgen import figures, theory
 
 COLUMNS = ("id", "budget", "evaluations (candidates / vacuous / n/a)", "search time", "n",
            "delta", "(1-delta)-quantile of gap", "bound", "largest gap", "ratio",
@@ -41,8 +41,11 @@ def row(saved: dict[str, object]) -> str:
 
 def table(root: Path, runs: Path | None = None) -> str:
     """The corpus table, one row per stored run, and the provenance of each."""
-    names = sorted(path.stem.removeprefix("corpus-")
-                   for path in (runs or figures.RUNS).glob("corpus-*.json"))
+    stored = {path.stem.removeprefix("corpus-")
+              for path in (runs or figures.RUNS).glob("corpus-*.json")}
+    order = list(theory.BOUND_IDS)
+    names = sorted(stored, key=lambda name: (order.index(name) if name in order else len(order),
+                                             name))
     if not names:
         raise figures.FigureError("corpus_table: no corpus run records")
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
@@ -52,5 +55,6 @@ def table(root: Path, runs: Path | None = None) -> str:
         lines.append(row(record.result))
         sources.append(f"`{name}`: {figures.short(record)}")
     machines = sorted({figures.load(f"corpus-{name}", runs).machine for name in names})
-    return ("\n".join(lines) + "\n\n<small>Stored runs (command, commit, date): "
-            + "; ".join(sources) + f". Machine: {'; '.join(machines)}.</small>")
+    return ("\n".join(lines) + "\n\n<small>Stored runs (command; commit and date at which "
+            "the output was stored): " + "; ".join(sources)
+            + f". Machine: {'; '.join(machines)}.</small>")

@@ -24,7 +24,8 @@ one machine at one commit, and nothing says which.  Every such figure comes inst
 ``{{ figure("record", "path.in.result", unit="s", digits=3) }}`` renders the value at that
 path (keys and list indices joined by dots) followed by its provenance, for example
 ``200 runs (offcmab calibrate ..., commit 6ddd777, 2026-11-28)``; ``{{ provenance("record") }}``
-renders the full provenance line once (command, commit, date and machine).
+renders the full provenance line once (command, commit, date and machine); after it, figures
+of that record may leave their own out (``beside=False``).
 
 ``{{ value("name") }}`` renders a setting of the package, not a measurement (a profile's trial
 count, the false-alarm budget): :data:`VALUES` maps each name to the constant it reads.
@@ -134,15 +135,21 @@ def _format(value: Any, digits: int | None) -> str:
 
 
 def figure(name: str, path: str, unit: str = "", digits: int | None = None,
-           scale: float = 1.0, runs: Path | None = None) -> str:
-    """The number at ``path`` in record ``name``, with its unit and its provenance."""
+           scale: float = 1.0, beside: bool = True, runs: Path | None = None) -> str:
+    """The number at ``path`` in record ``name``, with its unit and its provenance.
+
+    ``beside=False`` leaves the provenance out, for a paragraph that quotes several numbers
+    of one record after a ``provenance`` directive naming it (the docs test checks that one
+    stands before it on the page).
+    """
     record = load(name, runs)
     value = lookup(record, path)
     if scale != 1.0:
         value = float(value) * scale
     shown = _format(value, digits)
     space = "" if unit in ("%", "x", "×") else " "
-    return f"{shown}{space}{unit}".rstrip() + f" <small>({short(record)})</small>"
+    shown = f"{shown}{space}{unit}".rstrip()
+    return shown + f" <small>({short(record)})</small>" if beside else shown
 
 
 def _false_alarm_budget() -> float:
