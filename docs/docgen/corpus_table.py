@@ -9,6 +9,7 @@ no number of the search is copied into a page by hand.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from docgen import figures, theory
 
@@ -21,21 +22,16 @@ def _number(value: float) -> str:
     return f"{value:.4g}"
 
 
-def row(saved: dict[str, object]) -> str:
+def row(saved: dict[str, Any]) -> str:
     """One line of the table from a saved instance."""
-    counts = saved["counts"]
-    assert isinstance(counts, dict)
-    ratio = float(saved["ratio"])  # type: ignore[arg-type]
+    counts, ratio = saved["counts"], float(saved["ratio"])
     cells = (f"`{saved['bound_id']}`", str(saved["budget"]),
              f"{saved['evaluations']} ({counts['candidate']} / {counts['vacuous']} / "
              f"{counts['n/a']})",
-             f"{float(saved['seconds']):.0f} s",  # type: ignore[arg-type]
-             str(saved["n"]), _number(float(saved["delta"])),  # type: ignore[arg-type]
-             _number(float(saved["gap_quantile"])),  # type: ignore[arg-type]
-             _number(float(saved["bound"])),  # type: ignore[arg-type]
-             _number(float(saved["largest_gap"])),  # type: ignore[arg-type]
-             _number(ratio), f"{1 / ratio:.3g}" if ratio > 0 else "",
-             ", ".join(saved["profiles"]))  # type: ignore[arg-type]
+             f"{float(saved['seconds']):.0f} s", str(saved["n"]),
+             *(_number(float(saved[key]))
+               for key in ("delta", "gap_quantile", "bound", "largest_gap", "ratio")),
+             f"{1 / ratio:.3g}" if ratio > 0 else "", ", ".join(saved["profiles"]))
     return "| " + " | ".join(cells) + " |"
 
 
