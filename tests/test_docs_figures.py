@@ -15,7 +15,7 @@ What is exempt, and why:
   end of the page), and only when the section prints its provenance: a commit of at least
   seven hex digits and a date;
 * the changelog, a historical record, only where every figure's entry names the commit it was
-  measured at (checked here, entry by entry), so no changelog figure is exempt today.
+  measured at (checked here, entry by entry).
 
 Every ``figure(...)``, ``provenance(...)`` and ``value(...)`` directive on the pages is also
 rendered, so a directive naming a missing record or path fails here too.
