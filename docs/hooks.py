@@ -32,6 +32,7 @@ network.  What the hooks do:
   ``{{ figure("record", "path.in.result", unit="s") }}`` and ``{{ provenance("record") }}``
       a measured figure from a stored run record (``docs/assets/runs/``) with its command,
       commit and date beside it; ``{{ corpus_table() }}`` the tightness corpus from its runs;
+      ``{{ calibration_table("record") }}`` a stored ``offcmab calibrate --json`` run;
   ``{{ value("false-alarm budget") }}``
       a setting of the package (not a measurement): :mod:`docgen.figures` lists the names.
 
@@ -57,6 +58,7 @@ sys.path.insert(0, str(DOCS))
 sys.path.insert(0, str(ROOT))
 
 from docgen import (  # noqa: E402
+    calibration_table,
     commands,
     corpus_table,
     counts,
@@ -69,7 +71,8 @@ from docgen import (  # noqa: E402
 log = logging.getLogger("mkdocs.hooks.offcmab")
 
 NAMES = ("side_by_side|listing|run|theory|reproduction_table|reproduction_figures"
-         "|signature_table|count|proof_event|figure|provenance|value|corpus_table")
+         "|signature_table|count|proof_event|figure|provenance|value|corpus_table"
+         "|calibration_table")
 DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(" + NAMES + r")\((.*?)\)\s*\}\}", re.S)
 KATEX = DOCS / "assets" / "katex" / "katex.min.js"
 
@@ -141,6 +144,8 @@ def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
         return figures.provenance(*args, **kwargs)
     if name == "value":
         return figures.value(*args, **kwargs)
+    if name == "calibration_table":
+        return calibration_table.table(*args)
     if name == "corpus_table":
         return corpus_table.table(ROOT)
     if name == "proof_event":

@@ -34,7 +34,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs"))
 
-from docgen import corpus_table, figures  # noqa: E402
+from docgen import calibration_table, corpus_table, figures  # noqa: E402
 
 #: Folders of generated files and sources, not pages a person writes.
 SKIPPED_FOLDERS = {"docgen", "assets"}
@@ -51,7 +51,7 @@ GENERATED = re.compile(
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 PROVENANCE = (re.compile(r"\bcommit `?[0-9a-f]{7,40}\b"), re.compile(r"\b\d{4}-\d{2}-\d{2}\b"))
 CHANGELOG_ENTRY = re.compile(r"^(?:[-*] |#)", re.M)
-USES = re.compile(r"\{\{\s*(figure|provenance|value)\((.*?)\)\s*\}\}", re.S)
+USES = re.compile(r"\{\{\s*(figure|provenance|value|calibration_table)\((.*?)\)\s*\}\}", re.S)
 
 
 def pages() -> list[Path]:
@@ -95,6 +95,8 @@ def render_directives(text: str, runs: Path | None = None) -> list[str]:
         kwargs = {str(kw.arg): ast.literal_eval(kw.value) for kw in call.keywords}
         if match.group(1) == "value":
             shown.append(figures.value(*args, **kwargs))
+        elif match.group(1) == "calibration_table":
+            shown.append(calibration_table.table(*args))
         elif match.group(1) == "figure":
             shown.append(figures.figure(*args, **kwargs, runs=runs))
         else:
@@ -103,7 +105,7 @@ def render_directives(text: str, runs: Path | None = None) -> list[str]:
 
 
 QUIET = re.compile(r"""\{\{\s*figure\(\s*["']([^"']+)["'][^}]*beside\s*=\s*False""")
-CITED = re.compile(r"""\{\{\s*provenance\(\s*["']([^"']+)["']""")
+CITED = re.compile(r"""\{\{\s*(?:provenance|calibration_table)\(\s*["']([^"']+)["']""")
 
 
 def uncited(text: str) -> list[str]:
@@ -197,3 +199,13 @@ def test_the_corpus_table_is_the_stored_runs() -> None:
         saved = json.loads(path.read_text(encoding="utf-8"))
         assert corpus_table.row(saved) in table
         assert f"`{saved['bound_id']}`: `offcmab tightness {saved['bound_id']}" in table
+
+
+def test_the_calibration_table_is_the_stored_run() -> None:
+    record = figures.load("calibrate-cor1-cascade")
+    overall = figures.lookup(record, "overall")
+    table = calibration_table.table("calibrate-cor1-cascade")
+    low, high = overall["interval"]
+    assert (f"| `all` | {overall['runs']} | {overall['failed']} | {overall['rate']:.3g} | "
+            f"[{low:.3g}, {high:.3g}] |") in table
+    assert f"`{record.command}` at commit `{record.commit}`" in table
