@@ -209,3 +209,9 @@ def test_the_calibration_table_is_the_stored_run() -> None:
     assert (f"| `all` | {overall['runs']} | {overall['failed']} | {overall['rate']:.3g} | "
             f"[{low:.3g}, {high:.3g}] |") in table
     assert f"`{record.command}` at commit `{record.commit}`" in table
+
+
+def test_the_calibration_page_reruns_the_seed_its_control_record_flagged() -> None:
+    seed = figures.lookup(figures.load("calibrate-control"), "flagged_runs.0.seed")
+    page = (ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
+    assert f"--only cor1-cascade --seed {seed} --bound-scale 1e-3" in page
