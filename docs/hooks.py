@@ -28,7 +28,13 @@ network.  What the hooks do:
       rendered from :mod:`offcmab.bounds.events`;
   ``{{ count("claims") }}``, ``{{ count("rows with power", run="/tmp/DIR") }}``
       a count computed from the package (or from the report a ``run`` block above wrote),
-      never typed: :mod:`docgen.counts` lists the names.
+      never typed: :mod:`docgen.counts` lists the names;
+  ``{{ figure("record", "path.in.result", unit="s") }}`` and ``{{ provenance("record") }}``
+      a measured figure from a stored run record (``docs/assets/runs/``) with its command,
+      commit and date beside it; ``{{ corpus_table() }}`` the tightness corpus from its runs;
+      ``{{ calibration_table("record") }}`` a stored ``offcmab calibrate --json`` run;
+  ``{{ value("false-alarm budget") }}``
+      a setting of the package (not a measurement): :mod:`docgen.figures` lists the names.
 
 Any failure (a missing file, a pseudo-code label without code, a command with the wrong
 exit code) stops the build with a message naming the page.
@@ -51,12 +57,22 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(DOCS))
 sys.path.insert(0, str(ROOT))
 
-from docgen import commands, counts, reproductions, sources, theory  # noqa: E402
+from docgen import (  # noqa: E402
+    calibration_table,
+    commands,
+    corpus_table,
+    counts,
+    figures,
+    reproductions,
+    sources,
+    theory,
+)
 
 log = logging.getLogger("mkdocs.hooks.offcmab")
 
 NAMES = ("side_by_side|listing|run|theory|reproduction_table|reproduction_figures"
-         "|signature_table|count|proof_event")
+         "|signature_table|count|proof_event|figure|provenance|value|corpus_table"
+         "|calibration_table")
 DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(" + NAMES + r")\((.*?)\)\s*\}\}", re.S)
 KATEX = DOCS / "assets" / "katex" / "katex.min.js"
 
@@ -122,6 +138,16 @@ def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
         return reproductions.figures(ROOT, *args)
     if name == "count":
         return counts.count(*args, **kwargs)
+    if name == "figure":
+        return figures.figure(*args, **kwargs)
+    if name == "provenance":
+        return figures.provenance(*args, **kwargs)
+    if name == "value":
+        return figures.value(*args, **kwargs)
+    if name == "calibration_table":
+        return calibration_table.table(*args)
+    if name == "corpus_table":
+        return corpus_table.table(ROOT)
     if name == "proof_event":
         return theory.event_sentence(*args, **kwargs)
     if name == "signature_table":
@@ -136,6 +162,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         try:
             return _expand(match.group(1), *_arguments(match.group(2)))
         except (sources.DocsSourceError, commands.CommandError, counts.CountError,
+                figures.FigureError,
                 OSError) as error:
             raise PluginError(f"{page.file.src_uri}: {error}") from error
 

@@ -209,3 +209,25 @@ def test_resume_after_a_killed_run_gives_identical_rows(tmp_path: Path) -> None:
     assert rows(tmp_path / "killed") == rows(tmp_path / "clean")
     keys = [json.loads(line).get("key") for line in log.read_text().splitlines()[1:]]
     assert len(keys) == len(set(keys)) == total  # no trial written twice, none lost
+
+
+def test_report_md_shows_the_failure_probability_each_row_is_tested_at(
+        quick_report: Path) -> None:
+    """Each id's table in ``report.md`` has a ``failure_probability`` column holding the
+    probability of its row's exact test (``report.json``), bound rows as well as event rows."""
+    text = (quick_report / "report.md").read_text()
+    by_id: dict[str, list[dict[str, Any]]] = {}
+    for row in rows(quick_report):
+        by_id.setdefault(row["id"], []).append(row)
+    checked = 0
+    for bound_id, mine in by_id.items():
+        section = text.split(f"\n## {bound_id}\n\n", 1)[1]
+        header, _, *lines = section.split("\n")[: len(mine) + 2]
+        column = [cell.strip() for cell in header.strip("|").split("|")].index(
+            "failure_probability")
+        for row, line in zip(mine, lines, strict=True):
+            cell = [cell.strip() for cell in line.strip("|").split("|")][column]
+            tested = row.get("failure_probability")
+            assert cell == ("—" if tested is None else f"{tested:.3g}"), (bound_id, line)
+            checked += tested is not None and row.get("kind") != "event"
+    assert checked > 0  # bound rows carry it, not only event rows

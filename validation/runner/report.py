@@ -82,8 +82,11 @@ def _number(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-COLUMNS = ("instance", "n", "variant", "trials", "delta", "bound", "max_gap", "gap_max",
-           "violations", "tightness", "detectable_rate", "min_scale", "verdict", "reason")
+#: Columns of a bound row; ``failure_probability`` is the probability the row's exact test
+#: is at: the instance's ``delta``, or the variant's own where its statement fails with another.
+COLUMNS = ("instance", "n", "variant", "trials", "delta", "failure_probability", "bound",
+           "max_gap", "gap_max", "violations", "tightness", "detectable_rate", "min_scale",
+           "verdict", "reason")
 
 
 #: Columns of an event row (``offcmab.validation.events``).
@@ -192,8 +195,10 @@ def markdown(report: dict[str, Any]) -> str:
         f"{report['false_alarm_budget']:g} over the whole run. The budget is split equally "
         f"over the {report['tested_rows']} rows with power (Bonferroni, "
         f"{report['row_level']:.3g} each): an upper-bound row "
-        "fails when the exact binomial tail P(Binomial(trials, delta) >= violations) falls "
-        "below its share; a lower-bound row fails when Hoeffding's tail "
+        "fails when the exact binomial tail P(Binomial(trials, failure_probability) >= "
+        "violations) falls below its share, where `failure_probability` is the probability "
+        "with which its bound may fail (`delta`, or the variant's own where its statement "
+        "fails with another); a lower-bound row fails when Hoeffding's tail "
         "for an algorithm's mean risk below the bound does. Trials per (instance, n) are "
         "sized so that each upper-bound row with power flags an exceedance probability of "
         f"{report['detect']:g} delta with probability 0.9 (at most {report['max_trials']} "
