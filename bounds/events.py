@@ -32,6 +32,10 @@ from dataclasses import dataclass
 import sympy as sp
 
 from offcmab.bounds.symbols import E, T, delta, m, n, p_star
+from offcmab.bounds.theorems.cascade import COR1_CASCADE
+from offcmab.bounds.theorems.im import THM4_IM
+from offcmab.bounds.theorems.llm import LEM_LLM_STD, THM3_LLM, THM_LLM_ONLINE
+from offcmab.bounds.theorems.upper import THM1_INF, THM1_ONE
 from offcmab.reference.errors import InputError
 
 #: How often the data shows one base arm (the count :math:`N_i` inside a radius).
@@ -123,18 +127,18 @@ _THM1 = (
 
 #: The bound id -> the events its proof rests on.
 EVENTS: Mapping[str, tuple[Event, ...]] = {
-    "thm1-inf": _THM1,
-    "thm1-one": _THM1,
+    THM1_INF.id: _THM1,
+    THM1_ONE.id: _THM1,
     # CLCB-Cascade's printed radius is the event's: its union bound costs the whole delta,
     # and the counter event under the printed precondition adds delta/(2n)
-    "cor1-cascade": (
+    COR1_CASCADE.id: (
         HoeffdingEvent("arm", _ARM, m, n, _hoeffding_radius(2 * m * n), "apdx_lem:arm_concen"),
         StatedEvent("counter", _COUNTER, delta / (2 * n),
                     sp.GreaterThan(n, 8 * sp.log(2 * m * n / delta) / p_star),
                     "apdx_lem:arm_counter_concen"),
     ),
     # 2m base arms (a cost and a query per query), the arm event at delta/2
-    "lem-llm-std": (
+    LEM_LLM_STD.id: (
         HoeffdingEvent("arm", _ARM, 2 * m, n, _hoeffding_radius(8 * m * n),
                        "apdx_lem:arm_concen"),
         StatedEvent("counter", _COUNTER, delta / 2,
@@ -142,7 +146,7 @@ EVENTS: Mapping[str, tuple[Event, ...]] = {
                     "apdx_lem:arm_counter_concen"),
     ),
     # three events at delta/3 each
-    "thm3-llm": (
+    THM3_LLM.id: (
         StatedEvent("arv", _ARV, delta / 3, None, "apdx_lem:vec_concen"),
         HoeffdingEvent("cost", _ARM, m, n, _hoeffding_radius(6 * m * n),
                        "apdx_lem:arm_concen"),
@@ -151,13 +155,13 @@ EVENTS: Mapping[str, tuple[Event, ...]] = {
                     "apdx_lem:arm_counter_concen"),
     ),
     # the arv event over T rounds at delta, the cost event over m T pairs at 2 delta/3
-    "thm-llm-online": (
+    THM_LLM_ONLINE.id: (
         StatedEvent("arv", _ARV, delta, None, "apdx_lem:vec_concen"),
         HoeffdingEvent("cost", _ARM, m, T, _hoeffding_radius(3 * m * T),
                        "apdx_sec:app_LLM_cache_online"),
     ),
     # per edge (2 + 2 + 2n + 1 + 1 + 1) intervals at delta' = delta/(12 n E)
-    "thm4-im": (
+    THM4_IM.id: (
         StatedEvent("intervals", r"\mathcal E_{\text{IM}}",
                     (2 * n + 7) * E * delta / (12 * n * E), None, "apdx_lem:aux_IM"),
     ),

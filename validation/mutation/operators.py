@@ -33,6 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.bounds.theorems.cascade import COR1_CASCADE
+from offcmab.bounds.theorems.llm import LEM_LLM_STD, THM3_LLM
+from offcmab.bounds.theorems.upper import THM1_INF
 from offcmab.reference.clcb import CLCBResult, clcb, lower_confidence_bounds
 from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.clcb_llm import (
@@ -272,7 +275,7 @@ def _prints_the_event_radius(algorithm: str, bound_id: str) -> str:
 
 
 CLCB = Family("CLCB", _clcb_mutants(), {
-    "proof-constant": _prints_the_event_radius("Algorithm 1", "thm1-inf"),
+    "proof-constant": _prints_the_event_radius("Algorithm 1", THM1_INF.id),
     "wrong-estimator": _NO_ESTIMATOR,
     "oracle-fixed-ids": "a general oracle's actions (paths, matchings) are no sets of k ids; "
                         "the oracle that returns a fixed feasible action whatever its weights "
@@ -301,7 +304,7 @@ def _cascade_mutants() -> tuple[Mutant, ...]:
 
 CASCADE = Family("CASCADE", _cascade_mutants(), {
     "wrong-estimator": _NO_ESTIMATOR, "oracle-fixed-ids": _FIRST_K_IS_FIXED,
-    "proof-constant": _prints_the_event_radius("CLCB-Cascade", "cor1-cascade")})
+    "proof-constant": _prints_the_event_radius("CLCB-Cascade", COR1_CASCADE.id)})
 
 
 # ---- CLCB-LLM-C: f(log, k, delta) -----------------------------------------------------------
@@ -419,10 +422,10 @@ def _llm_mutants(variant: Variant, controls: Mapping[str, Callable[..., CLCBLLMR
 
 _LLM_NOT_APPLICABLE = {"wrong-estimator": _NO_ESTIMATOR, "oracle-fixed-ids": _FIRST_K_IS_FIXED}
 LLM_IMPROVED = Family(
-    "LLM_IMPROVED", _llm_mutants("improved", IMPROVED_CONTROLS, "thm3-llm", "cost"),
+    "LLM_IMPROVED", _llm_mutants("improved", IMPROVED_CONTROLS, THM3_LLM.id, "cost"),
     _LLM_NOT_APPLICABLE)
 LLM_STANDARD = Family(
-    "LLM_STANDARD", _llm_mutants("standard", STANDARD_CONTROLS, "lem-llm-std", "arm"),
+    "LLM_STANDARD", _llm_mutants("standard", STANDARD_CONTROLS, LEM_LLM_STD.id, "arm"),
     _LLM_NOT_APPLICABLE)
 
 

@@ -57,7 +57,7 @@ from offcmab.validation.tightness.spaces import cache_space
 REGION_N = 128000
 
 #: Control -> why no row of this bound can flag it.
-NO_POWER = {"radius-0.5": half_printed_cost_radius_reason('lem-llm-std', 'arm')}
+NO_POWER = {"radius-0.5": half_printed_cost_radius_reason(LEM_LLM_STD.id, 'arm')}
 
 
 def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:

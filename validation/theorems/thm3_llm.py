@@ -51,7 +51,7 @@ from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import cache_space
 
 #: Control -> why no row of this bound can flag it.
-NO_POWER = {"radius-0.5": half_printed_cost_radius_reason('thm3-llm', 'cost')}
+NO_POWER = {"radius-0.5": half_printed_cost_radius_reason(THM3_LLM.id, 'cost')}
 
 
 def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
