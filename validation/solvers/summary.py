@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.certificates import Certificate
 from offcmab.reference.confidence import LOG_CONSTANT
 from offcmab.reference.npz import write_npz_aligned
 from offcmab.validation.output import emit
@@ -63,6 +64,9 @@ class Solution:
         (``edges`` for the IM solvers) instead of one key per array.
     extra
         Further summary fields (e.g. ``path`` for k-path).
+    certificate
+        How large the action's gap can be, from the data alone, and with what probability
+        (``None`` where no certificate is derived: influence maximization, unbounded costs).
     """
 
     algorithm: str
@@ -77,6 +81,7 @@ class Solution:
     arrays: dict[str, np.ndarray]
     rows_key: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    certificate: Certificate | None = None
 
     def summary(self) -> dict[str, Any]:
         """The fields the default output prints (and ``--json`` starts with)."""
@@ -84,7 +89,14 @@ class Solution:
                                                   "radius_rule": self.radius_rule}
         return {self.action_key: self.action, **self.extra, "algorithm": self.algorithm,
                 "n": self.n, "m": self.m, "delta": self.delta, "min_count": self.min_count,
-                **radius}
+                **radius, **self._certificate()}
+
+    def _certificate(self) -> dict[str, Any]:
+        if self.certificate is None:
+            return {}
+        return {"certificate": {"bound": self.certificate.bound,
+                                "failure_probability": self.certificate.failure_probability,
+                                "event": self.certificate.event}}
 
     def payload(self) -> dict[str, Any]:
         """The ``--json`` object: the summary and every per-arm array."""
@@ -144,7 +156,11 @@ def report(solution: Solution, as_json: bool, out: Path | None) -> None:
     if as_json:
         emit(solution.payload(), True)
         return
-    emit(solution.summary(), False)
+    summary = solution.summary()
+    summary.pop("certificate", None)
+    emit(summary, False)
+    if solution.certificate is not None:
+        sys.stdout.write(f"certificate: {solution.certificate.sentence()}\n")
     where = f"written to {out}" if out is not None else \
         "--json prints them, --out stats.npz or stats.csv writes them"
     sys.stdout.write(f"per-arm statistics ({len(solution.arrays)} arrays of "
