@@ -92,6 +92,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from offcmab.reference.im.clcb_im_node import clcb_im_node
 from offcmab.reference.im.oracles import sample_rr_sets
 from offcmab.reference.oracles import TopK
 from offcmab.validation.evaluator import feasible
@@ -101,7 +102,7 @@ from offcmab.validation.evaluator.spread import spreads
 from offcmab.validation.events import arms
 from offcmab.validation.events.celf import lazy_greedy
 from offcmab.validation.events.core import EventCase
-from offcmab.validation.events.im_node import oracle_step_fails, reference_choice
+from offcmab.validation.events.im_node import oracle_step_fails
 from offcmab.validation.events.subject import node_choice, require
 from offcmab.validation.scenarios import cmabt
 from offcmab.validation.scenarios.im import (
@@ -450,7 +451,7 @@ def relabeled_step_case(subject: Callable[..., Any] | None = None,
     replaces CLCB-IM-N (named ``spec``), and the row is ``n/a`` for a subject that exposes
     no ``lcb``.
     """
-    run = node_choice(subject, spec) if subject else reference_choice
+    run = node_choice(subject, spec) if subject else clcb_im_node
 
     def draw(rng: np.random.Generator) -> bool:
         params = relabel_node_instance(star_and_chain(), rng)
