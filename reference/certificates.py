@@ -33,8 +33,9 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -162,9 +163,28 @@ def cache_cost_bound(cache: IntArray, p_lcb: FloatArray, p_ucb: FloatArray,
     return max(0.0, upper - lowest)
 
 
-def arm_certificate(event: HoeffdingEvent, bound: float) -> Certificate:
-    """A certificate of ``bound`` on ``event``."""
-    return Certificate(bound, event.failure, event.describe())
+@dataclass(frozen=True)
+class Certifier:
+    r"""What a certificate needs besides the action: its event and the bound of an action.
+
+    A result keeps a certifier rather than a number, so the certificate it reports is always
+    that of the action it returns, even when that action is replaced afterwards.
+
+    Attributes
+    ----------
+    event
+        The event the certificate rests on.
+    bound
+        The certified gap of an action, from the clipped intervals (e.g. :func:`cascade_bound`
+        with the intervals bound in).
+    """
+
+    event: HoeffdingEvent
+    bound: Callable[[IntArray], float] = field(compare=False, repr=False)
+
+    def __call__(self, action: IntArray) -> Certificate:
+        """The certificate of ``action``."""
+        return Certificate(self.bound(action), self.event.failure, self.event.describe())
 
 
 def clcb_event(n: int, m: int, delta: float, constant: float, scale: float = 1.0
@@ -181,9 +201,8 @@ def cache_event(n: int, m: int, delta: float, scale: float = 1.0) -> HoeffdingEv
                           scale)
 
 
-def cache_certificate(cache: IntArray, counts: IntArray, cost_counts: IntArray,
-                      c_hat: FloatArray, n: int, k: int, delta: float,
-                      scale: float = 1.0) -> Certificate:
+def cache_certifier(counts: IntArray, cost_counts: IntArray, c_hat: FloatArray, n: int,
+                    k: int, delta: float, scale: float = 1.0) -> Certifier:
     r"""The certificate of a cache from the log's counters: frequencies :math:`N(q)/n` (count
     :math:`n`), mean costs :math:`\hat c(q)` (count :math:`N_c(q)`; ``NaN`` where it is 0),
     costs in [0, 1]."""
@@ -191,22 +210,42 @@ def cache_certificate(cache: IntArray, counts: IntArray, cost_counts: IntArray,
     event = cache_event(n, m, delta, scale)
     p_lcb, p_ucb = event.interval(np.full(m, n), counts / n)
     c_lcb, c_ucb = event.interval(cost_counts, c_hat)
-    return arm_certificate(event, cache_cost_bound(cache, p_lcb, p_ucb, c_lcb, c_ucb, k))
+    return Certifier(event, partial(cache_cost_bound, p_lcb=p_lcb, p_ucb=p_ucb, c_lcb=c_lcb,
+                                    c_ucb=c_ucb, k=k))
 
 
-def cascade_certificate(action: IntArray, counts: IntArray, means: FloatArray, n: int, k: int,
-                        delta: float, constant: float, scale: float = 1.0) -> Certificate:
+def cache_certificate(cache: IntArray, counts: IntArray, cost_counts: IntArray,
+                      c_hat: FloatArray, n: int, k: int, delta: float,
+                      scale: float = 1.0) -> Certificate:
+    """The certificate of ``cache`` (:func:`cache_certifier`)."""
+    return cache_certifier(counts, cost_counts, c_hat, n, k, delta, scale)(cache)
+
+
+def cascade_certifier(counts: IntArray, means: FloatArray, n: int, k: int, delta: float,
+                      constant: float, scale: float = 1.0) -> Certifier:
     r"""The certificate of a ranked list from a cascade log's counters (CLCB's arm event at
     constant :math:`c`: 2 for the cascade algorithm's radius, 4 for Algorithm 1's)."""
     event = clcb_event(n, counts.size, delta, constant, scale)
     lcb, ucb = event.interval(counts, means)
-    return arm_certificate(event, cascade_bound(action, lcb, ucb, k))
+    return Certifier(event, partial(cascade_bound, lcb=lcb, ucb=ucb, k=k))
 
 
-def kpath_certificate(action: IntArray, counts: IntArray, means: FloatArray, n: int, k: int,
-                      delta: float, constant: float, scale: float = 1.0) -> Certificate:
+def cascade_certificate(action: IntArray, counts: IntArray, means: FloatArray, n: int, k: int,
+                        delta: float, constant: float, scale: float = 1.0) -> Certificate:
+    """The certificate of ``action`` (:func:`cascade_certifier`)."""
+    return cascade_certifier(counts, means, n, k, delta, constant, scale)(action)
+
+
+def kpath_certifier(counts: IntArray, means: FloatArray, n: int, k: int, delta: float,
+                    constant: float, scale: float = 1.0) -> Certifier:
     r"""The certificate of a path from a k-path log's counters (CLCB's arm event at constant
     :math:`c`)."""
     event = clcb_event(n, counts.size, delta, constant, scale)
     lcb, ucb = event.interval(counts, means)
-    return arm_certificate(event, kpath_bound(action, lcb, ucb, k))
+    return Certifier(event, partial(kpath_bound, lcb=lcb, ucb=ucb, k=k))
+
+
+def kpath_certificate(action: IntArray, counts: IntArray, means: FloatArray, n: int, k: int,
+                      delta: float, constant: float, scale: float = 1.0) -> Certificate:
+    """The certificate of ``action`` (:func:`kpath_certifier`)."""
+    return kpath_certifier(counts, means, n, k, delta, constant, scale)(action)

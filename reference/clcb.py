@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from offcmab.reference.certificates import Certificate, kpath_certificate
+from offcmab.reference.certificates import Certificate, Certifier, kpath_certifier
 from offcmab.reference.confidence import (
     LOG_CONSTANT,
     ArmStatistics,
@@ -58,17 +58,23 @@ class CLCBResult:
     counts, means, lcb
         :math:`N_i`, :math:`\hat\mu_i` (``NaN`` if unobserved) and
         :math:`\underline{\mu}_i` (:math:`-\infty` if unobserved).
-    certificate
-        With what probability the action's gap is at most what
-        (:mod:`offcmab.reference.certificates`), where the reward is known: the best-path
-        oracle's (k-path) and the cascade's; ``None`` for another oracle.
+    certifier
+        What :attr:`certificate` needs besides the action, where the reward is known: the
+        best-path oracle's (k-path) and the cascade's; ``None`` for another oracle.
     """
 
     action: IntArray
     counts: IntArray
     means: FloatArray
     lcb: FloatArray
-    certificate: Certificate | None = field(default=None, kw_only=True)
+    certifier: Certifier | None = field(default=None, kw_only=True, compare=False,
+                                        repr=False)
+
+    @property
+    def certificate(self) -> Certificate | None:
+        r"""With what probability the action's gap is at most what
+        (:mod:`offcmab.reference.certificates`); ``None`` without a certifier."""
+        return None if self.certifier is None else self.certifier(self.action)
 
 
 def lower_confidence_bounds(
@@ -106,8 +112,8 @@ def clcb(
     stats = arm_statistics(dataset)  # line:counter, line:empirical_mean
     lcb = lower_confidence_bounds(stats, dataset.n, delta, radius)  # line:LCB
     action = oracle(lcb)  # line:oracle
-    certificate = None
+    certifier = None
     if isinstance(oracle, KPathOracle):  # a linear reward: the certificate's maximum is exact
-        certificate = kpath_certificate(action, stats.counts, stats.means, dataset.n,
-                                        oracle.k, delta, LOG_CONSTANT[radius])
-    return CLCBResult(action, stats.counts, stats.means, lcb, certificate=certificate)
+        certifier = kpath_certifier(stats.counts, stats.means, dataset.n, oracle.k, delta,
+                                    LOG_CONSTANT[radius])
+    return CLCBResult(action, stats.counts, stats.means, lcb, certifier=certifier)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from offcmab.reference.certificates import cascade_certificate
+from offcmab.reference.certificates import cascade_certifier
 from offcmab.reference.clcb import (
     THEOREM_1_INFINITY_NORM,
     THEOREM_1_ONE_NORM,
@@ -69,6 +69,5 @@ def clcb_cascade(
     # line:counter_cascade, line:empirical_mean_cascade, line:LCB_cascade, cascade_line:oracle
     result = clcb(dataset, oracle, delta, radius)
     # the certificate on the same radius's arm event (offcmab.bounds.certificates)
-    return replace(result, certificate=cascade_certificate(
-        result.action, result.counts, result.means, dataset.n, oracle.k, delta,
-        LOG_CONSTANT[radius]))
+    return replace(result, certifier=cascade_certifier(
+        result.counts, result.means, dataset.n, oracle.k, delta, LOG_CONSTANT[radius]))

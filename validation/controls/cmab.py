@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.reference.certificates import cascade_certificate, kpath_certificate
+from offcmab.reference.certificates import cascade_certifier, kpath_certifier
 from offcmab.reference.clcb import CLCBResult, clcb
 from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.confidence import (
@@ -158,18 +158,18 @@ def narrowed_certificate(dataset: OfflineDataset, oracle: Oracle, delta: float,
     result = clcb(dataset, oracle, delta, radius)
     if not isinstance(oracle, KPathOracle):
         return result
-    return replace(result, certificate=kpath_certificate(
-        result.action, result.counts, result.means, dataset.n, oracle.k, delta,
-        LOG_CONSTANT[radius], CERTIFICATE_SCALE))
+    return replace(result, certifier=kpath_certifier(
+        result.counts, result.means, dataset.n, oracle.k, delta, LOG_CONSTANT[radius],
+        CERTIFICATE_SCALE))
 
 
 def cascade_narrowed_certificate(dataset: OfflineDataset, k: int, delta: float,
                                  radius: RadiusRule = "cascade") -> CLCBResult:
     """CLCB-Cascade, its certificate computed at 0.3 times its event's radius."""
     result = clcb_cascade(dataset, k, delta, radius)
-    return replace(result, certificate=cascade_certificate(
-        result.action, result.counts, result.means, dataset.n, k, delta,
-        LOG_CONSTANT[radius], CERTIFICATE_SCALE))
+    return replace(result, certifier=cascade_certifier(
+        result.counts, result.means, dataset.n, k, delta, LOG_CONSTANT[radius],
+        CERTIFICATE_SCALE))
 
 
 def _cascade(control: Callable[..., CLCBResult]) -> Callable[..., CLCBResult]:
