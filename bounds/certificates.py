@@ -57,6 +57,9 @@ import sympy as sp
 
 from offcmab.bounds.events import HoeffdingEvent, N, hoeffding_event, radius_factor
 from offcmab.bounds.symbols import delta, m, n
+from offcmab.bounds.theorems.cascade import COR1_CASCADE
+from offcmab.bounds.theorems.llm import LEM_LLM_STD, THM3_LLM
+from offcmab.bounds.theorems.upper import THM1_INF, THM1_ONE
 from offcmab.reference.errors import InputError
 
 #: The steps every certificate takes (rendered on the docs pages).
@@ -127,13 +130,14 @@ class CertificateRecord:
 #: k-path problem; CLCB-Cascade at the cascade radius; both cache variants on the standard
 #: analysis's arm event over frequencies and costs (the improved analysis's cost event covers
 #: no frequency, and its l1 arrival event is wider than per-query intervals).
-CERTIFICATES: Mapping[str, CertificateRecord] = {
-    "thm1-inf": CertificateRecord("thm1-inf", "kpath", "reward", "thm1-inf"),
-    "thm1-one": CertificateRecord("thm1-one", "kpath", "reward", "thm1-one"),
-    "cor1-cascade": CertificateRecord("cor1-cascade", "cascade", "reward", "cor1-cascade"),
-    "lem-llm-std": CertificateRecord("lem-llm-std", "llm-cache", "cost", "lem-llm-std"),
-    "thm3-llm": CertificateRecord("thm3-llm", "llm-cache", "cost", "lem-llm-std"),
-}
+_RECORDS = (
+    CertificateRecord(THM1_INF.id, "kpath", "reward", THM1_INF.id),
+    CertificateRecord(THM1_ONE.id, "kpath", "reward", THM1_ONE.id),
+    CertificateRecord(COR1_CASCADE.id, "cascade", "reward", COR1_CASCADE.id),
+    CertificateRecord(LEM_LLM_STD.id, "llm-cache", "cost", LEM_LLM_STD.id),
+    CertificateRecord(THM3_LLM.id, "llm-cache", "cost", LEM_LLM_STD.id),
+)
+CERTIFICATES: Mapping[str, CertificateRecord] = {record.bound_id: record for record in _RECORDS}
 
 
 def certificate_of(bound_id: str) -> CertificateRecord:

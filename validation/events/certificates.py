@@ -91,8 +91,8 @@ def cmab_case(bound_id: str, algorithm: str, instance: str, params: dict[str, An
                      instance, n, delta, certificate_of(bound_id).failure_value(delta), draw)
 
 
-def cache_case(bound_id: str, instance: str, params: dict[str, Any], n: int, delta: float,
-               run: Callable[..., Any], spec: str) -> EventCase:
+def cache_case(bound_id: str, variant: str, instance: str, params: dict[str, Any], n: int,
+               delta: float, run: Callable[..., Any], spec: str) -> EventCase:
     """The certificate row of one LLM cache instance (cost form)."""
     setup = llm_instances.build(params)
     problem = setup.problem
@@ -103,7 +103,6 @@ def cache_case(bound_id: str, instance: str, params: dict[str, Any], n: int, del
         cache = np.asarray(require(result, ("cache",), spec).cache, dtype=np.int64)
         return exceeds(problem.gap(cache), bound_of(result, spec))
 
-    variant = "standard" if bound_id == "lem-llm-std" else "improved"
     return EventCase(f"event-certificate-llm-{variant}", (), "offcmab.reference.clcb_llm",
                      "certificate (offcmab.bounds.certificates)", statement(bound_id),
                      instance, n, delta, certificate_of(bound_id).failure_value(delta), draw)
@@ -118,21 +117,22 @@ def kpath_cases(bound_id: str, profile: str, subject: Callable[..., Any],
                                   many_params("kpath"), MANY_N, 0.05, subject, spec, False)]
 
 
-def cascade_cases(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
+def cascade_cases(bound_id: str, profile: str, subject: Callable[..., Any],
+                  spec: str) -> list[EventCase]:
     """CLCB-Cascade's certificate rows."""
     module = "offcmab.reference.clcb_cascade"
-    return [cmab_case("cor1-cascade", module, "cascade-ood", OOD,
+    return [cmab_case(bound_id, module, "cascade-ood", OOD,
                       1000 if profile == "quick" else 2000, 0.05, subject, spec, True),
-            cmab_case("cor1-cascade", module, "cert-many-cascade", many_params("cascade"),
+            cmab_case(bound_id, module, "cert-many-cascade", many_params("cascade"),
                       MANY_N, 0.05, subject, spec, True)]
 
 
-def cache_cases(bound_id: str, profile: str, subject: Callable[..., Any],
+def cache_cases(bound_id: str, variant: str, profile: str, subject: Callable[..., Any],
                 spec: str) -> list[EventCase]:
-    """A cache variant's certificate rows."""
+    """A cache variant's certificate rows (``variant`` names the rows)."""
     instances = [("ood-small", llm_instances.small_ood())]
     if profile != "quick":
         instances.append(("zipf-random", llm_instances.zipf_random()))
-    return [cache_case(bound_id, name, params, 2000, 0.05, subject, spec)
+    return [cache_case(bound_id, variant, name, params, 2000, 0.05, subject, spec)
             for name, params in instances]
 

@@ -56,7 +56,7 @@ def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCa
     subject's own LCBs."""
     return [*arms.cascade_cases(profile, arm_algorithm(subject, spec, cascade=True)),
             *oracles.cascade_cases(profile, subject, spec),
-            *certificates.cascade_cases(profile, subject, spec)]
+            *certificates.cascade_cases(COR1_CASCADE.id, profile, subject, spec)]
 
 
 THEOREM = Theorem(
