@@ -31,8 +31,10 @@ from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.reference.confidence import LOG_CONSTANT
 from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.controls.cmab import cascade_narrowed_certificate
+from offcmab.validation.events import certificates as certificate_rows
 from offcmab.validation.events.arms import CLOSE, OOD
-from offcmab.validation.events.certificates import MANY_N, many_params
+from offcmab.validation.events.certificates import MANY_N, bound_of, many_params
+from offcmab.validation.events.core import run_case
 from offcmab.validation.scenarios import cmabt, llm_instances
 
 FALSE_ALARM = 1e-3
@@ -142,3 +144,41 @@ def test_solve_prints_a_finite_certificate() -> None:
     text = subprocess.run(command, capture_output=True, text=True, check=True,
                           cwd=ROOT.parent).stdout
     assert "with probability at least 1 - 0.1 the gap is at most" in text
+
+
+class _Bounds:
+    """A user's result: the action and clipped LCBs and UCBs, no certificate."""
+
+    def __init__(self, action: np.ndarray, lcb: np.ndarray, ucb: np.ndarray) -> None:
+        self.action, self.lcb, self.ucb = action, lcb, ucb
+
+
+def _exposing_bounds(dataset, k: int, delta: float) -> _Bounds:
+    """CLCB-Cascade's action with the intervals of its certificate's event, exposed."""
+    result = clcb_cascade(dataset, k, delta)
+    event = clcb_event(dataset.n, dataset.m, delta, LOG_CONSTANT["cascade"])
+    lcb, ucb = event.interval(result.counts, result.means)
+    return _Bounds(result.action, lcb, ucb)
+
+
+def test_a_subject_exposing_lcb_and_ucb_gets_the_reference_certificate() -> None:
+    setup = cmabt.build(OOD)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        dataset = setup.law.sample(300, rng)
+        mine = _exposing_bounds(dataset, 3, 0.05)
+        reference = clcb_cascade(dataset, 3, 0.05).certificate
+        assert bound_of(mine, "mine", mine.action, cascade_bound, 3) == pytest.approx(
+            reference.bound, abs=1e-12)
+    cases = certificate_rows.cascade_cases("cor1-cascade", "quick", _exposing_bounds, "mine")
+    assert all(run_case(case, 40, 1).trials == 40 for case in cases)  # rows, not n/a
+
+
+def test_a_subject_exposing_neither_gets_na_rows() -> None:
+    def action_only(dataset, k: int, delta: float) -> object:
+        class Bare:
+            action = clcb_cascade(dataset, k, delta).action
+        return Bare()
+
+    cases = certificate_rows.cascade_cases("cor1-cascade", "quick", action_only, "bare")
+    assert all(run_case(case, 5, 1).reason for case in cases)

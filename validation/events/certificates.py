@@ -3,13 +3,13 @@ r"""Certificate rows: the gap of the returned action stays within the certificat
 A certificate (:mod:`offcmab.bounds.certificates`) promises that, with probability at least
 :math:`1 - d` over the log, the gap of the action is at most the certified bound.  A row draws
 ``trials`` independent logs of a known instance, runs the subject, reads the certificate from
-what it returned (``result.certificate.bound``, the one door for the reference and a user's
-algorithm alike: a user's algorithm that exposes its LCBs and UCBs computes it with the
-functions of :mod:`offcmab.reference.certificates`), computes the true gap of the returned
-action, and counts the logs with gap > bound.  The count of a correct certificate is
-stochastically below :math:`\mathrm{Binomial}(T, d)` with :math:`d` the failure probability
-of the record's event (taken from :mod:`offcmab.bounds.certificates`, not from the subject),
-so the exact binomial test of :mod:`~offcmab.validation.events.core` applies.
+what it returned (``result.certificate.bound``; for a CMAB-T subject without one that
+exposes per-arm ``lcb`` and ``ucb``, the certificate those give, computed by the functions of
+:mod:`offcmab.reference.certificates` the reference's own certifier uses), computes the true
+gap of the returned action, and counts the logs with gap > bound.  The count of a correct
+certificate is stochastically below :math:`\mathrm{Binomial}(T, d)` with :math:`d` the
+failure probability of the record's event (taken from :mod:`offcmab.bounds.certificates`, not
+from the subject), so the exact binomial test of :mod:`~offcmab.validation.events.core` applies.
 
 A certificate is loose on most instances (it adds the widths of the chosen action's and the
 best UCB action's intervals), so a certificate whose radius is too narrow shows only where
@@ -27,23 +27,37 @@ from typing import Any
 import numpy as np
 
 from offcmab.bounds.certificates import certificate_of
+from offcmab.reference.certificates import cascade_bound, kpath_bound
+from offcmab.reference.confidence import clip_bound
 from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.events.arms import CLOSE, OOD
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import NotExposedError, require
 from offcmab.validation.scenarios import cmabt, llm_instances
 
+#: A certificate from clipped intervals: (action, lcb, ucb, k) -> bound.
+BoundFromIntervals = Callable[[np.ndarray, np.ndarray, np.ndarray, int], float]
+
 #: Arms of ``cert-many`` (one of mean :data:`MANY_GOOD`, the rest 1/2) and its log size.
 MANY_ARMS, MANY_N, MANY_GOOD = 1000, 10000, 0.9
 
 
-def bound_of(result: Any, spec: str) -> float:
-    """The certified bound the subject returned (``NotExposedError`` when it has none)."""
-    certificate = require(result, ("certificate",), spec).certificate
-    if certificate is None or not hasattr(certificate, "bound"):
-        raise NotExposedError(f"subject {spec} returns no certificate with a bound: certificate "
-                              "rows apply to algorithms that certify their action")
-    return float(certificate.bound)
+def bound_of(result: Any, spec: str, action: np.ndarray | None = None,
+             from_intervals: BoundFromIntervals | None = None, k: int = 0) -> float:
+    """The certified bound of the subject's action: its own ``certificate.bound``, or else (a
+    CMAB-T row, ``from_intervals`` given) the certificate its exposed ``lcb`` and ``ucb``
+    give, clipped to [0, 1] (``NotExposedError`` when it exposes neither)."""
+    certificate = getattr(result, "certificate", None)
+    if certificate is not None and hasattr(certificate, "bound"):
+        return float(certificate.bound)
+    if from_intervals is not None and action is not None \
+            and hasattr(result, "lcb") and hasattr(result, "ucb"):
+        lcb = clip_bound(np.asarray(result.lcb, dtype=float), 0.0, 1.0, undefined=0.0)
+        ucb = clip_bound(np.asarray(result.ucb, dtype=float), 0.0, 1.0, undefined=1.0)
+        return from_intervals(action, lcb, ucb, k)
+    wanted = "a certificate, or lcb and ucb" if from_intervals is not None else "a certificate"
+    raise NotExposedError(f"subject {spec} returns no {wanted}: certificate rows apply to "
+                          "algorithms that certify their action or expose their bounds")
 
 
 def exceeds(gap: float, bound: float) -> bool:
@@ -83,7 +97,9 @@ def cmab_case(bound_id: str, algorithm: str, instance: str, params: dict[str, An
     def draw(rng: np.random.Generator) -> bool:
         result = run(setup.law.sample(n, rng), second, delta)
         action = cmabt.checked_action(setup.problem, result, spec)
-        return exceeds(cmabt.gap(setup, action), bound_of(result, spec))
+        bound = bound_of(result, spec, action, cascade_bound if cascade else kpath_bound,
+                         int(params["k"]))
+        return exceeds(cmabt.gap(setup, action), bound)
 
     name = "cascade" if cascade else "clcb"
     return EventCase(f"event-certificate-{name}", (), algorithm,
