@@ -101,7 +101,11 @@ class HoeffdingEvent:
 
     @property
     def failure(self) -> float:
-        r""":math:`\min\{1, \text{intervals}\cdot 2 e^{-\log(F/\delta)}\}` (two-sided)."""
+        r""":math:`\min\{1, 2\,\text{intervals}\,\delta/F\}` (two-sided), as a ratio of
+        products while :math:`F` is a finite float, through logarithms beyond."""
+        product = math.prod(self.factors)
+        if math.isfinite(product) and product > 0:
+            return min(1.0, 2.0 * self.intervals / product * self.delta)
         return min(1.0, 2.0 * self.intervals * math.exp(-self.log_term))
 
     def radius(self, counts: npt.ArrayLike) -> FloatArray:
