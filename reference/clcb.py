@@ -26,11 +26,18 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from offcmab.reference.confidence import ArmStatistics, RadiusRule, arm_statistics, hoeffding_radius
+from offcmab.reference.certificates import Certificate, Certifier, kpath_certifier
+from offcmab.reference.confidence import (
+    LOG_CONSTANT,
+    ArmStatistics,
+    RadiusRule,
+    arm_statistics,
+    hoeffding_radius,
+)
 from offcmab.reference.dataset import FloatArray, IntArray, OfflineDataset
-from offcmab.reference.oracles import Oracle
+from offcmab.reference.oracles import KPathOracle, Oracle
 
 #: Theorem 1 in the infinity norm and in the 1-norm (bound ids of ``offcmab.bounds``): they
 #: cover CLCB and the algorithms built on it (CLCB-Cascade, edge-level IM).
@@ -51,12 +58,23 @@ class CLCBResult:
     counts, means, lcb
         :math:`N_i`, :math:`\hat\mu_i` (``NaN`` if unobserved) and
         :math:`\underline{\mu}_i` (:math:`-\infty` if unobserved).
+    certifier
+        What :attr:`certificate` needs besides the action, where the reward is known: the
+        best-path oracle's (k-path) and the cascade's; ``None`` for another oracle.
     """
 
     action: IntArray
     counts: IntArray
     means: FloatArray
     lcb: FloatArray
+    certifier: Certifier | None = field(default=None, kw_only=True, compare=False,
+                                        repr=False)
+
+    @property
+    def certificate(self) -> Certificate | None:
+        r"""With what probability the action's gap is at most what
+        (:mod:`offcmab.reference.certificates`); ``None`` without a certifier."""
+        return None if self.certifier is None else self.certifier(self.action)
 
 
 def lower_confidence_bounds(
@@ -94,4 +112,8 @@ def clcb(
     stats = arm_statistics(dataset)  # line:counter, line:empirical_mean
     lcb = lower_confidence_bounds(stats, dataset.n, delta, radius)  # line:LCB
     action = oracle(lcb)  # line:oracle
-    return CLCBResult(action, stats.counts, stats.means, lcb)
+    certifier = None
+    if isinstance(oracle, KPathOracle):  # a linear reward: the certificate's maximum is exact
+        certifier = kpath_certifier(stats.counts, stats.means, dataset.n, oracle.k, delta,
+                                    LOG_CONSTANT[radius])
+    return CLCBResult(action, stats.counts, stats.means, lcb, certifier=certifier)

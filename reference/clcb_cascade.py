@@ -24,13 +24,16 @@ References
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from offcmab.reference.certificates import cascade_certifier
 from offcmab.reference.clcb import (
     THEOREM_1_INFINITY_NORM,
     THEOREM_1_ONE_NORM,
     CLCBResult,
     clcb,
 )
-from offcmab.reference.confidence import RadiusRule
+from offcmab.reference.confidence import LOG_CONSTANT, RadiusRule
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.oracles import TopK
@@ -59,8 +62,12 @@ def clcb_cascade(
     Returns
     -------
     CLCBResult
-        The list (largest LCB first) and the counters, means and LCBs.
+        The list (largest LCB first), the counters, means and LCBs, and the list's
+        certificate.
     """
     oracle = TopK(check_cardinality(k, dataset.m))  # solver Top-k (exact, alpha = 1)
     # line:counter_cascade, line:empirical_mean_cascade, line:LCB_cascade, cascade_line:oracle
-    return clcb(dataset, oracle, delta, radius)
+    result = clcb(dataset, oracle, delta, radius)
+    # the certificate on the same radius's arm event (offcmab.bounds.certificates)
+    return replace(result, certifier=cascade_certifier(
+        result.counts, result.means, dataset.n, oracle.k, delta, LOG_CONSTANT[radius]))

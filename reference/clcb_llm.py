@@ -41,11 +41,12 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 
+from offcmab.reference.certificates import Certificate, Certifier, cache_certifier
 from offcmab.reference.confidence import clip_bound, log_over_delta
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import InputError, check_cardinality, check_probability
@@ -100,7 +101,12 @@ def cache_statistics(log: QueryLog) -> CacheStatistics:
 
 @dataclass(frozen=True)
 class CLCBLLMResult:
-    r"""Output of :func:`clcb_llm`: the cache and every intermediate quantity."""
+    r"""Output of :func:`clcb_llm`: the cache and every intermediate quantity.
+
+    ``certificate`` bounds the gap of ``cache`` from the log's counters alone, for costs in
+    [0, 1] (:func:`offcmab.reference.certificates.cache_certifier`); it follows ``cache``
+    when a result is copied with another one.
+    """
 
     cache: IntArray
     counts: IntArray
@@ -110,6 +116,12 @@ class CLCBLLMResult:
     c_ucb: FloatArray
     p_ucb: FloatArray
     scores: FloatArray
+    certifier: Certifier | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def certificate(self) -> Certificate | None:
+        """The certificate of :attr:`cache` (``None`` without a certifier)."""
+        return None if self.certifier is None else self.certifier(self.cache)
 
 
 def ucb_radius(counts: IntArray, n: int, m: int, delta: float, sigma: float = 1.0) -> FloatArray:
@@ -166,5 +178,6 @@ def clcb_llm(
     with np.errstate(invalid="ignore"):
         scores = np.where(p_score == 0, 0.0, p_score * c_score)
     cache = top_k(scores, k)  # line:LLM_oracle (line:LLM_std_oracle)
+    certifier = cache_certifier(stats.counts, stats.cost_counts, c_hat, n, k, delta)
     return CLCBLLMResult(cache, stats.counts, stats.cost_counts, p_hat, c_hat, c_ucb,
-                         p_ucb, scores)
+                         p_ucb, scores, certifier)

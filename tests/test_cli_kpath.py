@@ -13,7 +13,7 @@ from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.dataset_io import write_dataset
 from offcmab.reference.problems.kpath import lower_bound_family
 from offcmab.validation.cli import main
-from offcmab.validation.solvers.summary import RADIUS_FIELDS, SUMMARY
+from offcmab.validation.solvers.summary import CERTIFICATE_FIELDS, RADIUS_FIELDS, SUMMARY
 
 
 @pytest.fixture
@@ -28,7 +28,8 @@ def test_solve_kpath_json(log: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["solve", "kpath", "--data", str(log), "--k", "3", "--delta", "0.1",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"action", "path", "lcb", "mean", "counts"} | SUMMARY | RADIUS_FIELDS
+    assert set(out) == {"action", "path", "lcb", "mean", "counts"} | SUMMARY | RADIUS_FIELDS \
+        | CERTIFICATE_FIELDS
     assert out["action"] == [3 * out["path"] + j for j in range(3)]
     assert out["counts"][6:] == [] and len(out["lcb"]) == 6
     assert out["lcb"][0] is not None

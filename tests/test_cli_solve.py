@@ -11,7 +11,7 @@ import pytest
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.dataset_io import write_dataset
 from offcmab.validation.cli import main
-from offcmab.validation.solvers.summary import RADIUS_FIELDS, SUMMARY
+from offcmab.validation.solvers.summary import CERTIFICATE_FIELDS, RADIUS_FIELDS, SUMMARY
 
 
 def run_cli(argv: list[str]) -> int:
@@ -34,7 +34,8 @@ def test_solve_cascade_json(log: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["solve", "cascade", "--data", str(log), "--k", "2", "--delta", "0.1",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"action", "lcb", "mean", "counts"} | SUMMARY | RADIUS_FIELDS
+    assert set(out) == {"action", "lcb", "mean", "counts"} | SUMMARY | RADIUS_FIELDS \
+        | CERTIFICATE_FIELDS
     assert out["counts"] == [1, 2, 1]
     assert out["action"][0] == 1  # the arm observed twice with mean 1 has the largest LCB
 

@@ -20,7 +20,7 @@ from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 from offcmab.reference.problems.llm_cache import CacheLog, HitLog, cache_hits
 from offcmab.reference.problems.llm_cache_io import write_cache_npz
 from offcmab.validation.cli import main
-from offcmab.validation.solvers.summary import RADIUS_FIELDS, SUMMARY
+from offcmab.validation.solvers.summary import CERTIFICATE_FIELDS, RADIUS_FIELDS, SUMMARY
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ def test_default_output_is_a_short_summary(cascade_log: tuple[Path, OfflineDatas
     lines = out.splitlines()
     assert len(lines) <= 10 and len(out) < 1000  # 400 arms, yet a few lines
     fields = {line.split()[0]: line.split(maxsplit=1)[1] for line in lines[:-1]}
-    assert set(fields) == {"action"} | SUMMARY | RADIUS_FIELDS
+    assert set(fields) == {"action"} | SUMMARY | RADIUS_FIELDS | CERTIFICATE_FIELDS
     expected = clcb_cascade(data, 3, 0.1)
     assert json.loads(fields["action"]) == expected.action.tolist()
     assert int(fields["n"]) == data.n and int(fields["m"]) == data.m

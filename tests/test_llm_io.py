@@ -15,7 +15,7 @@ from offcmab.reference.errors import InputError
 from offcmab.reference.problems.llm_cache import CacheLog, cache_hits
 from offcmab.reference.problems.llm_cache_io import read_cache_log, write_cache_log
 from offcmab.validation.cli import main
-from offcmab.validation.solvers.summary import RADIUS_FIELDS, SUMMARY
+from offcmab.validation.solvers.summary import CERTIFICATE_FIELDS, RADIUS_FIELDS, SUMMARY
 
 
 @st.composite
@@ -117,7 +117,7 @@ def test_solve_llm_cache_json(small_log: Path, capsys: pytest.CaptureFixture[str
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == ({"cache", "p_hat", "c_hat", "c_ucb", "counts", "cost_counts"} | SUMMARY
-                        | RADIUS_FIELDS)
+                        | RADIUS_FIELDS | CERTIFICATE_FIELDS)
     assert out["counts"] == [2, 0, 1] and out["cost_counts"] == [1, 0, 1]
     assert out["c_hat"][1] == "nan" and out["c_ucb"][1] == "inf"  # words, never null
     # Both UCBs exceed 1 and are clipped; p_hat(0) = 2/3 > p_hat(2) = 1/3.

@@ -35,7 +35,8 @@ SEED = 2025
 #: fail, and a reference run holds rows a user's run does not (the subject-free rows below),
 #: so its row level is lower; the statistics are not.
 LEVEL_FIELDS = frozenset({"row_level", "allowed_violations", "detectable_rate",
-                          "detectable_excess", "slope_lower", "excess_lower"})
+                          "detectable_excess", "slope_lower", "excess_lower",
+                          "false_alarm_probability"})  # the level of a rate or identification row
 
 #: The bound ids compared, each group in one run (a user checks the two norms of Theorem 1,
 #: one algorithm, with one ``--only``), and the profile: ``ci`` (generated and trap

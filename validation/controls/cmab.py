@@ -15,7 +15,10 @@ in place of the LCB :math:`\hat\mu_i - \rho_i` of ``line:LCB``:
   constant weights (ties: the first arms win), i.e. a first-``k`` oracle;
 * ``oracle-last-k``, ``oracle-reversed``, ``oracle-random``: CLCB itself with its oracle
   wrapped in a :class:`offcmab.validation.controls.oracles.BrokenOracle` (the last ``k``
-  arms or the last path, the smallest LCBs first, an action unrelated to the LCBs).
+  arms or the last path, the smallest LCBs first, an action unrelated to the LCBs);
+* ``certificate-radius-0.3``: CLCB's action, but the certificate it returns is computed at
+  0.3 times the radius of its event (:func:`narrowed_certificate`): the class of
+  certificates that claim more than their event gives.
 
 The returned :class:`offcmab.reference.clcb.CLCBResult` carries the index the oracle saw in
 its ``lcb`` field, so checks of the LCB's confidence event see what the control used.
@@ -24,11 +27,14 @@ its ``lcb`` field, so checks of the LCB's confidence event see what the control 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from offcmab.reference.certificates import cascade_certifier, kpath_certifier
 from offcmab.reference.clcb import CLCBResult, clcb
+from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.confidence import (
     LOG_CONSTANT,
     RadiusRule,
@@ -37,7 +43,7 @@ from offcmab.reference.confidence import (
     log_over_delta,
 )
 from offcmab.reference.dataset import FloatArray, OfflineDataset
-from offcmab.reference.oracles import Oracle, TopK
+from offcmab.reference.oracles import KPathOracle, Oracle, TopK
 from offcmab.validation.controls.oracles import BrokenOracle, Mistake
 
 
@@ -142,6 +148,30 @@ oracle_random = _broken("random", "A random oracle: CLCB's oracle returns an act
                                   "to the order of the LCBs.")
 
 
+#: The factor of the narrowed certificate's radius.
+CERTIFICATE_SCALE = 0.3
+
+
+def narrowed_certificate(dataset: OfflineDataset, oracle: Oracle, delta: float,
+                         radius: RadiusRule = "alg1") -> CLCBResult:
+    """CLCB, its k-path certificate computed at 0.3 times its event's radius."""
+    result = clcb(dataset, oracle, delta, radius)
+    if not isinstance(oracle, KPathOracle):
+        return result
+    return replace(result, certifier=kpath_certifier(
+        result.counts, result.means, dataset.n, oracle.k, delta, LOG_CONSTANT[radius],
+        CERTIFICATE_SCALE))
+
+
+def cascade_narrowed_certificate(dataset: OfflineDataset, k: int, delta: float,
+                                 radius: RadiusRule = "cascade") -> CLCBResult:
+    """CLCB-Cascade, its certificate computed at 0.3 times its event's radius."""
+    result = clcb_cascade(dataset, k, delta, radius)
+    return replace(result, certifier=cascade_certifier(
+        result.counts, result.means, dataset.n, k, delta, LOG_CONSTANT[radius],
+        CERTIFICATE_SCALE))
+
+
 def _cascade(control: Callable[..., CLCBResult]) -> Callable[..., CLCBResult]:
     """The CLCB-Cascade form of a CLCB control: top-k oracle, cascade radius."""
 
@@ -159,18 +189,19 @@ CLCB_CONTROLS: dict[str, Callable[..., CLCBResult]] = {
     "radius-0.5": radius_half, "no-union-bound": no_union_bound,
     "ignores-data": ignores_data, "oracle-ignores-weights": oracle_ignores_weights,
     "oracle-last-k": oracle_last_k, "oracle-reversed": oracle_reversed,
-    "oracle-random": oracle_random,
+    "oracle-random": oracle_random, "certificate-radius-0.3": narrowed_certificate,
 }
 #: Controls whose mistake is the oracle's.
 ORACLE_CONTROLS = ("oracle-ignores-weights", "oracle-last-k", "oracle-reversed", "oracle-random")
 #: On the lower-bound pair the controls stand in for CLCB (the bound holds for all).  The
 #: oracle that ignores its weights picks the first path, which is also CLCB's pick on the
 #: proof's pair, and that pair has no event row that could see the other oracle mistakes,
-#: so the oracle controls are left out there.
+#: so the oracle controls are left out there; the narrowed certificate changes no action
+#: (the lower bound cannot see it) and is left out too.
 LOWER_CONTROLS = {name: control for name, control in CLCB_CONTROLS.items()
-                  if name not in ORACLE_CONTROLS}
+                  if name not in (*ORACLE_CONTROLS, "certificate-radius-0.3")}
 CASCADE_CONTROLS: dict[str, Callable[..., CLCBResult]] = {
     name: _cascade(CLCB_CONTROLS[name])
     for name in ("no-pessimism", "optimism", "radius-0.1", "radius-0.5", "no-union-bound",
                  "ignores-data", *ORACLE_CONTROLS)
-}
+} | {"certificate-radius-0.3": cascade_narrowed_certificate}

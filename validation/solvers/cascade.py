@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 
 from offcmab.reference.baselines import cucb_offline, emp
+from offcmab.reference.certificates import cascade_certificate
 from offcmab.reference.clcb_cascade import clcb_cascade
+from offcmab.reference.confidence import LOG_CONSTANT
 from offcmab.reference.csv_io import check_log, read_log
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.oracles import TopK
@@ -65,4 +67,7 @@ def solve(args: argparse.Namespace) -> Solution:
     return Solution(args.algorithm, "action", result.action, dataset.n, dataset.m, args.delta,
                     count, *hoeffding_rule(count, dataset.n, dataset.m, args.delta, args.radius,
                                             args.algorithm != "emp"),
-                    {"lcb": result.lcb, "mean": result.means, "counts": result.counts})
+                    {"lcb": result.lcb, "mean": result.means, "counts": result.counts},
+                    certificate=cascade_certificate(result.action, result.counts, result.means,
+                                                    dataset.n, args.k, args.delta,
+                                                    LOG_CONSTANT[args.radius]))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 
 from offcmab.reference.baselines import cucb_offline, emp
+from offcmab.reference.certificates import kpath_certificate
 from offcmab.reference.clcb import clcb
+from offcmab.reference.confidence import LOG_CONSTANT
 from offcmab.reference.csv_io import check_log, read_log
 from offcmab.reference.oracles import KPathOracle
 from offcmab.reference.problems.kpath import check_kpath_log
@@ -38,4 +40,7 @@ def solve(args: argparse.Namespace) -> Solution:
                     count, *hoeffding_rule(count, dataset.n, dataset.m, args.delta, args.radius,
                                             args.algorithm != "emp"),
                     {"lcb": result.lcb, "mean": result.means, "counts": result.counts},
-                    extra={"path": int(result.action[0]) // args.k})
+                    extra={"path": int(result.action[0]) // args.k},
+                    certificate=kpath_certificate(result.action, result.counts, result.means,
+                                                  dataset.n, args.k, args.delta,
+                                                  LOG_CONSTANT[args.radius]))

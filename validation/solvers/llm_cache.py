@@ -6,6 +6,7 @@ import argparse
 
 import numpy as np
 
+from offcmab.reference.certificates import cache_certificate
 from offcmab.reference.clcb_llm import clcb_llm, ucb_radius
 from offcmab.reference.csv_io import read_any_cache_log
 from offcmab.reference.errors import check_cardinality
@@ -55,4 +56,7 @@ def solve(args: argparse.Namespace) -> Solution:
     return Solution(args.algorithm, "cache", cache, log.n, log.m, args.delta, count, radius,
                     "sqrt(2 log(4 m n / delta) / N_c)" if radius is not None else None,
                     {"p_hat": result.p_hat, "c_hat": result.c_hat, "c_ucb": result.c_ucb,
-                     "counts": result.counts, "cost_counts": result.cost_counts})
+                     "counts": result.counts, "cost_counts": result.cost_counts},
+                    certificate=None if args.unbounded_costs else cache_certificate(
+                        cache, result.counts, result.cost_counts, result.c_hat, log.n, k,
+                        args.delta))

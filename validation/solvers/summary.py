@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.reference.certificates import Certificate
 from offcmab.reference.confidence import LOG_CONSTANT
 from offcmab.reference.npz import write_npz_aligned
 from offcmab.validation.output import emit
@@ -31,6 +32,10 @@ SUMMARY = frozenset({"algorithm", "n", "m", "delta", "min_count"})
 #: Summary fields printed only for an algorithm with a confidence radius (not EMP, LFU, LEC
 #: or a plug-in estimate, which use none).
 RADIUS_FIELDS = frozenset({"radius", "radius_rule"})
+
+#: Summary field of a solver that certifies its action (cascade, k-path, LLM cache with
+#: bounded costs).
+CERTIFICATE_FIELDS = frozenset({"certificate"})
 
 #: File types ``--out`` writes, by suffix.
 OUT_SUFFIXES = (".npz", ".csv")
@@ -63,6 +68,9 @@ class Solution:
         (``edges`` for the IM solvers) instead of one key per array.
     extra
         Further summary fields (e.g. ``path`` for k-path).
+    certificate
+        How large the action's gap can be, from the data alone, and with what probability
+        (``None`` where no certificate is derived: influence maximization, unbounded costs).
     """
 
     algorithm: str
@@ -77,6 +85,7 @@ class Solution:
     arrays: dict[str, np.ndarray]
     rows_key: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    certificate: Certificate | None = None
 
     def summary(self) -> dict[str, Any]:
         """The fields the default output prints (and ``--json`` starts with)."""
@@ -84,7 +93,14 @@ class Solution:
                                                   "radius_rule": self.radius_rule}
         return {self.action_key: self.action, **self.extra, "algorithm": self.algorithm,
                 "n": self.n, "m": self.m, "delta": self.delta, "min_count": self.min_count,
-                **radius}
+                **radius, **self._certificate()}
+
+    def _certificate(self) -> dict[str, Any]:
+        if self.certificate is None:
+            return {}
+        return {"certificate": {"bound": self.certificate.bound,
+                                "failure_probability": self.certificate.failure_probability,
+                                "event": self.certificate.event}}
 
     def payload(self) -> dict[str, Any]:
         """The ``--json`` object: the summary and every per-arm array."""
@@ -144,7 +160,10 @@ def report(solution: Solution, as_json: bool, out: Path | None) -> None:
     if as_json:
         emit(solution.payload(), True)
         return
-    emit(solution.summary(), False)
+    summary = solution.summary()
+    if solution.certificate is not None:  # one line of words in place of the JSON object
+        summary["certificate"] = solution.certificate.sentence()
+    emit(summary, False)
     where = f"written to {out}" if out is not None else \
         "--json prints them, --out stats.npz or stats.csv writes them"
     sys.stdout.write(f"per-arm statistics ({len(solution.arrays)} arrays of "

@@ -28,7 +28,7 @@ from typing import Any
 from offcmab.bounds.theorems.cascade import COR1_CASCADE
 from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.validation.controls.cmab import CASCADE_CONTROLS
-from offcmab.validation.events import arms, oracles
+from offcmab.validation.events import arms, certificates, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
 from offcmab.validation.falsify.spaces import logged_cascade_space
@@ -55,7 +55,8 @@ def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCa
     """CLCB-Cascade's arm event, the top-k oracle's exactness and the choice on the
     subject's own LCBs."""
     return [*arms.cascade_cases(profile, arm_algorithm(subject, spec, cascade=True)),
-            *oracles.cascade_cases(profile, subject, spec)]
+            *oracles.cascade_cases(profile, subject, spec),
+            *certificates.cascade_cases(COR1_CASCADE.id, profile, subject, spec)]
 
 
 THEOREM = Theorem(

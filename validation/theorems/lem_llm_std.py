@@ -34,7 +34,7 @@ from typing import Any
 from offcmab.bounds.theorems.llm import LEM_LLM_STD
 from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.validation.controls.llm import STANDARD_CONTROLS
-from offcmab.validation.events import llm, oracles
+from offcmab.validation.events import certificates, llm, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
 from offcmab.validation.radius_facts import half_printed_cost_radius_reason
@@ -63,7 +63,8 @@ NO_POWER = {"radius-0.5": half_printed_cost_radius_reason(LEM_LLM_STD.id, 'arm')
 def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
     """The standard variant's cost and frequency events; top-k exactness (a row of the
     package's own oracle: reference runs only)."""
-    return [*llm.offline_cases(profile, "standard", subject, spec), *oracles.topk_cases()]
+    return [*llm.offline_cases(profile, "standard", subject, spec), *oracles.topk_cases(),
+            *certificates.cache_cases(LEM_LLM_STD.id, "standard", profile, subject, spec)]
 
 
 THEOREM = Theorem(

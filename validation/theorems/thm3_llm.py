@@ -32,7 +32,7 @@ from typing import Any
 from offcmab.bounds.theorems.llm import THM3_LLM
 from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.validation.controls.llm import IMPROVED_CONTROLS
-from offcmab.validation.events import llm, oracles
+from offcmab.validation.events import certificates, llm, oracles
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
 from offcmab.validation.radius_facts import half_printed_cost_radius_reason
@@ -57,7 +57,8 @@ NO_POWER = {"radius-0.5": half_printed_cost_radius_reason(THM3_LLM.id, 'cost')}
 def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
     """The improved variant's cost and arrival events; top-k exactness (a row of the
     package's own oracle: reference runs only)."""
-    return [*llm.offline_cases(profile, "improved", subject, spec), *oracles.topk_cases()]
+    return [*llm.offline_cases(profile, "improved", subject, spec), *oracles.topk_cases(),
+            *certificates.cache_cases(THM3_LLM.id, "improved", profile, subject, spec)]
 
 
 THEOREM = Theorem(
