@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from offcmab.reference.im.clcb_im_node import clcb_im_node
 from offcmab.reference.im.oracles import max_coverage, sample_rr_sets
 from offcmab.validation.controls.oracles import BrokenOracle
 from offcmab.validation.evaluator import cmab as cmab_values
@@ -207,5 +208,6 @@ def test_the_relabeled_oracle_step_flags_fixed_id_oracles_and_passes_the_referen
              for name, run in subjects.items()}
     assert set(found.values()) == {core.FAIL}, found
     # the exact oracle promises 0: the reference cannot fail this row (no false alarm)
-    reference = core.run_case(oracles.relabeled_step_case(), 10, SEED)
+    reference = core.run_case(oracles.relabeled_step_case(
+        clcb_im_node, "offcmab.reference.im.clcb_im_node:clcb_im_node"), 10, SEED)
     assert reference.failures == 0

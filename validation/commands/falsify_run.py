@@ -114,11 +114,11 @@ def search(args: argparse.Namespace) -> int:
     reason = uncovered(theorem)
     if reason:
         raise ValueError(f"only: {reason}")
+    spec = subject_spec(args.algorithm, theorem)
+    check_destinations(args, theorem.id)  # before anything is made: nothing written on refusal
     if not args.no_database:
         check_database(args.database if args.database is not None
                        else args.out / DATABASE_FOLDER)
-    spec = subject_spec(args.algorithm, theorem)
-    check_destinations(args, theorem.id)
     with user_code(args, spec):
         found = falsify(theorem, spec, args.out, THEOREMS,
                         budget=args.budget, run_seed=args.seed,
