@@ -233,8 +233,8 @@ def _file(tmp_path: Path) -> str:
 
 DATABASES = [
     # (how the database option is made from tmp_path, words of the refusal)
-    (_file, "is a file, not a folder"),
-    (lambda tmp_path: str(Path(_file(tmp_path)) / "below"), "cannot make the folder"),
+    (_file, "is not a folder"),
+    (lambda tmp_path: str(Path(_file(tmp_path)) / "below"), "is not a folder"),
 ]
 
 

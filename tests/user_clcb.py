@@ -1,8 +1,9 @@
 """A user's copy of CLCB as the file their CI checks, with a chosen radius factor.
 
 ``write(folder, factor)`` writes ``my_clcb.py`` into ``folder``: empirical means minus
-``factor`` times CLCB's Hoeffding radius, then the oracle.  Factor 1 computes exactly what
-the reference CLCB computes (the same LCBs, so the same actions and gaps on every
+``factor`` times CLCB's Hoeffding radius, then the oracle; it exposes its counts and both
+confidence bounds (so its certificate rows run as the reference's do).  Factor 1 computes
+exactly what the reference CLCB computes (the same LCBs, so the same actions and gaps on every
 dataset); factor 0.5 halves the radius.
 """
 
@@ -24,7 +25,8 @@ def my_clcb(dataset, oracle, delta):
     stats = arm_statistics(dataset)
     radius = RADIUS_FACTOR * hoeffding_radius(stats.counts, dataset.n, dataset.m, delta)
     lcb = np.where(stats.counts > 0, stats.means - radius, -np.inf)
-    return SimpleNamespace(action=oracle(lcb), counts=stats.counts, lcb=lcb)
+    ucb = np.where(stats.counts > 0, stats.means + radius, np.inf)
+    return SimpleNamespace(action=oracle(lcb), counts=stats.counts, lcb=lcb, ucb=ucb)
 '''
 
 #: The target string of the written function, relative to its folder.

@@ -208,6 +208,12 @@ def _corpus_default_seconds() -> float:
     return DEFAULT_PROFILE_SECONDS
 
 
+def _stop_grace_seconds() -> float:
+    from offcmab.validation.supervisor import GRACE_SECONDS
+
+    return GRACE_SECONDS
+
+
 #: Every setting a page may quote: name -> the constant of the package it reads.
 VALUES: dict[str, Callable[[], Any]] = {
     "false-alarm budget": _false_alarm_budget,
@@ -224,6 +230,7 @@ VALUES: dict[str, Callable[[], Any]] = {
     "id entries factor": lambda: _limits("id entries factor"),
     "time limit seconds": lambda: _limits("time limit seconds"),
     "corpus default-profile seconds": _corpus_default_seconds,
+    "stop grace seconds": _stop_grace_seconds,
 }
 
 
