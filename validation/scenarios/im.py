@@ -60,6 +60,7 @@ from offcmab.validation.regions import (
 )
 from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
 from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.scenarios import permutations
 from offcmab.validation.scenarios.common import (
     Traps,
     bound_value,
@@ -202,13 +203,7 @@ def permuted(params: Mapping[str, Any], permutation: Any) -> dict[str, Any]:
 
 def unpermuted(params: Mapping[str, Any]) -> dict[str, Any]:
     """The graph in the order it had before :func:`permuted` (``params`` if never)."""
-    if "permutation" not in params:
-        return dict(params)
-    inverse = np.argsort(np.asarray(params["permutation"], dtype=np.int64)).tolist()
-    out = permuted({key: value for key, value in params.items() if key != "permutation"},
-                   inverse)
-    del out["permutation"]
-    return out
+    return permutations.unpermuted(params, permuted)
 
 
 def shuffled(params: Mapping[str, Any], rng: np.random.Generator) -> dict[str, Any]:

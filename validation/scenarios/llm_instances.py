@@ -57,6 +57,7 @@ from offcmab.validation.regions import (
 )
 from offcmab.validation.runner.scenario import MaxGap
 from offcmab.validation.runner.spec import Instance
+from offcmab.validation.scenarios import permutations
 from offcmab.validation.scenarios.common import rounded
 from offcmab.validation.scenarios.permutations import composed, is_relabeled, moving_permutation
 
@@ -264,13 +265,7 @@ def permuted(params: Mapping[str, Any], permutation: Any) -> dict[str, Any]:
 
 def unpermuted(params: Mapping[str, Any]) -> dict[str, Any]:
     """The instance in the order it had before :func:`permuted` (``params`` if never)."""
-    if "permutation" not in params:
-        return dict(params)
-    inverse = np.argsort(np.asarray(params["permutation"], dtype=np.int64)).tolist()
-    out = permuted({key: value for key, value in params.items() if key != "permutation"},
-                   inverse)
-    del out["permutation"]
-    return out
+    return permutations.unpermuted(params, permuted)
 
 
 def shuffled(params: Mapping[str, Any], rng: np.random.Generator) -> dict[str, Any]:

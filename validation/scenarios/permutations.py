@@ -8,7 +8,7 @@ recovered.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -33,3 +33,16 @@ def is_relabeled(params: Mapping[str, Any]) -> bool:
     """Whether ``params`` record a permutation that moves some id."""
     labels = params.get("permutation")
     return labels is not None and list(labels) != list(range(len(labels)))
+
+
+def unpermuted(params: Mapping[str, Any],
+               permuted: Callable[[Mapping[str, Any], Any], dict[str, Any]]) -> dict[str, Any]:
+    """``params`` in the order they had before ``permuted`` (the family's relabelling, which
+    records the permutation) was applied; ``params`` as they are if never relabelled."""
+    if "permutation" not in params:
+        return dict(params)
+    inverse = np.argsort(np.asarray(params["permutation"], dtype=np.int64)).tolist()
+    out = permuted({key: value for key, value in params.items() if key != "permutation"},
+                   inverse)
+    del out["permutation"]
+    return out
