@@ -15,7 +15,6 @@ from offcmab.validation.costs import mutation_cost
 from offcmab.validation.limits import check_cost
 from offcmab.validation.mutation.score import EXPLAINED, FAILED, NOT_CHECKED, mutation
 from offcmab.validation.output import jsonable, to_json
-from offcmab.validation.sandbox import Terminated, stop_signals
 
 #: Columns of the human table.
 HEADER = ("id", "mutant", "operator", "status", "flagged", "kill probability [95% CI]",
@@ -25,14 +24,9 @@ HEADER = ("id", "mutant", "operator", "status", "flagged", "kill probability [95
 def run(args: argparse.Namespace) -> int:
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
     check_cost(mutation_cost(args.replicates), args.force)  # before any run is planned
-    try:
-        with stop_signals():  # SIGTERM stops like Ctrl-C, the workers with it
-            report = mutation(only, profile=args.profile, seed=args.seed,
-                              replicates=args.replicates, jobs=args.jobs,
-                              mutants=tuple(dict.fromkeys(args.mutants or ())))
-    except KeyboardInterrupt as stop:
-        sys.stderr.write("offcmab mutation: interrupted; no score is kept (rerun it)\n")
-        return 143 if isinstance(stop, Terminated) else 130
+    report = mutation(only, profile=args.profile, seed=args.seed,
+                      replicates=args.replicates, jobs=args.jobs,
+                      mutants=tuple(dict.fromkeys(args.mutants or ())))
     if args.json:
         sys.stdout.write(to_json(jsonable(report)) + "\n")
     else:

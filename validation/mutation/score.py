@@ -40,7 +40,7 @@ from offcmab.validation.mutation.operators import (
     spec,
 )
 from offcmab.validation.runner import door
-from offcmab.validation.runner.backends import WorkerContext, stop_pool
+from offcmab.validation.runner.backends import WorkerContext
 from offcmab.validation.runner.spec import PROFILES
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
@@ -200,13 +200,9 @@ def outcomes(planned: Sequence[Job], profile: str, jobs: int, split: str = "muta
         for job in planned:
             yield run_job(job, profile, jobs, theorems)
         return
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(planned)), mp_context=WorkerContext())
-    try:
+    with ProcessPoolExecutor(max_workers=min(jobs, len(planned)),
+                             mp_context=WorkerContext()) as pool:
         yield from pool.map(_run_serial_door, [(job, profile) for job in planned])
-    except BaseException:  # Ctrl-C, SIGTERM, a failed run: end the workers now
-        stop_pool(pool)
-        raise
-    pool.shutdown()
 
 
 def score(planned: Sequence[Job], results: Sequence[Outcome]) -> list[dict[str, Any]]:
