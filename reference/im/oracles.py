@@ -111,6 +111,32 @@ def max_coverage(rr: RRSets, k: int) -> tuple[IntArray, float]:
     Ties go to the smaller node id; once nothing more can be covered, the remaining picks are
     the smallest unused ids (so exactly ``k`` distinct seeds are always returned).
     """
+    greedy = greedy_coverage(rr, k)
+    return greedy.seeds, greedy.covered / rr.count if rr.count else 0.0
+
+
+@dataclass(frozen=True)
+class GreedyCoverage:
+    r"""Greedy's ``k`` seeds on a collection of RR sets, the sets they cover and, when asked
+    for, an upper bound on the most sets any ``k`` nodes cover.
+
+    The bound (``upper``) is :math:`\min_{0 \le i < k}\bigl(\Lambda(S_i) +
+    \sum_{v \in \mathrm{top}_k} \Delta(v \mid S_i)\bigr)`, over greedy's prefixes
+    :math:`S_i` and the ``k`` largest marginal coverages at each: for any set :math:`T` of
+    ``k`` nodes, submodularity gives :math:`\Lambda(T) \le \Lambda(S_i) +
+    \sum_{v\in T}\Delta(v \mid S_i)`.  It is at most :math:`\Lambda(S_k)/(1-(1-1/k)^k)`,
+    greedy's own certificate, and is a fact about the collection (no probability).
+    ``nan`` when not computed.
+    """
+
+    seeds: IntArray
+    covered: int
+    upper: float
+
+
+def greedy_coverage(rr: RRSets, k: int, upper_bound: bool = False) -> GreedyCoverage:
+    r"""Greedy maximum coverage of RR sets, with the upper bound of :class:`GreedyCoverage`
+    on the best coverage when ``upper_bound`` (one partial sort of ``V`` counts per pick)."""
     V = rr.nodes_total
     counts = np.bincount(rr.nodes, minlength=V)
     coverage = counts.astype(np.int64)  # a copy: counts stays the CSR layout's sizes
@@ -125,18 +151,46 @@ def max_coverage(rr: RRSets, k: int) -> tuple[IntArray, float]:
     np.cumsum(counts, out=node_offsets[1:])
     covered = np.zeros(rr.count, dtype=bool)
     chosen = np.zeros(k, dtype=np.int64)
+    total, upper = 0, math.inf if upper_bound else math.nan
     for j in range(k):
+        if upper_bound:  # Lambda(S_j) + the k largest marginal coverages given S_j
+            upper = min(upper, total + _top_sum(coverage, k))
         u = int(np.argmax(coverage))
         chosen[j] = u
         sets = sets_by_node[node_offsets[u] : node_offsets[u + 1]]
         sets = sets[~covered[sets]]
         covered[sets] = True
+        total += int(sets.size)
         entries, _ = expand_ranges(rr.offsets[sets], rr.offsets[sets + 1] - rr.offsets[sets])
         members = rr.nodes[entries]
         coverage -= np.bincount(members, minlength=V)
         coverage[chosen[: j + 1]] = -1  # never pick a node twice
-    fraction = float(covered.mean()) if rr.count else 0.0
-    return chosen, fraction
+    return GreedyCoverage(chosen, total, upper)
+
+
+def _top_sum(values: IntArray, k: int) -> float:
+    """The sum of the ``k`` largest positive entries of ``values`` (integers), from their
+    histogram: a partial sort slows down on the many ties of coverage counts."""
+    histogram = np.bincount(values[values > 0])
+    if histogram.size == 0:
+        return 0.0
+    count = np.cumsum(histogram[::-1])  # entries of value >= each value, from the top
+    last = int(np.searchsorted(count, k))  # the value of the k-th largest, from the top
+    if last >= count.size:  # fewer than k positive entries
+        return float(np.dot(histogram, np.arange(histogram.size)))
+    value = histogram.size - 1 - last
+    above = histogram[value + 1 :]
+    taken = int(above.sum())
+    return float(np.dot(above, np.arange(value + 1, histogram.size))) + (k - taken) * value
+
+
+def covered_sets(rr: RRSets, seeds: IntArray) -> int:
+    r""":math:`\Lambda_R(S)`: how many sets of ``rr`` contain a node of ``seeds``."""
+    member = np.zeros(rr.nodes_total, dtype=bool)
+    member[seeds] = True
+    hits = np.flatnonzero(member[rr.nodes])
+    sets = np.searchsorted(rr.offsets, hits, side="right") - 1
+    return int(np.count_nonzero(np.diff(sets, prepend=-1)))  # hits are sorted by set
 
 
 @dataclass(frozen=True)
@@ -149,7 +203,8 @@ class IMMResult:
     lower_bound: float
 
 
-def _log_binomial(n: int, k: int) -> float:
+def log_binomial(n: int, k: int) -> float:
+    r""":math:`\ln\binom nk`."""
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
 
@@ -174,7 +229,7 @@ def selection_rr_sets_floor(nodes: int, edge_mass: float, k: int, eps: float,
     log_fail = -math.log(delta_prime)
     e_factor = 1.0 - 1.0 / math.e
     a = math.sqrt(math.log(4.0) + log_fail)
-    b = math.sqrt(e_factor * (_log_binomial(nodes, k) + math.log(4.0) + log_fail))
+    b = math.sqrt(e_factor * (log_binomial(nodes, k) + math.log(4.0) + log_fail))
     return 2.0 * nodes * (e_factor * a + b) ** 2 / eps / eps / min(nodes, k + edge_mass)
 
 
@@ -189,7 +244,7 @@ def imm(
         raise InputError("eps", f"must lie in (0, 1 - 1/e), got {eps!r}")
     delta_prime = check_probability(delta_prime, "delta_prime")
     reverse = graph.reversed()
-    log_choose = _log_binomial(V, k)
+    log_choose = log_binomial(V, k)
     eps1 = math.sqrt(2.0) * eps
     log_steps = math.log(max(math.log2(V), 1.0))
     log_fail = -math.log(delta_prime)  # log(1/delta') is finite for every float delta' > 0
@@ -206,7 +261,7 @@ def imm(
     for i in range(1, max(math.ceil(math.log2(V)), 1)):
         x = V / 2.0**i
         theta = rr_set_count(lam1 / x)
-        rr = _extend(rr, sample_rr_sets(reverse, theta - rr.count, rng))
+        rr = extend_rr_sets(rr, sample_rr_sets(reverse, theta - rr.count, rng))
         _, fraction = max_coverage(rr, k)
         if V * fraction >= (1.0 + eps1) * x:
             lower = V * fraction / (1.0 + eps1)
@@ -218,7 +273,8 @@ def imm(
     return IMMResult(seeds, V * fraction, theta, lower)
 
 
-def _extend(rr: RRSets, more: RRSets) -> RRSets:
+def extend_rr_sets(rr: RRSets, more: RRSets) -> RRSets:
+    """``rr`` followed by ``more`` (one collection)."""
     if more.count <= 0:
         return rr
     offsets = np.concatenate([rr.offsets, more.offsets[1:] + rr.offsets[-1]])
@@ -291,5 +347,6 @@ def greedy_monte_carlo(
     return np.asarray(chosen, dtype=np.int64), values
 
 
-__all__ = ["IMMOracle", "IMMResult", "RRSets", "greedy_monte_carlo", "imm",
+__all__ = ["GreedyCoverage", "IMMOracle", "IMMResult", "RRSets", "covered_sets",
+           "extend_rr_sets", "greedy_coverage", "greedy_monte_carlo", "imm", "log_binomial",
            "max_coverage", "sample_rr_sets"]
