@@ -2,7 +2,7 @@
 
 Statistical content.  Each promise row is the exact binomial test of its failures against
 its promised per-trial rate, here at row level ``LEVEL`` = 1e-4: a correct oracle fails a
-row with probability at most 1e-4.  For IMM the promised rate is its failure probability
+row with probability at most 1e-4.  For IMM and OPIM-C (four rows, 4e-4 in all) the promised rate is its failure probability
 delta' = 0.01 on the exact row, and delta' + 2 eta = 0.012 on the CELF row (eta = 1e-3
 for each of the two Clopper-Pearson limits of the sampled spreads).  The confidence limits
 checked against exact spreads below each miss with probability at most ``ETA`` = 1e-4;
@@ -40,7 +40,9 @@ from offcmab.validation.scenarios.oracle_instances import (
 )
 
 SEED, LEVEL, ETA = 2025, 1e-4, 1e-4
-ROWS = ("event-oracle-imm-exact", "event-oracle-imm-celf")
+ROWS = ("event-oracle-imm-exact", "event-oracle-imm-celf", "event-oracle-opim-exact",
+        "event-oracle-opim-celf")
+EXACT_ROWS = ("event-oracle-imm-exact", "event-oracle-opim-exact")
 
 
 class SmallestIds:
@@ -77,7 +79,7 @@ def imm_rows(profile: str = "default", imm: Any = None,
     return found
 
 
-def test_the_handed_imm_oracle_passes_the_relabeled_rows() -> None:
+def test_the_handed_imm_and_opim_oracles_pass_the_relabeled_rows() -> None:
     found = imm_rows()
     assert set(found) == set(ROWS)
     assert {row[0] for row in found.values()} == {core.PASS}, found
@@ -93,15 +95,15 @@ def nodes_of(imm: Any) -> int:
     lambda imm: BrokenOracle(imm, "first"),
     lambda imm: BrokenOracle(imm, "reversed"),
 ], ids=["smallest-ids", "random-ids", "ignores-weights", "reversed-weights"])
-def test_wrong_oracle_objects_fail_both_relabeled_rows(wrong: Any) -> None:
+def test_wrong_oracle_objects_fail_every_relabeled_row(wrong: Any) -> None:
     found = imm_rows("quick", imm=wrong)  # 20 and 8 trials
     assert {row[0] for row in found.values()} == {core.FAIL}, found
 
 
-def test_an_oracle_choosing_from_the_structure_alone_fails_the_exact_row() -> None:
+def test_an_oracle_choosing_from_the_structure_alone_fails_the_exact_rows() -> None:
     # "last" runs IMM with every edge but one live: seeds chosen from the structure only.
-    found = imm_rows(imm=lambda imm: BrokenOracle(imm, "last"), rows=ROWS[:1])
-    assert found["event-oracle-imm-exact"][0] == core.FAIL, found
+    found = imm_rows(imm=lambda imm: BrokenOracle(imm, "last"), rows=EXACT_ROWS)
+    assert {row[0] for row in found.values()} == {core.FAIL} and len(found) == 2, found
 
 
 def test_the_k_smallest_ids_are_rarely_the_optimum_of_a_hub_graph() -> None:

@@ -50,6 +50,12 @@ oracle's own code.  An action that is not feasible fails the trial.
     IMM's spread is below :math:`\alpha` times the lower limit of the baseline's, each
     limit wrong with probability at most :data:`ETA`: per trial, a correct IMM fails with
     probability at most :math:`\delta' + 2\,\mathrm{ETA}`, the row's promised rate.
+``event-oracle-opim-exact`` and ``event-oracle-opim-celf``
+    The same two rows for the OPIM-C oracle
+    (:class:`offcmab.reference.im.opim.OPIMOracle`), which the node-level scenario hands over
+    for an instance whose ``oracle`` is ``"opim"``: the same promise
+    :math:`\alpha = 1-1/e-\varepsilon` at the same failure probability :math:`\delta'`
+    (plus :math:`2\,\mathrm{ETA}` on the CELF row), on the same fresh graphs.
 ``event-oracle-choice`` (CLCB) and ``event-oracle-choice-cascade`` (CLCB-Cascade)
     Each trial renames the instance's ids by a fresh random permutation
     (:func:`~offcmab.validation.scenarios.oracle_instances.relabel_cmabt`: paths, items or
@@ -317,9 +323,9 @@ def cascade_cases(profile: str, subject: Callable[..., Any], spec: str) -> list[
 def im_cases(profile: str = "default", oracle: Callable[[Any, int], Any] | None = None,
              imm: Callable[[Any], Any] | None = None) -> list[EventCase]:
     """Theorem 4: the exact oracle of the six-node graph on grid weights, and the IMM oracle
-    object the scenario hands over: on its IMM instance, against the exact optimum on fresh
-    relabeled graphs, and against a CELF baseline at 300 nodes (``oracle(graph, k)`` and
-    ``imm(oracle)`` replace them, e.g. by a broken oracle)."""
+    object the scenario hands over on its IMM instance; then IMM and OPIM-C, each against the
+    exact optimum on fresh relabeled graphs and against a CELF baseline at 300 nodes
+    (``oracle(graph, k)`` and ``imm(oracle)`` replace them, e.g. by a broken oracle)."""
     params, imm_params = star_and_chain(), imm_oracle()
     k = int(params["k"])
     graph = build(params).graph
@@ -331,7 +337,8 @@ def im_cases(profile: str = "default", oracle: Callable[[Any, int], Any] | None 
             promise_case("event-oracle-imm", "trap-imm-oracle", node_feasible(imm_params, k),
                          tested, "trap-imm-oracle: the scenario's IMMOracle",
                          float(handed.delta_prime)),
-            imm_exact_case(profile, imm), imm_celf_case(profile, imm)]
+            *(case(profile, imm, kind) for kind in SAMPLED_ORACLES
+              for case in (imm_exact_case, imm_celf_case))]
 
 
 #: Each confidence limit of the CELF row misses the true spread with probability at most ETA.
@@ -346,22 +353,30 @@ EXACT_TRIALS = {"quick": 20, "default": 40, "full": 120}
 CELF_TRIALS = {"quick": 8, "default": 16, "full": 48}
 
 
-def handed_imm(hub: HubGraph) -> tuple[Any, FloatArray]:
-    """The IMM oracle the node-level scenario hands over for ``hub``'s graph (knowing its
-    structure, not its probabilities), and the weights it is called with (the graph's)."""
+#: The sampled oracles the node-level scenario can hand over: its name in an instance's
+#: ``oracle`` parameter, the rows' label and the class it is.
+SAMPLED_ORACLES = {"imm": ("IMM", "offcmab.reference.im.oracles.IMMOracle"),
+                   "opim": ("OPIM-C", "offcmab.reference.im.opim.OPIMOracle")}
+
+
+def handed_imm(hub: HubGraph, kind: str = "imm") -> tuple[Any, FloatArray]:
+    """The sampled oracle (``kind``: IMM or OPIM-C) the node-level scenario hands over for
+    ``hub``'s graph (knowing its structure, not its probabilities), and the weights it is
+    called with (the graph's)."""
     graph = ic_graph(hub.params)
     structure = graph.with_probabilities(np.zeros(graph.edges))
     problem = SimpleNamespace(graph=structure, k=int(hub.params["k"]))
-    return instance_oracle({"oracle": "imm"}, problem), graph.p
+    return instance_oracle({"oracle": kind}, problem), graph.p
 
 
-def _tested(hub: HubGraph, imm: Callable[[Any], Any] | None,
-            rng: np.random.Generator) -> tuple[Any, FloatArray]:
-    handed, weights = handed_imm(hub)
+def _tested(hub: HubGraph, imm: Callable[[Any], Any] | None, rng: np.random.Generator,
+            kind: str) -> tuple[Any, FloatArray]:
+    handed, weights = handed_imm(hub, kind)
     return _fresh(imm(handed) if imm else handed, rng), weights
 
 
-def imm_exact_case(profile: str, imm: Callable[[Any], Any] | None = None) -> EventCase:
+def imm_exact_case(profile: str, imm: Callable[[Any], Any] | None = None,
+                   kind: str = "imm") -> EventCase:
     r"""IMM's promise against the exact optimum, on a fresh relabeled hub graph per trial.
 
     Each trial draws a graph of
@@ -371,17 +386,17 @@ def imm_exact_case(profile: str, imm: Callable[[Any], Any] | None = None) -> Eve
     independent trials are below :math:`\mathrm{Binomial}(T, \delta')`.  ``imm`` replaces
     the handed oracle (e.g. by a broken one).
     """
-    sample, _ = handed_imm(small_hub_graph(np.random.default_rng(0)))
+    sample, _ = handed_imm(small_hub_graph(np.random.default_rng(0)), kind)
+    label, spec = SAMPLED_ORACLES[kind]
 
     def draw(rng: np.random.Generator) -> bool:
         hub = small_hub_graph(rng)
-        oracle, weights = _tested(hub, imm, rng)
+        oracle, weights = _tested(hub, imm, rng, kind)
         space = node_feasible(hub.params, int(hub.params["k"]))
         return shortfall(space, oracle(weights), weights, float(sample.alpha))
 
-    return EventCase("event-oracle-imm-exact", (), "offcmab.reference.im.oracles.IMMOracle",
-                     "eq:def_oracle",
-                     f"sigma(IMM(w); w) >= {sample.alpha:.4g} max_S sigma(S; w), a fresh "
+    return EventCase(f"event-oracle-{kind}-exact", (), spec, "eq:def_oracle",
+                     f"sigma({label}(w); w) >= {sample.alpha:.4g} max_S sigma(S; w), a fresh "
                      "9-node graph per trial with its strong hubs at random ids, exact "
                      "optimum by the evaluator", "relabeled-hub-graphs-9", 9,
                      float(sample.delta_prime), float(sample.delta_prime), draw,
@@ -407,7 +422,8 @@ def celf_shortfall(hub: HubGraph, seeds: Any, alpha: float, rng: np.random.Gener
     return upper < alpha * lower
 
 
-def imm_celf_case(profile: str, imm: Callable[[Any], Any] | None = None) -> EventCase:
+def imm_celf_case(profile: str, imm: Callable[[Any], Any] | None = None,
+                  kind: str = "imm") -> EventCase:
     r"""IMM's promise against a CELF greedy baseline on a fresh 300-node graph per trial.
 
     A trial fails when the spread of IMM's seeds is certainly below :math:`\alpha` times
@@ -415,17 +431,17 @@ def imm_celf_case(profile: str, imm: Callable[[Any], Any] | None = None) -> Even
     optimum, a trial of a correct IMM fails only if IMM misses its promise or one of the
     two confidence limits is wrong: probability at most :math:`\delta' + 2\,` :data:`ETA`.
     """
-    sample, _ = handed_imm(large_hub_graph(np.random.default_rng(0)))
+    sample, _ = handed_imm(large_hub_graph(np.random.default_rng(0)), kind)
     alpha, failure = float(sample.alpha), float(sample.delta_prime) + 2.0 * ETA
+    label, spec = SAMPLED_ORACLES[kind]
 
     def draw(rng: np.random.Generator) -> bool:
         hub = large_hub_graph(rng)
-        oracle, weights = _tested(hub, imm, rng)
+        oracle, weights = _tested(hub, imm, rng, kind)
         return celf_shortfall(hub, oracle(weights), alpha, rng)
 
-    return EventCase("event-oracle-imm-celf", (), "offcmab.reference.im.oracles.IMMOracle",
-                     "eq:def_oracle",
-                     f"sigma(IMM(w)) >= {alpha:.4g} sigma(S_CELF), a fresh 300-node graph per "
+    return EventCase(f"event-oracle-{kind}-celf", (), spec, "eq:def_oracle",
+                     f"sigma({label}(w)) >= {alpha:.4g} sigma(S_CELF), a fresh 300-node graph per "
                      f"trial with its strong hubs at random ids; spreads by {WORLDS} sampled "
                      f"worlds, Clopper-Pearson limits at {ETA:g} each", "relabeled-hub-graphs-300",
                      300, float(sample.delta_prime), failure, draw,

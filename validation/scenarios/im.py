@@ -44,6 +44,7 @@ from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.im.exact import exact_spread
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.one_step import assumption_parameters, one_step_probabilities
+from offcmab.reference.im.opim import OPIMOracle
 from offcmab.reference.im.oracles import IMMOracle
 from offcmab.reference.im.problem import NodeLevelIM
 from offcmab.reference.oracles import BruteForceOracle
@@ -148,14 +149,19 @@ def exact_oracle(graph: Any, k: int) -> Any:
 
 
 def instance_oracle(params: Mapping[str, Any], problem: Any) -> Any:
-    """The oracle an instance names: exact brute force (default) or IMM (``"imm"``).
+    """The oracle an instance names: exact brute force (default), IMM (``"imm"``) or OPIM-C
+    (``"opim"``).
 
-    IMM is :class:`offcmab.reference.im.oracles.IMMOracle` with its defaults
+    IMM is :class:`offcmab.reference.im.oracles.IMMOracle` and OPIM-C
+    :class:`offcmab.reference.im.opim.OPIMOracle`, each with its defaults
     (:math:`\alpha = 1 - 1/e - \varepsilon`, failure ``delta_prime``), run on the
     graph's structure with the weights it is given.
     """
-    if params.get("oracle", "exact") == "imm":
+    kind = params.get("oracle", "exact")
+    if kind == "imm":
         return IMMOracle(problem.graph, problem.k)
+    if kind == "opim":
+        return OPIMOracle(problem.graph, problem.k)
     return exact_oracle(problem.graph, problem.k)
 
 
