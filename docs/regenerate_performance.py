@@ -153,16 +153,18 @@ def ic_grid_table(bench: dict[str, Any]) -> str:
 
 
 def imm_table(bench: dict[str, Any]) -> str:
-    """The IMM comparison's numbers (ours against pynetim on the same instance)."""
-    imm = bench["im-oracle"]
-    rows = [("graph", f"{imm['nodes']} nodes, {imm['edges']} edges, k = {imm['k']}, "
-                      f"eps = {imm['eps']}")]
-    for key in ("ours_s", "pynetim_s", "ratio", "cpu_ratio", "ours_spread", "pynetim_spread",
-                "agreement_p_value", "ours_selection_rr_sets", "pynetim_rr_sets"):
-        if imm.get(key) is not None:
-            value = imm[key]
-            rows.append((key, f"{value:.4g}" if isinstance(value, float) else str(value)))
-    lines = ["| quantity | value |", "|---|---|"] + [f"| {key} | {value} |" for key, value in rows]
+    """The IM oracle comparison's numbers (OPIM-C against pynetim's IMM), one column a size."""
+    sizes = [value for value in bench["im-oracle"].values()
+             if isinstance(value, dict) and "nodes" in value]
+    keys = ("edges", "ours_s", "pynetim_s", "ratio", "cpu_ratio", "ours_spread",
+            "pynetim_spread", "spread_ratio", "spread_ratio_inside", "ours_rr_sets",
+            "pynetim_rr_sets", "goal_met")
+    head = "| quantity | " + " | ".join(f"{size['nodes']} nodes" for size in sizes) + " |"
+    lines = [head, "|---|" + "---|" * len(sizes)]
+    for key in keys:
+        cells = [size.get(key) for size in sizes]
+        shown = [f"{cell:.4g}" if isinstance(cell, float) else str(cell) for cell in cells]
+        lines.append(f"| {key} | " + " | ".join(shown) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -185,7 +187,7 @@ def main() -> None:
     (OUT / "table.md").write_text(table(bench))
     if "ic-simulation" in bench:
         (OUT / "ic-grid.md").write_text(ic_grid_table(bench))
-    if "im-oracle" in bench and bench["im-oracle"].get("ratio") is not None:
+    if "im-oracle" in bench and bench["im-oracle"].get("figures"):
         (OUT / "imm.md").write_text(imm_table(bench))
     with tempfile.TemporaryDirectory() as folder:
         solve_seconds = solve_scaling(Path(folder))

@@ -94,8 +94,9 @@ BAD: list[tuple[str, list[str], str]] = [
     # item 3: tracebacks that must be exit 2
     ("zero-byte npz", ["solve", "cascade", "--data", "{d}/empty.npz", "--k", "1",
                        "--delta", "0.1"], r"offcmab solve: error: data: .*empty\.npz.*"),
-    ("im-oracle eps 1e-300", ["im-oracle", "--graph", "{d}/graph.csv", "--k", "1",
-                              "--eps", "1e-300"], exact(f"offcmab im-oracle: error: eps: {RR}")),
+    ("im-oracle eps 1e-300", ["im-oracle", "--graph", "{d}/graph.csv", "--k", "1", "--method",
+                              "imm", "--eps", "1e-300"],
+     exact(f"offcmab im-oracle: error: eps: {RR}")),
     ("im-node eps 1e-300", ["solve", "im-node", "--graph", "{d}/structure.csv", "--data",
                             "{d}/cascades.jsonl", "--k", "1", "--delta", "0.1", "--eps",
                             "1e-300"], exact(f"offcmab solve: error: eps: {RR}")),

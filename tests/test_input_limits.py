@@ -197,7 +197,8 @@ def test_im_oracle_small_eps_is_refused_before_sampling(
         graph: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     forbid(monkeypatch, im_oracle_command, "imm")
-    err = refused(["im-oracle", "--graph", str(graph), "--k", "3", "--eps", "2e-3"], capsys)
+    err = refused(["im-oracle", "--graph", str(graph), "--k", "3", "--eps", "2e-3", "--method",
+                   "imm"], capsys)
     assert err.startswith("offcmab im-oracle: error: eps: would take about ")
     assert "RR sets" in err
 

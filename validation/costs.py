@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from offcmab.reference.im.opim import early_stop_rr_sets
 from offcmab.reference.im.oracles import rr_set_count, selection_rr_sets_floor
 from offcmab.validation.limits import Cost
 
@@ -60,6 +61,17 @@ def imm_cost(nodes: int, edge_mass: float, k: int, eps: float, delta_prime: floa
     rr_set_count(sets)  # beyond what IMM supports at all: refused as IMM refuses it
     return Cost("eps", sets * BYTES_PER_RR_SET, sets * SECONDS_PER_RR_SET,
                 f"at least {sets:.3g} RR sets (2V((1-1/e)a+b)^2/(eps^2 min(V, k+sum p))) of "
+                f"{BYTES_PER_RR_SET} bytes and {SECONDS_PER_RR_SET * 1e6:g} us each")
+
+
+def opim_cost(nodes: int, edge_mass: float, k: int, eps: float, delta: float) -> Cost:
+    r"""``im-oracle`` with OPIM-C: the RR sets it is expected to draw before it can stop
+    (:func:`~offcmab.reference.im.opim.early_stop_rr_sets`, an estimate), at IMM's cost per
+    set."""
+    sets = early_stop_rr_sets(nodes, edge_mass, k, eps, delta)
+    rr_set_count(sets, "OPIM-C")  # beyond what is supported at all: refused at once
+    return Cost("eps", sets * BYTES_PER_RR_SET, sets * SECONDS_PER_RR_SET,
+                f"about {sets:.3g} RR sets before the stopping rule can pass, of "
                 f"{BYTES_PER_RR_SET} bytes and {SECONDS_PER_RR_SET * 1e6:g} us each")
 
 

@@ -112,14 +112,16 @@ class Schedule:
     def of(cls, nodes: int, k: int, eps: float, delta: float) -> Schedule:
         log6 = math.log(6.0) - math.log(delta)
         root = E_FACTOR * math.sqrt(log6) + math.sqrt(E_FACTOR * (log_binomial(nodes, k) + log6))
-        theta_max = 2.0 * nodes * root * root / (eps * eps * k)
-        theta_0 = max(math.ceil(theta_max * eps * eps * k / nodes), 1)
-        rounds = max(math.ceil(math.log2(theta_max / theta_0)), 0) + 1
+        theta_0 = max(math.ceil(2.0 * root * root), 1)  # theta_max eps^2 k / V
+        # log2(theta_max / theta_0) = log2(V / (eps^2 k)), finite for every float eps > 0
+        log_ratio = math.log2(nodes) - 2.0 * math.log2(eps) - math.log2(k)
+        rounds = max(math.ceil(log_ratio - math.log2(theta_0 / (2.0 * root * root))), 0) + 1
+        theta_max = 2.0 * nodes * root * root / eps / eps / k  # inf (not 1/0) for a tiny eps
         return cls(theta_max, theta_0, rounds, delta / (3.0 * rounds))
 
     def size(self, round_: int) -> int:
         """Sets in each collection in round ``round_`` (from 1)."""
-        return rr_set_count(self.theta_0 * 2.0 ** (round_ - 1))
+        return rr_set_count(self.theta_0 * 2.0 ** (round_ - 1), "OPIM-C")
 
     @property
     def failure(self) -> float:
@@ -127,6 +129,27 @@ class Schedule:
         :math:`\delta/(3 i_{\max})` and the last round's :math:`\delta/3` (equals
         :math:`\delta`)."""
         return 2.0 * self.rounds * self.bound_failure + self.rounds * self.bound_failure
+
+
+def early_stop_rr_sets(nodes: int, edge_mass: float, k: int, eps: float, delta: float) -> float:
+    r"""About how many RR sets (both collections) OPIM-C draws before it can stop early: an
+    estimate of its work known before any set is drawn, not a bound.
+
+    Ignoring the small :math:`a/18` and :math:`2a/9` terms, the ratio test needs
+    :math:`(\sqrt{\Lambda} - \sqrt{a/2}) \ge \sqrt\alpha(\sqrt{\Lambda} + \sqrt{a/2})`
+    with :math:`\Lambda_2 \approx \Lambda^u_1 \approx \Lambda`, i.e. a coverage
+    :math:`\Lambda \ge \tfrac a2\bigl((1+\sqrt\alpha)/(1-\sqrt\alpha)\bigr)^2`;
+    in expectation :math:`\Lambda \le \theta\,\mathrm{OPT}/V` and
+    :math:`\mathrm{OPT} \le \min(V, k + \sum_e p_e)` (``edge_mass``: each edge activates at
+    most one node).  Capped by the last round, which always stops.
+    """
+    schedule = Schedule.of(nodes, k, eps, delta)
+    a = -math.log(schedule.bound_failure)
+    root_alpha = math.sqrt(E_FACTOR - eps)
+    coverage = a / 2.0 * ((1.0 + root_alpha) / (1.0 - root_alpha)) ** 2
+    early = coverage * nodes / min(nodes, k + edge_mass)
+    last = schedule.theta_0 * 2.0 ** min(schedule.rounds - 1, 1000)  # no float overflow
+    return 2.0 * min(max(early, schedule.theta_0), last)
 
 
 def spread_lower(covered: int, sets: int, nodes: int, failure: float) -> float:
@@ -197,7 +220,7 @@ def opim_c(graph: ICGraph, k: int, eps: float, delta: float,
     target = E_FACTOR - eps
     select = check = RRSets(V, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
     for i in range(1, schedule.rounds + 1):
-        size = schedule.size(i)  # line 3, then doubled (line 10)
+        size = schedule.size(i)  # line 3, then doubled (line 10); refused beyond MAX_RR_SETS
         # both collections' new sets in one batch of independent sets, split in halves
         first, second = _halves(sample_rr_sets(reverse, 2 * (size - select.count), rng))
         select, check = extend_rr_sets(select, first), extend_rr_sets(check, second)
@@ -251,4 +274,5 @@ class OPIMOracle:
         return opim_c(graph, self.k, self.eps, self.delta_prime, rng).seeds
 
 
-__all__ = ["OPIMOracle", "OPIMResult", "Schedule", "opim_c", "optimum_upper", "spread_lower"]
+__all__ = ["OPIMOracle", "OPIMResult", "Schedule", "early_stop_rr_sets", "opim_c",
+           "optimum_upper", "spread_lower"]

@@ -208,10 +208,11 @@ def log_binomial(n: int, k: int) -> float:
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
 
-def rr_set_count(theta: float) -> int:
-    r"""``ceil(theta)`` RR sets; beyond :data:`MAX_RR_SETS` (eps or delta' too small) refused."""
+def rr_set_count(theta: float, who: str = "IMM") -> int:
+    r"""``ceil(theta)`` RR sets; beyond :data:`MAX_RR_SETS` (eps or delta' too small) refused,
+    naming the algorithm (``who``) that would need them."""
     if not theta <= MAX_RR_SETS:  # also catches inf and NaN
-        raise InputError("eps", f"IMM would need {theta:.3g} RR sets, more than the "
+        raise InputError("eps", f"{who} would need {theta:.3g} RR sets, more than the "
                          f"{MAX_RR_SETS:.0e} supported; use a larger eps or delta_prime, or "
                          "a graph with fewer isolated nodes")
     return max(math.ceil(theta), 0)

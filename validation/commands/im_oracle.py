@@ -1,4 +1,5 @@
-r"""``offcmab im-oracle --graph FILE --k K``: IMM seed selection, a (1-1/e-eps)-approximation."""
+r"""``offcmab im-oracle --graph FILE --k K``: seed selection by OPIM-C (default) or IMM, each a
+(1-1/e-eps)-approximation with probability 1-delta'."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.im.graph_io import read_graph_csv
+from offcmab.reference.im.opim import opim_c
 from offcmab.reference.im.oracles import imm
 from offcmab.validation.arguments import (
     input_path,
@@ -17,11 +19,11 @@ from offcmab.validation.arguments import (
     positive_int,
     probability,
 )
-from offcmab.validation.costs import imm_cost
+from offcmab.validation.costs import imm_cost, opim_cost
 from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.output import emit
 
-HELP = ("k seeds maximizing the IC influence spread by IMM (reverse-reachable sets), "
+HELP = ("k seeds maximizing the IC influence spread by OPIM-C or IMM (reverse-reachable sets), "
         "a (1-1/e-eps)-approximation with probability 1-delta'")
 
 
@@ -33,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="approximation slack eps in (0, 1-1/e) (default 0.1)")
     parser.add_argument("--delta-prime", type=probability, default=None,
                         help="failure probability of the guarantee (default 1/V)")
+    parser.add_argument("--method", choices=("opim", "imm"), default="opim",
+                        help="opim: OPIM-C, which stops once its RR sets prove the guarantee "
+                             "(default); imm: IMM with fresh selection-phase RR sets")
     parser.add_argument("--seed", type=nonnegative_int, default=0, help="random seed")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_force_argument(parser)
@@ -42,19 +47,26 @@ def run(args: argparse.Namespace) -> int:
     graph = read_graph_csv(args.graph, need_p=True)
     k = check_cardinality(args.k, graph.nodes)
     delta_prime = args.delta_prime if args.delta_prime is not None else 1.0 / max(graph.nodes, 2)
-    if args.eps < 1.0 - 1.0 / math.e:  # a larger eps: imm refuses it, naming it
-        check_cost(imm_cost(graph.nodes, float(graph.p.sum()), k, args.eps, delta_prime),
+    if args.eps < 1.0 - 1.0 / math.e:  # a larger eps: refused by name by either algorithm
+        cost = imm_cost if args.method == "imm" else opim_cost
+        check_cost(cost(graph.nodes, float(graph.p.sum()), k, args.eps, delta_prime),
                    args.force)
-    result = imm(graph, k, args.eps, delta_prime, np.random.default_rng(args.seed))
+    rng = np.random.default_rng(args.seed)
+    if args.method == "imm":
+        found = imm(graph, k, args.eps, delta_prime, rng)
+        seeds, spread, rr_sets = found.seeds, found.spread, found.rr_sets
+    else:
+        result = opim_c(graph, k, args.eps, delta_prime, rng)
+        seeds, spread, rr_sets = result.seeds, result.spread, result.rr_sets
     alpha = 1.0 - 1.0 / math.e - args.eps
     if args.json:
-        emit({"seeds": result.seeds, "spread": result.spread, "alpha": alpha,
-              "delta_prime": delta_prime, "rr_sets": result.rr_sets}, True)
+        emit({"seeds": seeds, "spread": spread, "alpha": alpha, "delta_prime": delta_prime,
+              "method": args.method, "rr_sets": rr_sets}, True)
         return 0
-    emit({"seeds": result.seeds,
-          "spread": f"{result.spread:.6g} nodes (IMM's estimate of the expected number "
-                    "activated)",
+    emit({"seeds": seeds,
+          "spread": f"{spread:.6g} nodes (the RR-set estimate of the expected number activated)",
           "alpha": f"{alpha:.4g} (the guarantee's approximation ratio, 1 - 1/e - eps)",
           "delta_prime": f"{delta_prime:.4g} (the guarantee's failure probability)",
-          "rr_sets": f"{result.rr_sets:,} reverse-reachable sets sampled"}, False)
+          "method": "OPIM-C" if args.method == "opim" else "IMM",
+          "rr_sets": f"{rr_sets:,} reverse-reachable sets sampled"}, False)
     return 0
