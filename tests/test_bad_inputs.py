@@ -146,6 +146,10 @@ BAD: list[tuple[str, list[str], str]] = [
     ("50M nodes, one edge", ["im-oracle", "--graph", "{d}/graph-50m.csv", "--k", "1"],
      exact("offcmab im-oracle: error: nodes: " + DENSE.format(2))),
     ("1M nodes, one edge", ["im-oracle", "--graph", "{d}/graph-1m.csv", "--k", "1"],
+     r"offcmab im-oracle: error: eps: OPIM-C would need 4\.\d+e\+08 RR sets, more than the "
+     r"1e\+08 supported; .*"),
+    ("1M nodes, one edge, IMM", ["im-oracle", "--graph", "{d}/graph-1m.csv", "--k", "1",
+                                 "--method", "imm"],
      r"offcmab im-oracle: error: eps: IMM would need 6\.\d+e\+09 RR sets, more than the 1e\+08 "
      r"supported; .*"),
     # item 5: misleading messages
