@@ -3,8 +3,9 @@
 Statistical content.  Each promise row is the exact binomial test of its failures against
 its promised per-trial rate, here at row level ``LEVEL`` = 1e-4: a correct oracle fails a
 row with probability at most 1e-4 (four sampled-oracle rows: 4e-4 in all).  For IMM and
-OPIM-C the promised rate is the failure probability delta' = 0.01 on the exact row, and delta' + 2 eta = 0.012 on the CELF row (eta = 1e-3
-for each of the two Clopper-Pearson limits of the sampled spreads).  The confidence limits
+OPIM-C the promised rate is the failure probability delta' = 0.01 on the exact row, and
+delta' + 2 eta = 0.012 on the CELF row (eta = 1e-3 for each of the two Clopper-Pearson
+limits of the sampled spreads).  The confidence limits
 checked against exact spreads below each miss with probability at most ``ETA`` = 1e-4;
 with 12 limits the test fails spuriously with probability at most 1.2e-3.  Wrong oracles
 are run at fixed seeds (deterministic); their failure counts are far above the flag
