@@ -8,7 +8,8 @@ Modules: :mod:`~offcmab.reference.im.graph` (CSR digraphs),
 :mod:`~offcmab.reference.im.one_step`
 (exact :math:`q_u, p(\bar v), p(\bar v\mid\bar u)`, assumption parameters),
 :mod:`~offcmab.reference.im.data` (node- and edge-level offline data),
-:mod:`~offcmab.reference.im.oracles` (IMM, greedy, brute force helpers),
+:mod:`~offcmab.reference.im.oracles` (RR sets, greedy coverage, IMM),
+:mod:`~offcmab.reference.im.opim` (OPIM-C, the default IM oracle),
 :mod:`~offcmab.reference.im.clcb_im_node` (CLCB-IM-N), :mod:`~offcmab.reference.im.clcb_im_edge`
 (edge-level CLCB), :mod:`~offcmab.reference.im.generators` (weightings, power-law graphs),
 :mod:`~offcmab.reference.im.graph_io` (CSV and JSON Lines files) and
