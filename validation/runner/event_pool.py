@@ -101,11 +101,11 @@ def run_batches(batches: Sequence[EventBatch], seed: int, jobs: int,
                                initargs=(portable(theorems, index), settings or Settings()))
     try:
         futures: dict[int, Future[Counted]] = {}
-        for index in order:
+        for position in order:
             with sandbox.children_ignore_interrupts():  # a submit may start a worker
-                futures[index] = pool.submit(run_job, named[index][1])
+                futures[position] = pool.submit(run_job, named[position][1])
         wait(futures.values())
-        counted = [futures[index].result() for index in range(len(named))]
+        counted = [futures[position].result() for position in range(len(named))]
     except BaseException:
         stop_pool(pool)
         raise
