@@ -85,10 +85,6 @@ class Bound:
         default_factory=dict, repr=False, compare=False
     )
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the compiled functions (a process that receives it compiles anew)."""
-        return {**self.__dict__, "_compiled": {}}
-
     # -- symbolic ------------------------------------------------------------------
     def expression(self, variant: str = "stated") -> sp.Expr:
         """The bound as a sympy expression over :mod:`offcmab.bounds.symbols`."""
