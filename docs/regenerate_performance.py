@@ -97,7 +97,7 @@ def solve_scaling(folder: Path) -> list[float]:
 def trial_scaling() -> list[float]:
     import numpy as np
 
-    from offcmab.validation.runner.spec import PROFILES
+    from offcmab.validation.parts.spec import PROFILES
     from offcmab.validation.scenarios.cascade import CascadeScenario
 
     scenario = CascadeScenario()

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from offcmab.validation import power as power_module
+from offcmab.validation.runner import power as power_module
 from offcmab.validation.theorems import THEOREMS
 
 ROOT = Path(__file__).resolve().parents[1]

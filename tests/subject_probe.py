@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.validation.runner.scenario import Subject
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.parts.scenario import Subject
+from offcmab.validation.parts.theorem import Theorem
 
 #: Fingerprints of the arguments seen, in call order (this process only).
 SEEN: list[str] = []

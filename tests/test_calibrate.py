@@ -32,7 +32,7 @@ from offcmab.validation.calibration import (
     runs_to_confirm,
 )
 from offcmab.validation.commands.calibrate_run import HEADER, table
-from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES
+from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET, PROFILES
 from offcmab.validation.theorems import THEOREMS
 
 ID = "cor1-cascade"

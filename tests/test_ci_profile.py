@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from offcmab.validation.parts.spec import PROFILES
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner.plan import GENERATED, profile_instances
-from offcmab.validation.runner.spec import PROFILES
 from offcmab.validation.scenarios.traps import TRAP
-from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
 
 CI, DEFAULT = PROFILES["ci"], PROFILES["default"]

@@ -27,11 +27,12 @@ from test_cli_solve import run_cli
 
 from offcmab.reference.clcb import clcb
 from offcmab.validation.api import check
-from offcmab.validation.runner import analysis, consistency, verdict
+from offcmab.validation.parts import verdict
+from offcmab.validation.parts.scenario import BoundValue, MaxGap
+from offcmab.validation.parts.spec import PROFILES, Instance
+from offcmab.validation.parts.theorem import Theorem, find
+from offcmab.validation.runner import analysis, consistency
 from offcmab.validation.runner.analysis import FAIL, NA, PASS, Cell, RowPlan
-from offcmab.validation.runner.scenario import BoundValue, MaxGap
-from offcmab.validation.runner.spec import PROFILES, Instance
-from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 
 GRID = (100, 400, 1600)

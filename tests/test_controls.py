@@ -13,14 +13,14 @@ from offcmab.reference.cucb_llm_stream import cucb_llm_stream
 from offcmab.reference.im.clcb_im_node import clcb_im_node
 from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.controls import cmab, im, llm, stream
-from offcmab.validation.power import broken
-from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.parts.spec import PROFILES
+from offcmab.validation.parts.theorem import find
+from offcmab.validation.runner.power import broken
 from offcmab.validation.scenarios import cmabt, llm_instances
 from offcmab.validation.scenarios import im as im_scenario
 from offcmab.validation.scenarios.llm_online import printed_cache, replay
 from offcmab.validation.scenarios.thm1 import named
 from offcmab.validation.subjects import resolve
-from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 
 

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from offcmab.validation.events.collect import all_cases, theorem_cases
 from offcmab.validation.events.core import TRIALS, EventResult
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.runner.event_pool import EventBatch, run_batches
 from offcmab.validation.subjects import REFERENCE, control_spec
-from offcmab.validation.theorem import find
-from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.theorems import THEOREMS, index
 
 SEED = 2025
 
@@ -33,7 +33,7 @@ def counts(results: Sequence[Sequence[EventResult]]) -> list[list[tuple[str, str
 def test_two_workers_give_the_counts_of_one_process() -> None:
     chosen = [find(THEOREMS, "thm1-inf"), find(THEOREMS, "thm3-llm")]
     here = counts(run_batches(batches(), SEED, 1, chosen))
-    there = counts(run_batches(batches(), SEED, 2, chosen))
+    there = counts(run_batches(batches(), SEED, 2, chosen, index=index))
     assert here == there
     assert [len(batch) for batch in here] == [len(batch.cases) for batch in batches()]
     # the control breaks some event: the comparison is not between two empty lists

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from offcmab.validation import check
-from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.parts.spec import PROFILES
 from offcmab.validation.runner.sweep import RunConfig, run_validation
 
 TOY = textwrap.dedent('''
@@ -33,9 +33,9 @@ TOY = textwrap.dedent('''
     from offcmab.reference.dataset import OfflineDataset
     from offcmab.reference.oracles import TopK
     from offcmab.validation.actions import as_action
-    from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
-    from offcmab.validation.runner.spec import Instance, Profile
-    from offcmab.validation.theorem import Signature, Theorem, no_events
+    from offcmab.validation.parts.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
+    from offcmab.validation.parts.spec import Instance, Profile
+    from offcmab.validation.parts.theorem import Signature, Theorem, no_events
 
     MU = np.array([0.3, 0.7])  # arm 1 is better
     SEEN = np.array([0.9, 0.2])  # the logger shows arm 0 far more often

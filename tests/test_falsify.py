@@ -47,8 +47,8 @@ from offcmab.validation.falsify.falsification import (
 from offcmab.validation.falsify.paired import MARGIN, PairedEvaluation
 from offcmab.validation.falsify.search import DEFAULT_BUDGET
 from offcmab.validation.falsify.strategies import points
-from offcmab.validation.runner.spec import Instance
-from offcmab.validation.theorem import Theorem, find
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 
 MISTAKES = Path(__file__).with_name("user_mistakes.py")

@@ -20,9 +20,9 @@ from offcmab.reference.problems.kpath import KPathProblem
 from offcmab.reference.problems.llm_cache import LLMCacheProblem
 from offcmab.validation.cli import main
 from offcmab.validation.evaluator.crosscheck import InternalError
+from offcmab.validation.parts.scenario import Subject, TrialOutcome
+from offcmab.validation.parts.spec import Instance, TrialKey
 from offcmab.validation.runner.backends import Task, check_gap
-from offcmab.validation.runner.scenario import Subject, TrialOutcome
-from offcmab.validation.runner.spec import Instance, TrialKey
 from offcmab.validation.scenarios import cmabt, im, llm_instances, thm2_lower
 from offcmab.validation.scenarios.cascade import CascadeScenario
 

@@ -18,8 +18,8 @@ import json, sys
 sys.path[:0] = [{root!r}, {extra!r}]
 if {noisy}:
     import noisy_constants  # literals hypothesis could pick up
-from offcmab.validation.runner.spec import PROFILES
-from offcmab.validation.theorem import find
+from offcmab.validation.parts.spec import PROFILES
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.theorems import THEOREMS
 out = {{}}
 for bound_id in ("cor1-cascade", "thm1-inf", "thm3-llm"):

@@ -11,8 +11,8 @@ import pytest
 from test_cli_solve import run_cli
 
 from offcmab.validation import regions as region
+from offcmab.validation.parts.spec import PROFILES, Instance
 from offcmab.validation.runner.coverage import hypothesis_coverage, hypothesis_gaps
-from offcmab.validation.runner.spec import PROFILES, Instance
 from offcmab.validation.scenarios import cmabt, unseen
 from offcmab.validation.scenarios.relabel import (
     RELABEL,

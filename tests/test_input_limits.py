@@ -38,9 +38,9 @@ from offcmab.validation import costs, limits
 from offcmab.validation.commands import im_oracle as im_oracle_command
 from offcmab.validation.commands import spread as spread_command
 from offcmab.validation.commands import validate_run
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.runner import trial_cost
 from offcmab.validation.solvers import cascade as cascade_solver
-from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instance
 

@@ -15,13 +15,13 @@ import brute_force as bf
 import pytest
 
 from offcmab.reference.problems.kpath import lower_bound_gap_parameter
-from offcmab.validation.runner.spec import PROFILES, Instance
+from offcmab.validation.parts.spec import PROFILES, Instance
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.scenarios import cmabt
 from offcmab.validation.scenarios.im import IMScenario, build, instance_oracle
 from offcmab.validation.scenarios.llm import CacheScenario
 from offcmab.validation.scenarios.llm_online import StreamScenario
 from offcmab.validation.scenarios.thm2_lower import LowerBoundScenario, family
-from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
 
 SEED = 2025

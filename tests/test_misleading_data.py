@@ -10,7 +10,7 @@ mistakes run in the default profile (the one users run).
 Statistical content (fixed seeds; run-level false-alarm budget 1e-3):
 
 * A reference run is flagged with probability at most the budget, 1e-3 (exact binomial
-  tails, Bonferroni over rows, ``offcmab.validation.runner.verdict``).
+  tails, Bonferroni over rows, ``offcmab.validation.parts.verdict``).
 * A broken run exits 0 only if more than ``T - V_flag`` of its ``T >= 98`` trap trials
   pick an action whose gap is below the bound, where ``V_flag <= 16``.  Per trial that
   needs the data to reverse the ordering the broken statistic reads, with probability

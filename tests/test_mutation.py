@@ -30,7 +30,7 @@ from offcmab.reference.im.clcb_im_node import edge_lcbs
 from offcmab.reference.im.data import NodeCascades, sample_node_cascades
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.oracles import TopK
-from offcmab.validation import radius_facts
+from offcmab.validation import door, radius_facts
 from offcmab.validation.commands.mutation_run import scores
 from offcmab.validation.controls.cmab import ignores_data
 from offcmab.validation.controls.im import interval_edges
@@ -52,7 +52,6 @@ from offcmab.validation.mutation.score import (
     summarize,
     verdict_of,
 )
-from offcmab.validation.runner import door
 from offcmab.validation.theorems import THEOREMS
 
 CLEAR = ("data-ignored", "optimism")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from test_max_gap_exact import brute_force
 
-from offcmab.validation.runner.spec import PROFILES
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.parts.spec import PROFILES
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
 
 SEEDS = range(40)  # 40 seeds x 6 generated instances (full profile) per bound id

@@ -19,8 +19,9 @@ from test_cli_solve import run_cli
 
 from offcmab.reference.cucb_llm_stream import cucb_llm_stream
 from offcmab.validation.events import core, llm
-from offcmab.validation.runner.scenario import Subject
-from offcmab.validation.runner.spec import Instance
+from offcmab.validation.parts.scenario import Subject
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.scenarios import llm_instances
 from offcmab.validation.scenarios.llm_online import (
     draw_stream,
@@ -29,7 +30,6 @@ from offcmab.validation.scenarios.llm_online import (
     replay,
     round_cache,
 )
-from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
 

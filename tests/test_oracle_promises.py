@@ -32,7 +32,7 @@ from offcmab.validation.evaluator.sampled_spread import clopper_pearson, reach_h
 from offcmab.validation.evaluator.spread import spreads
 from offcmab.validation.events import arms, core, oracles
 from offcmab.validation.events.celf import lazy_greedy
-from offcmab.validation.runner import verdict
+from offcmab.validation.parts import verdict
 from offcmab.validation.scenarios.im import ic_graph
 from offcmab.validation.scenarios.oracle_instances import (
     large_hub_graph,

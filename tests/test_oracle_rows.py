@@ -19,13 +19,14 @@ from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.validation.controls import cmab, im
 from offcmab.validation.controls.oracles import BrokenOracle
 from offcmab.validation.events import core, im_node, oracles
+from offcmab.validation.parts.event_case import EventCase
 from offcmab.validation.scenarios.im import exact_oracle
 
 SEED, LEVEL, TRIALS = 2025, 1e-4, 40
 MISTAKES = ("first", "last", "reversed", "random")
 
 
-def verdicts(cases: list[core.EventCase], trials: int = TRIALS) -> dict[str, str]:
+def verdicts(cases: list[EventCase], trials: int = TRIALS) -> dict[str, str]:
     return {f"{case.id} {case.instance}": core.event_row(core.run_case(case, trials, SEED),
                                                          LEVEL)["verdict"]
             for case in cases}

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import validate_fake
 
+from offcmab.validation.parts.spec import PROFILES
 from offcmab.validation.runner.folder import LOCK_NAME, atomic_write_text, folder_lock
-from offcmab.validation.runner.spec import PROFILES
 from offcmab.validation.runner.store import DROPPED_NAME, LOG_NAME, header_line, read_log, scan
 from offcmab.validation.runner.sweep import RunConfig, run_validation
 

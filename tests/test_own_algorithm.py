@@ -3,7 +3,7 @@ bad input.
 
 Statistical content: a correct algorithm is flagged by a validate run with probability
 at most the run's false-alarm budget, 1e-6 (exact binomial tails, Bonferroni over rows;
-``offcmab.validation.runner.verdict``), so each "correct variant exits 0" assertion fails
+``offcmab.validation.parts.verdict``), so each "correct variant exits 0" assertion fails
 spuriously with probability at most 1e-6 at its fixed seed.  Each broken variant
 (empirical means instead of confidence bounds) is flagged by a trap instance of its
 bound id (``offcmab.validation.scenarios.traps``); the test requires exit 1 and a failing row.

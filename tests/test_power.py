@@ -18,10 +18,10 @@ import pytest
 from subject_probe import fingerprint
 from test_cli_solve import run_cli
 
-from offcmab.validation import power
-from offcmab.validation.runner.scenario import Subject
-from offcmab.validation.runner.spec import PROFILES
-from offcmab.validation.theorem import Theorem, find
+from offcmab.validation.parts.scenario import Subject
+from offcmab.validation.parts.spec import PROFILES
+from offcmab.validation.parts.theorem import Theorem, find
+from offcmab.validation.runner import power
 from offcmab.validation.theorems import THEOREMS
 
 IDS = [theorem.id for theorem in THEOREMS]

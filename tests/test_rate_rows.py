@@ -22,8 +22,8 @@ from test_cli_solve import run_cli
 
 from offcmab.validation.api import NothingChecked, check
 from offcmab.validation.commands import validate_run
+from offcmab.validation.parts.spec import Instance
 from offcmab.validation.runner.analysis import FAIL, NA, PASS, Cell, rate_row
-from offcmab.validation.runner.spec import Instance
 from offcmab.validation.theorems import THEOREMS
 
 HERE = Path(__file__).resolve().parent

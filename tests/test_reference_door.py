@@ -22,10 +22,10 @@ import pytest
 
 from offcmab.reference.im import clcb_im_node as im_node_module
 from offcmab.validation.cli import main
+from offcmab.validation.door import Door, run
 from offcmab.validation.events import collect
-from offcmab.validation.runner.door import Door, run
+from offcmab.validation.parts.theorem import Theorem, find
 from offcmab.validation.runner.store import LOG_NAME, read_log
-from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 
 SEED = 2025

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from offcmab.reference.im.clcb_im_node import clcb_im_node
+from offcmab.validation.parts.scenario import Subject
+from offcmab.validation.parts.spec import PROFILES, Instance
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.regions import MULTI_PARENT, RELABELED, UNOBSERVED_ARMS
 from offcmab.validation.runner import analysis
 from offcmab.validation.runner.analysis import Cell, plan_upper
-from offcmab.validation.runner.scenario import Subject
-from offcmab.validation.runner.spec import PROFILES, Instance
 from offcmab.validation.scenarios import im, llm_instances
-from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import lem_llm_std, thm3_llm, thm4_im, thm_llm_online
 
 SEED = 2025  # validate's default run seed

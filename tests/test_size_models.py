@@ -20,10 +20,10 @@ import pytest
 from offcmab.validation import costs
 from offcmab.validation.calibration import run_seeds
 from offcmab.validation.mutation.score import plan
-from offcmab.validation.runner.spec import PROFILES, TrialKey
+from offcmab.validation.parts.spec import PROFILES, TrialKey
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.runner.store import TrialRecord
 from offcmab.validation.runner.sweep import RunConfig
-from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 
 COUNT = 2000

@@ -11,12 +11,12 @@ import pytest
 import subject_probe
 
 from offcmab.validation import actions, subjects
-from offcmab.validation.runner.scenario import Subject
+from offcmab.validation.parts.scenario import Subject
+from offcmab.validation.parts.spec import PROFILES, TrialKey
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.runner.seeding import trial_seed_sequence
-from offcmab.validation.runner.spec import PROFILES, TrialKey
 from offcmab.validation.runner.sweep import RunConfig, run_validation
-from offcmab.validation.theorem import find
-from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.theorems import THEOREMS, index
 from offcmab.validation.user_algorithm import AlgorithmError, call_parameters, check_signature
 
 IDS = [theorem.id for theorem in THEOREMS]
@@ -139,7 +139,7 @@ def test_a_kpath_action_off_one_path_is_refused() -> None:
 def _rows(out: Path, subject: str, jobs: int) -> list[dict[str, Any]]:
     config = RunConfig(profile=PROFILES["quick"], seed=11, out=out, only=("cor1-cascade",),
                        jobs=jobs, backend="processes" if jobs > 1 else "serial",
-                       subject=subject)
+                       subject=subject, index=index)
     return run_validation(config, THEOREMS)["rows"]
 
 

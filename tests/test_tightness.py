@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from test_cli_solve import run_cli
 
-from offcmab.validation.runner.spec import PROFILES, Instance
+from offcmab.validation.parts.spec import PROFILES, Instance
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.runner.sweep import RunConfig, plan_run
-from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness import search as searching
 from offcmab.validation.tightness.corpus import CORPUS, corpus_files, corpus_instances

@@ -30,6 +30,7 @@ import pytest
 from offcmab.reference.dataset_io import write_npz
 from offcmab.reference.problems.cascade import CascadeProblem, UniformListsLaw
 from offcmab.validation.cli import main
+from offcmab.validation.parts.spec import TrialKey
 from offcmab.validation.runner import report as report_io
 from offcmab.validation.runner.folder import (
     atomic_figure,
@@ -37,7 +38,6 @@ from offcmab.validation.runner.folder import (
     atomic_write_text,
 )
 from offcmab.validation.runner.seeding import trial_stream
-from offcmab.validation.runner.spec import TrialKey
 from offcmab.validation.runner.store import (
     DROPPED_NAME,
     LOG_NAME,

@@ -27,12 +27,13 @@ from offcmab.reference.im.clcb_im_node import bernstein_radius, edge_lcbs
 from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.controls import cmab, im, llm, stream
 from offcmab.validation.events import collect, core
-from offcmab.validation.runner import verdict
-from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET
+from offcmab.validation.parts import verdict
+from offcmab.validation.parts.event_case import EventCase
+from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.scenarios import cmabt, llm_instances
 from offcmab.validation.scenarios import im as im_scenario
 from offcmab.validation.scenarios.llm_online import draw_stream, feed
-from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 
 LEVEL = FALSE_ALARM_BUDGET / 400
@@ -40,14 +41,14 @@ SEED = 7
 WIDE = ("im-edge-wide", "cascade-wide", "cache-wide", "stream-wide")
 
 
-def wide_case(bound_id: str, subject: str) -> core.EventCase:
+def wide_case(bound_id: str, subject: str) -> EventCase:
     """The one many-arm row of ``bound_id``, checking ``subject`` (a spec)."""
     [case] = [case for case in collect.theorem_cases(find(THEOREMS, bound_id), "default",
                                                      subject) if case.instance in WIDE]
     return case
 
 
-def row(case: core.EventCase, trials: int) -> dict[str, Any]:
+def row(case: EventCase, trials: int) -> dict[str, Any]:
     return core.event_row(core.run_case(replace(case, trials=trials), trials, SEED), LEVEL)
 
 

@@ -36,8 +36,8 @@ from test_cli_solve import run_cli
 from test_consistency_rows import only
 
 from offcmab.validation import check
-from offcmab.validation.runner.spec import PROFILES
-from offcmab.validation.theorem import find
+from offcmab.validation.parts.spec import PROFILES
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.theorems import THEOREMS
 
 HELPER = Path(__file__).resolve().parent / "unseen_mistakes.py"

@@ -24,8 +24,8 @@ import pytest
 from test_cli_solve import run_cli
 
 from offcmab.validation.api import AlgorithmFailed, check
-from offcmab.validation.runner.scenario import Subject
-from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.parts.scenario import Subject
+from offcmab.validation.parts.spec import PROFILES
 from offcmab.validation.sandbox import AlgorithmFault
 from offcmab.validation.scenarios import im
 from offcmab.validation.subjects import resolve

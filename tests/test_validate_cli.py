@@ -2,7 +2,7 @@
 
 Statistical content: a correct bound is flagged in a run with probability at most the
 run's false-alarm budget, 1e-3 (exact binomial tails, Bonferroni over the rows with
-power; see ``offcmab.validation.runner.verdict``), so ``--quick`` exiting 0 fails spuriously
+power; see ``offcmab.validation.parts.verdict``), so ``--quick`` exiting 0 fails spuriously
 with probability at most 1e-3 at its fixed seed (the outcome is deterministic: this is
 the chance that the chosen seed is an unlucky one).  The regression tests make the
 bound or the algorithm wrong on purpose and require exit 1.
@@ -91,7 +91,7 @@ def test_each_scenario_runs_an_algorithm_that_claims_its_bound() -> None:
 @pytest.mark.parametrize("profile", ["quick", "default", "full"])
 def test_instances_are_pure_data_with_unique_names(profile: str) -> None:
     """Every profile's instances: unique names, JSON-able params, the same for the same seed."""
-    from offcmab.validation.runner.spec import PROFILES
+    from offcmab.validation.parts.spec import PROFILES
     from offcmab.validation.theorems import THEOREMS
 
     for theorem in THEOREMS:

@@ -17,8 +17,9 @@ import pytest
 
 from offcmab.validation.events import arms, collect, core, im_node, llm, oracles
 from offcmab.validation.events.subject import arm_algorithm
-from offcmab.validation.runner import verdict
-from offcmab.validation.theorem import find
+from offcmab.validation.parts import verdict
+from offcmab.validation.parts.event_case import EventCase, KnownRate
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import object_spec
 
@@ -32,7 +33,7 @@ def reference(bound_id: str) -> Any:
     return find(THEOREMS, bound_id).reference_algorithm()
 
 
-def verdicts(cases: list[core.EventCase]) -> list[str]:
+def verdicts(cases: list[EventCase]) -> list[str]:
     return [core.event_row(core.run_case(case, TRIALS, SEED), LEVEL)["verdict"]
             for case in cases]
 
@@ -52,7 +53,7 @@ def scaled_clcb(scale: float) -> arms.LCBAlgorithm:
     return run
 
 
-def arm_cases(profile: str, run: arms.LCBAlgorithm | None = None) -> list[core.EventCase]:
+def arm_cases(profile: str, run: arms.LCBAlgorithm | None = None) -> list[EventCase]:
     """CLCB's and CLCB-Cascade's arm-event rows, both checking ``run`` when given (else the
     references, read through the subject door)."""
     clcb = run or arm_algorithm(reference("thm1-inf"), "clcb")
@@ -60,12 +61,12 @@ def arm_cases(profile: str, run: arms.LCBAlgorithm | None = None) -> list[core.E
     return [*arms.clcb_cases(profile, clcb), *arms.cascade_cases(profile, cascade)]
 
 
-def online_cases(profile: str) -> list[core.EventCase]:
+def online_cases(profile: str) -> list[EventCase]:
     """The online events on the printed learner, the online bound's reference."""
     return llm.online_cases(profile, reference("thm-llm-online"), llm.PRINTED)
 
 
-def llm_cases(profile: str) -> list[core.EventCase]:
+def llm_cases(profile: str) -> list[EventCase]:
     """The cache events of both variants and the online events, on the reference."""
     return [*llm.offline_cases(profile, "standard", reference("lem-llm-std"), "standard"),
             *llm.offline_cases(profile, "improved", reference("thm3-llm"), "improved"),
@@ -180,8 +181,8 @@ def test_the_corrected_lemma_row_names_the_algorithm_it_runs() -> None:
 @pytest.mark.parametrize(("case", "rate"), [
     (llm.stream_oracle_case(), llm.STREAM_ORACLE_RATE),
     (llm.printed_radius_case(), llm.PRINTED_RADIUS_RATE)], ids=["oracle", "radius"])
-def test_stored_known_failure_rates_are_remeasured(case: core.EventCase,
-                                                   rate: core.KnownRate) -> None:
+def test_stored_known_failure_rates_are_remeasured(case: EventCase,
+                                                   rate: KnownRate) -> None:
     """The printed algorithm's rates stored with the known-failure rows are what the same
     measurement (reference learner, seed MEASURE_SEED, the stored number of trials) gives."""
     assert rate.seed == llm.MEASURE_SEED
@@ -227,8 +228,8 @@ def test_known_failure_rows_count_against_the_budget() -> None:
     assert core.event_row(result, LEVEL)["verdict"] == core.NOTE
 
 
-def _known_row(failures: int, trials: int, known: core.KnownRate) -> dict[str, Any]:
-    case = core.EventCase("event-x", (), "a", "l", "s", "i", 1, 0.1, 0.0,
+def _known_row(failures: int, trials: int, known: KnownRate) -> dict[str, Any]:
+    case = EventCase("event-x", (), "a", "l", "s", "i", 1, 0.1, 0.0,
                           lambda rng: True, "erratum-x", 0, known)
     return core.event_row(core.EventResult(case, trials, failures, 0.0), LEVEL)
 
@@ -236,18 +237,18 @@ def _known_row(failures: int, trials: int, known: core.KnownRate) -> dict[str, A
 def test_a_known_failure_row_fails_a_subject_worse_than_the_printed_rate() -> None:
     """Measured 400 of 1000: the upper limit (confidence 1 - 1e-3) lies near 0.45; 20 of 20
     breaks have probability 0.45^20 ~ 1e-7 < LEVEL there (FAIL), 10 of 20 are consistent."""
-    known = core.KnownRate(400, 1000, 0)
+    known = KnownRate(400, 1000, 0)
     assert 0.4 < known.upper() < 0.46
     assert verdict.binomial_tail(401, 1000, known.upper()) == pytest.approx(1 - 1e-3, abs=1e-9)
     assert _known_row(20, 20, known)["verdict"] == core.FAIL
     assert _known_row(10, 20, known)["verdict"] == core.KNOWN
     assert _known_row(0, 20, known)["verdict"] == core.NOTE
-    assert _known_row(20, 20, core.KnownRate(1000, 1000, 0))["verdict"] == core.KNOWN
+    assert _known_row(20, 20, KnownRate(1000, 1000, 0))["verdict"] == core.KNOWN
 
 
 def test_an_erratum_row_needs_its_measured_rate() -> None:
     with pytest.raises(ValueError, match="known: the known-failure row event-x"):
-        core.EventCase("event-x", (), "a", "l", "s", "i", 1, 0.1, 0.0, lambda rng: True,
+        EventCase("event-x", (), "a", "l", "s", "i", 1, 0.1, 0.0, lambda rng: True,
                        "erratum-x")
 
 

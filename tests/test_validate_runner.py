@@ -12,9 +12,9 @@ import pytest
 import validate_fake
 from scipy import stats
 
-from offcmab.validation.runner import verdict
+from offcmab.validation.parts import verdict
+from offcmab.validation.parts.spec import PROFILES, TrialKey
 from offcmab.validation.runner.seeding import trial_generator, trial_stream
-from offcmab.validation.runner.spec import PROFILES, TrialKey
 from offcmab.validation.runner.store import LOG_NAME, TrialLog, TrialRecord, read_log
 from offcmab.validation.runner.sweep import RunConfig, RunInterrupted, run_validation
 

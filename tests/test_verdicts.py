@@ -14,9 +14,10 @@ import pytest
 import validate_fake
 from scipy import stats
 
-from offcmab.validation.runner import analysis, verdict
-from offcmab.validation.runner.scenario import BoundValue, MaxGap
-from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES, Instance
+from offcmab.validation.parts import verdict
+from offcmab.validation.parts.scenario import BoundValue, MaxGap
+from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET, PROFILES, Instance
+from offcmab.validation.runner import analysis
 from offcmab.validation.runner.sweep import RunConfig, run_validation
 from offcmab.validation.scenarios import cmabt
 from offcmab.validation.scenarios import llm_instances as cases

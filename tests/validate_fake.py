@@ -18,9 +18,9 @@ import numpy as np
 from offcmab.reference.clcb import clcb
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.oracles import TopK
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
-from offcmab.validation.runner.spec import Instance, Profile
-from offcmab.validation.theorem import Signature, Theorem, no_events
+from offcmab.validation.parts.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
+from offcmab.validation.parts.spec import Instance, Profile
+from offcmab.validation.parts.theorem import Signature, Theorem, no_events
 
 
 def sample(mu: np.ndarray, q: np.ndarray, n: int, rng: np.random.Generator) -> OfflineDataset:

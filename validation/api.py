@@ -10,7 +10,7 @@ The function takes the place of the reference algorithm of the bound id, with th
 call signature its theorem record lists (:func:`signature_table`, ``offcmab validate
 --signatures``).  ``check`` runs exactly what ``offcmab validate --algorithm FILE.py:FUNC
 --only ID`` runs (the same profile, instances, rows and report; see
-:mod:`offcmab.validation.runner.door`).  Worker processes (``jobs > 1``) import the
+:mod:`offcmab.validation.door`).  Worker processes (``jobs > 1``) import the
 function again from its file by its qualified name; a lambda or a function defined
 inside another function can only run with ``jobs=1``.  Workers never run your script
 itself, so ``check(..., jobs=2)`` needs no ``if __name__ == "__main__":`` guard unless
@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation import door
+from offcmab.validation.door import AlgorithmFailed, NothingChecked
 from offcmab.validation.falsify import report as falsify_report
 from offcmab.validation.falsify.falsification import STEP_BUDGET, falsify, uncovered
-from offcmab.validation.runner import door, junit
-from offcmab.validation.runner.door import AlgorithmFailed, NothingChecked
+from offcmab.validation.parts.theorem import Theorem, find
+from offcmab.validation.runner import junit
 from offcmab.validation.runner.folder import LOCK_NAME
 from offcmab.validation.sandbox import DEFAULT_TIMEOUT
-from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
 

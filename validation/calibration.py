@@ -1,7 +1,7 @@
 r"""Measure how often ``validate`` flags a correct algorithm: its false-alarm rate.
 
 A validation run states a run-level false-alarm budget
-(:data:`~offcmab.validation.runner.spec.FALSE_ALARM_BUDGET`): the probability that the
+(:data:`~offcmab.validation.parts.spec.FALSE_ALARM_BUDGET`): the probability that the
 reference algorithm gets a ``FAIL`` row anywhere in one run is at most that number.  The
 budget is computed (each row with power is tested at its share, the shares sum to the
 budget), not observed.  This module observes it: it repeats the same run over ``N``
@@ -82,16 +82,17 @@ from scipy import stats
 from tqdm import tqdm
 
 from offcmab.validation import sandbox
+from offcmab.validation.parts.spec import Instance, Profile
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner.backends import (
     WorkerContext,
     lookup,
+    portable,
     receive,
     stop_pool,
-    unregistered,
 )
-from offcmab.validation.runner.spec import Instance, Profile
 from offcmab.validation.runner.sweep import RunConfig, run_validation, selected
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.theorems import index as package_index
 
 #: Confidence of the two-sided Clopper-Pearson interval.
 LEVEL = 0.95
@@ -228,8 +229,7 @@ def one_run(config: RunConfig, theorems: Sequence[Theorem]) -> RunOutcome:
 
 
 def _worker_run(config: RunConfig) -> RunOutcome:
-    """A worker process's run: its records looked up by id (handed over at start if
-    they are not the index's)."""
+    """A worker process's run: its records looked up by id (handed over at start)."""
     return one_run(config, [lookup(bound_id) for bound_id in config.only])
 
 
@@ -283,7 +283,7 @@ def calibrate(theorems: Sequence[Theorem], profile: Profile, *, runs: int, seed:
                 found[index] = one_run(config, chosen)
                 bar.update(1)
         else:
-            handed = unregistered(chosen)
+            handed = portable(chosen, package_index)
             pool = ProcessPoolExecutor(max_workers=jobs, mp_context=WorkerContext(),
                                        initializer=receive, initargs=(handed,))
             try:

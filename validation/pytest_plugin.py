@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.parts.spec import PROFILES
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -3,7 +3,8 @@ r"""The regions of a theorem's hypotheses that a run must cover with instances t
 Offline learning is hard where the data is poor: arms the log never shows, optima the
 logger rarely plays, more arms than samples, means at the edges of their range.  A theorem
 whose hypotheses allow such data is only checked where a run draws instances there, so each
-record names the regions its hypotheses allow (:attr:`offcmab.validation.theorem.Theorem.regions`),
+record names the regions its hypotheses allow
+(:attr:`offcmab.validation.parts.theorem.Theorem.regions`),
 each scenario says which regions an instance falls in (its optional ``regions(instance)``
 method), and the report counts, per bound id, the instances with power in each region
 (``hypothesis_coverage``).  An empty region is a gap of the run, named in the report.

@@ -21,8 +21,8 @@ from offcmab.bounds.claims.im import IM
 from offcmab.bounds.claims.online import ONLINE
 from offcmab.bounds.claims.record import Claim
 from offcmab.bounds.claims.stored import REGENERATE, STORED, store_results
-from offcmab.validation.runner.door import Door, run
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.door import Door, run
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.theorems.thm4_im import THEOREM as IM_THEOREM
 from offcmab.validation.theorems.thm_llm_online import THEOREM as ONLINE_THEOREM
 

@@ -38,8 +38,8 @@ from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.sandbox import sandboxed
-from offcmab.validation.theorem import Theorem
 from offcmab.validation.user_algorithm import SUBJECT_PREFIXES, resolve_subject
 
 #: The subject every run uses unless told otherwise.

@@ -153,7 +153,7 @@ def figure(name: str, path: str, unit: str = "", digits: int | None = None,
 
 
 def _false_alarm_budget() -> float:
-    from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET
+    from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET
 
     return FALSE_ALARM_BUDGET
 
@@ -171,7 +171,7 @@ def _runs_to_confirm() -> int:
 
 
 def _profile(name: str, field: str) -> Any:
-    from offcmab.validation.runner.spec import PROFILES
+    from offcmab.validation.parts.spec import PROFILES
 
     return getattr(PROFILES[name], field)
 

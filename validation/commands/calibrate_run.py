@@ -11,10 +11,10 @@ import sys
 
 from offcmab.validation.calibration import EXCEEDS, LEVEL, Calibration, Estimate, calibrate
 from offcmab.validation.costs import calibration_cost
+from offcmab.validation.door import MAX_JOBS
 from offcmab.validation.limits import check_cost
 from offcmab.validation.output import jsonable, to_json
-from offcmab.validation.runner.door import MAX_JOBS
-from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.parts.spec import PROFILES
 from offcmab.validation.sandbox import Terminated, stop_signals
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.corpus import corpus_instances

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from offcmab.reference.errors import InputError
 from offcmab.validation.costs import confirmation_cost
+from offcmab.validation.door import describe
 from offcmab.validation.falsify import report
 from offcmab.validation.falsify.confirm import CONFIRM_TRIALS
 from offcmab.validation.falsify.falsification import (
@@ -25,7 +26,7 @@ from offcmab.validation.falsify.falsification import (
     uncovered,
 )
 from offcmab.validation.limits import check_cost
-from offcmab.validation.runner.door import describe
+from offcmab.validation.parts.theorem import Theorem, find
 from offcmab.validation.runner.folder import atomic_write_text, check_output_folder
 from offcmab.validation.sandbox import (
     FAULT_EXIT,
@@ -36,7 +37,6 @@ from offcmab.validation.sandbox import (
     stop_signals,
 )
 from offcmab.validation.subjects import CONTROL, REFERENCE, is_user, resolve
-from offcmab.validation.theorem import Theorem, find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instance
 

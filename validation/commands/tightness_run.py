@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from offcmab.validation.output import short
+from offcmab.validation.parts.theorem import find
 from offcmab.validation.runner.folder import check_output_file
-from offcmab.validation.theorem import find
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import write_instance
 from offcmab.validation.tightness.search import search, searchable

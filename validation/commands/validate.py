@@ -3,7 +3,7 @@ r"""``offcmab validate``: check every bound of the paper against Monte-Carlo gap
 Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial log
 ``trials.jsonl`` into ``--out``.  Exit code 0 when no row fails, 1 when a bound is
 violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
-when a negative control a trap should catch is not flagged (:mod:`offcmab.validation.power`;
+when a negative control a trap should catch is not flagged (:mod:`offcmab.validation.runner.power`;
 controls never cause exit 1), and 3 when no row could fail for ``--algorithm`` (every
 row vacuous or n/a: nothing was checked) unless ``--allow-unchecked`` is given, 4 when
 ``--algorithm`` failed to run (raised, exited, hung past ``--trial-timeout``, wrote into
@@ -26,7 +26,7 @@ from offcmab.validation.arguments import (
     positive_int,
 )
 from offcmab.validation.limits import add_force_argument
-from offcmab.validation.runner.spec import PROFILES
+from offcmab.validation.parts.spec import PROFILES
 
 HELP = "check every bound against Monte-Carlo suboptimality gaps; exit 1 on a violation"
 

@@ -10,11 +10,12 @@ import argparse
 import shlex
 import sys
 
+from offcmab.validation import door
 from offcmab.validation.api import CheckReport, signature_table
 from offcmab.validation.commands import compare_run, falsify_run
-from offcmab.validation.runner import compare, door, junit
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.runner import compare, junit
 from offcmab.validation.runner.folder import LOCK_NAME
-from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.sweep import RunInterrupted
 from offcmab.validation.sandbox import FAULT_EXIT, AlgorithmFault, Terminated, stop_signals
 from offcmab.validation.theorems import THEOREMS

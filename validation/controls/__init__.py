@@ -8,7 +8,7 @@ passes a parameter the reference already has.  Each theorem record of
 :mod:`offcmab.validation.theorems` lists its controls (they have the signature of its
 reference algorithm); ``offcmab validate`` runs them on the same datasets as the real
 algorithm, and a control that no row flags shows a blind spot of the validation (the
-power table, :mod:`offcmab.validation.power`).  The subject spec ``control:<name>``
+power table, :mod:`offcmab.validation.runner.power`).  The subject spec ``control:<name>``
 names one.
 
 Controls live here and never in :mod:`offcmab.reference`: nothing a user imports from the

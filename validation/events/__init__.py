@@ -1,9 +1,10 @@
 r"""Event rows of ``offcmab validate``: the proofs' high-probability events, checked directly.
 
-:mod:`~offcmab.validation.events.core` holds the row type, the seeding and the exact
-binomial verdict; :mod:`~offcmab.validation.events.collect` gathers the cases of the
-theorems a run checks and runs them.  The cases themselves, one module per family, are
-listed by the theorem records of :mod:`offcmab.validation.theorems`:
+:mod:`~offcmab.validation.events.core` runs a case (the type,
+:class:`~offcmab.validation.parts.event_case.EventCase`, is one of a theorem's parts) and
+gives its row the exact binomial verdict; :mod:`~offcmab.validation.events.collect` gathers
+the cases of the theorems a run checks and runs them.  The cases themselves, one module per
+family, are listed by the theorem records of :mod:`offcmab.validation.theorems`:
 
 ``arms``
     :math:`\mathcal E_{\text{arm}}` of CLCB, CLCB-Cascade and edge-level IM.

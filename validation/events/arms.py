@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from offcmab.reference.oracles import TopK
-from offcmab.validation.events.core import EventCase
+from offcmab.validation.parts.event_case import EventCase
 from offcmab.validation.scenarios import cmabt
 from offcmab.validation.scenarios.cmabt import WIDE_N, WIDE_ROUNDS, wide_cascade, wide_im_edge
 from offcmab.validation.scenarios.im import star_and_chain

@@ -31,8 +31,8 @@ from offcmab.reference.certificates import cascade_bound, kpath_bound
 from offcmab.reference.confidence import clip_bound
 from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.events.arms import CLOSE, OOD
-from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import NotExposedError, require
+from offcmab.validation.parts.event_case import EventCase
 from offcmab.validation.scenarios import cmabt, llm_instances
 
 #: A certificate from clipped intervals: (action, lcb, ucb, k) -> bound.

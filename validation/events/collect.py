@@ -13,13 +13,13 @@ from typing import Any
 
 from offcmab.validation.events.core import (
     TRIALS,
-    EventCase,
     EventResult,
     event_row,
     run_cases,
 )
+from offcmab.validation.parts.event_case import EventCase
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.subjects import REFERENCE, resolve
-from offcmab.validation.theorem import Theorem
 
 
 def theorem_cases(theorem: Theorem, profile: str, subject: str = REFERENCE) -> list[EventCase]:

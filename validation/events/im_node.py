@@ -42,8 +42,8 @@ import numpy as np
 
 from offcmab.reference.im.exact import brute_force_im, exact_spread
 from offcmab.reference.im.one_step import one_step_probabilities
-from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import node_algorithm, node_choice
+from offcmab.validation.parts.event_case import EventCase
 from offcmab.validation.scenarios.im import build, exact_oracle, star_and_chain
 
 #: An IM-N statistics routine under test: (graph, cascades, delta) -> a result with the

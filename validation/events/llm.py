@@ -43,7 +43,8 @@ import numpy as np
 from offcmab.reference.cucb_llm_stream import VALUE_TOLERANCE, StreamingCache
 from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.events import subject as substitute
-from offcmab.validation.events.core import EventCase, KnownRate, run_case
+from offcmab.validation.events.core import run_case
+from offcmab.validation.parts.event_case import EventCase, KnownRate
 from offcmab.validation.scenarios import llm_instances
 from offcmab.validation.scenarios.llm_instances import (
     small_ood,

@@ -106,9 +106,9 @@ from offcmab.validation.evaluator.sampled_spread import clopper_pearson, reach_h
 from offcmab.validation.evaluator.spread import spreads
 from offcmab.validation.events import arms
 from offcmab.validation.events.celf import lazy_greedy
-from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.im_node import oracle_step_fails
 from offcmab.validation.events.subject import node_choice, require
+from offcmab.validation.parts.event_case import EventCase
 from offcmab.validation.scenarios import cmabt
 from offcmab.validation.scenarios.im import (
     build,

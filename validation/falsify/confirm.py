@@ -23,8 +23,8 @@ from typing import Any
 from scipy.stats import binomtest
 
 from offcmab.validation.falsify.evaluate import CANDIDATE, Evaluation, evaluate
-from offcmab.validation.runner.spec import Instance
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import Theorem
 
 #: Name of the confirmed (and saved) instance: part of its trial seeds.
 CONFIRM_NAME = "counterexample"

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.validation.runner import verdict
+from offcmab.validation.parts import verdict
+from offcmab.validation.parts.spec import Instance, TrialKey
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner.backends import Task, run_task
-from offcmab.validation.runner.spec import Instance, TrialKey
-from offcmab.validation.theorem import Theorem
 
 CANDIDATE, VACUOUS, NOT_APPLICABLE = "candidate", "vacuous", "n/a"
 

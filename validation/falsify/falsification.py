@@ -25,8 +25,8 @@ from offcmab.validation.falsify.paired import (
     paired_judge,
 )
 from offcmab.validation.falsify.search import DEFAULT_BUDGET, SEARCH_LEVEL, SearchResult, search
-from offcmab.validation.runner.spec import Instance
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import Theorem
 
 #: Where the example database goes inside the output folder (unless named).
 DATABASE_FOLDER = "examples"

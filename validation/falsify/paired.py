@@ -35,10 +35,10 @@ from scipy.stats import binomtest
 from offcmab.validation.falsify.confirm import CONFIRM_LEVEL, CONFIRM_NAME, CONFIRM_TRIALS
 from offcmab.validation.falsify.evaluate import CANDIDATE, NOT_APPLICABLE
 from offcmab.validation.falsify.search import Judge
+from offcmab.validation.parts.spec import Instance, TrialKey
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner.backends import Task, run_task
-from offcmab.validation.runner.spec import Instance, TrialKey
 from offcmab.validation.subjects import REFERENCE
-from offcmab.validation.theorem import Theorem
 
 #: The practical margin: the mean paired difference must reach this share of the scale.
 MARGIN = 0.05

@@ -22,8 +22,8 @@ from offcmab.validation.falsify.confirm import CONFIRM_NAME, Confirmation
 from offcmab.validation.falsify.paired import MARGIN, TEST, PairedConfirmation
 from offcmab.validation.falsify.search import SEARCH_LEVEL, SearchResult
 from offcmab.validation.output import short
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner.folder import atomic_write_text
-from offcmab.validation.theorem import Theorem
 from offcmab.validation.tightness.files import write_instance
 
 #: The verdict of a search that evaluated no candidate (every instance vacuous or with a

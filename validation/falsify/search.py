@@ -51,10 +51,10 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 
 from offcmab.validation.falsify.evaluate import CANDIDATE, VACUOUS, Evaluation, evaluate
 from offcmab.validation.falsify.strategies import points
-from offcmab.validation.runner.spec import Instance
+from offcmab.validation.parts.space import Space
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.sandbox import AlgorithmFault
-from offcmab.validation.theorem import Theorem
-from offcmab.validation.tightness.spaces import Space
 
 #: Name of every searched instance: part of its trial seeds (the search seeds).
 SEARCH_NAME = "falsify-search"

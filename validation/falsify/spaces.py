@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.validation.parts.space import Decoded, Space
 from offcmab.validation.scenarios.common import rounded
 from offcmab.validation.scenarios.im import permuted as permuted_graph
 from offcmab.validation.scenarios.llm_instances import permuted
@@ -23,8 +24,6 @@ from offcmab.validation.tightness.spaces import (
     DELTAS,
     MAX_ITEMS,
     RELABEL_SEEDS,
-    Decoded,
-    Space,
     windows,
 )
 

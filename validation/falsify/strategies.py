@@ -1,6 +1,6 @@
 r"""Hypothesis strategies for the points of a theorem's instance space.
 
-A theorem's :class:`~offcmab.validation.tightness.spaces.Space` is a box of coordinates
+A theorem's :class:`~offcmab.validation.parts.space.Space` is a box of coordinates
 (sizes, arm means, logging weights, a logging-law choice, ``n`` and ``delta`` indices)
 and a decoder into instance parameters.  Each coordinate becomes one hypothesis
 strategy: an integral coordinate an integer range, a real coordinate a multiple of
@@ -23,7 +23,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from offcmab.validation.tightness.spaces import Space
+from offcmab.validation.parts.space import Space
 
 #: Spacing of a real coordinate's values: means and weights are multiples of it.
 STEP = 0.05

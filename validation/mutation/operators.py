@@ -69,9 +69,9 @@ from offcmab.validation.mutation.mutant import (
     relabelling,
     ties_to_larger_ids,
 )
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.radius_facts import radius_text, share_value
 from offcmab.validation.scenarios.llm_online import printed_cache
-from offcmab.validation.theorem import Theorem
 
 #: Radius multipliers of the ``radius-scale`` operator (the power curve's abscissae).
 RADIUS_SCALES = (0.3, 0.5, 0.7, 0.9)

@@ -2,7 +2,7 @@ r"""Run every mutant through the door a user's algorithm takes, and score the ou
 
 Each applicable mutant of a bound id is the subject of a validation run exactly as
 ``offcmab validate --algorithm offcmab.validation.mutation.operators:FAMILY.mutant --only ID``
-would run it (:class:`offcmab.validation.runner.door.Door`: same profile, instances, rows).
+would run it (:class:`offcmab.validation.door.Door`: same profile, instances, rows).
 A run *flags* its subject when a row fails (``validate`` would exit 1).  Per mutant:
 
 * ``KILLED``: a real mutant flagged in every run;
@@ -30,6 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from offcmab.validation import door
 from offcmab.validation.calibration import interval
 from offcmab.validation.mutation.operators import (
     FAMILIES,
@@ -39,10 +40,9 @@ from offcmab.validation.mutation.operators import (
     skipped,
     spec,
 )
-from offcmab.validation.runner import door
+from offcmab.validation.parts.spec import PROFILES
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner.backends import WorkerContext
-from offcmab.validation.runner.spec import PROFILES
-from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
 

@@ -1,13 +1,9 @@
 r"""The machinery behind ``offcmab validate``: a sweep that is pure data, trials, verdicts.
 
-Modules, in the order a run uses them:
+It runs the records of :mod:`offcmab.validation.parts` (profiles, instances, the scenario
+protocol, the verdict statistics) and never names a theorem.  Modules, in the order a run
+uses them:
 
-``spec``
-    Profiles (``quick``, ``default``, ``full``), instances and trial keys: pure data.
-``scenario``
-    The protocol every scenario (one per bound id) implements.
-``generate``
-    Generated instances: hypothesis examples determined by the run seed.
 ``seeding``
     One ``numpy.random.SeedSequence`` per trial, derived from the run seed and the
     trial key, so rows never depend on how trials are split across workers.
@@ -15,10 +11,10 @@ Modules, in the order a run uses them:
     The durable trial log (one JSON line per finished trial, flushed and fsynced).
 ``backends``
     Serial, process-pool and dask.distributed execution of trials.
-``verdict``
-    Exact binomial tails, Hoeffding tails, tightness, smallest passing scale, slopes.
 ``analysis``
     Trial records to report rows under the run-level false-alarm budget.
+``power``
+    The negative controls on the trap instances, and the power table they give.
 ``sweep``
     Plans the trials, runs the missing ones, builds the report.
 ``report`` and ``figures``

@@ -3,7 +3,7 @@ r"""From trial records to report rows: one row per (bound id, instance, n, varia
 Upper-bound rows test :math:`P(\text{gap} > b) \le \delta` with an exact binomial
 tail; lower-bound rows test a minimax risk bound on the hard family with
 Hoeffding's inequality, check that CLCB's risk stays below its upper bound, and
-fit the log-log slope of CLCB's risk in ``n`` (see :mod:`offcmab.validation.runner.verdict`).
+fit the log-log slope of CLCB's risk in ``n`` (see :mod:`offcmab.validation.parts.verdict`).
 
 Rows are planned before any trial runs (:class:`RowPlan`): a bound that is at least
 the largest gap its instance allows can never be exceeded, so the row is
@@ -24,9 +24,9 @@ from typing import Any, Protocol, cast
 import numpy as np
 
 from offcmab.validation.evaluator.crosscheck import InternalError
-from offcmab.validation.runner import verdict
-from offcmab.validation.runner.scenario import BoundValue, MaxGap, Scenario
-from offcmab.validation.runner.spec import VARIANTS, Instance
+from offcmab.validation.parts import verdict
+from offcmab.validation.parts.scenario import BoundValue, MaxGap, Scenario
+from offcmab.validation.parts.spec import VARIANTS, Instance
 from offcmab.validation.runner.store import TrialRecord
 
 PASS, FAIL, NA, NOTE, VACUOUS = "pass", "FAIL", "n/a", "note", "vacuous"

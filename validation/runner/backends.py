@@ -1,7 +1,8 @@
 r"""Where trials run: in this process, in a process pool, or on a dask.distributed cluster.
 
 Every backend runs the same pure function :func:`run_task` on the same tasks (worker
-processes find a task's theorem in :data:`offcmab.validation.theorems.THEOREMS` by its id) and
+processes are handed the run's theorem records at start, by value or through the index that
+keeps them (:class:`Handed`), and find a task's record by its id) and
 hands each finished :class:`~offcmab.validation.runner.store.TrialRecord` to a callback in
 the main process as soon as it completes (the callback writes it to the durable
 log).  Results depend only on the task, never on the backend or the order of
@@ -60,13 +61,12 @@ from offcmab.reference.errors import InputError
 from offcmab.validation import sandbox, supervisor
 from offcmab.validation.evaluator.crosscheck import InternalError, within
 from offcmab.validation.extras import MissingExtra
-from offcmab.validation.runner.scenario import Subject, TrialOutcome
+from offcmab.validation.parts.scenario import Subject, TrialOutcome
+from offcmab.validation.parts.spec import Instance, TrialKey
+from offcmab.validation.parts.theorem import Theorem, find
 from offcmab.validation.runner.seeding import trial_generator, trial_seed_sequence
-from offcmab.validation.runner.spec import Instance, TrialKey
 from offcmab.validation.runner.store import TrialRecord
 from offcmab.validation.subjects import is_user, label, resolve
-from offcmab.validation.theorem import Theorem, find
-from offcmab.validation.theorems import THEOREMS
 
 BACKENDS: tuple[str, ...] = ("serial", "processes", "dask")
 
@@ -167,7 +167,22 @@ def check_gap(task: Task, theorem: Theorem, outcome: TrialOutcome) -> None:
                             f"action's gap lies in [{low:.9g}, {high:.9g}]", where)
 
 
-#: Records a worker process was handed at start (theorems outside the index).
+#: A module-level function that returns the records a package keeps.  It travels to worker
+#: processes by name (the worker imports its module and calls it), so the records it returns
+#: need not pickle: their negative controls may be closures.
+Index = Callable[[], Sequence[Theorem]]
+
+
+@dataclass(frozen=True)
+class Handed:
+    """What a worker process receives at start: the run's records that travel pickled, and
+    the index in which it finds the others (see :func:`portable`)."""
+
+    records: tuple[Theorem, ...] = ()
+    index: Index | None = None
+
+
+#: Records a worker process was handed at start (the run's theorems).
 _HANDED: dict[str, Theorem] = {}
 
 
@@ -175,17 +190,18 @@ _HANDED: dict[str, Theorem] = {}
 _WORKER = False
 
 
-def receive(records: Sequence[Theorem]) -> None:
-    """Worker start: keep the records the run handed over (see :func:`unregistered`)."""
-    _HANDED.update({record.id: record for record in records})
+def receive(handed: Handed) -> None:
+    """Worker start: keep the records the run handed over (see :func:`portable`)."""
+    kept = (*(() if handed.index is None else handed.index()), *handed.records)
+    _HANDED.update({record.id: record for record in kept})
 
 
-def start_worker(records: Sequence[Theorem], settings: Settings = Settings()) -> None:
+def start_worker(handed: Handed, settings: Settings = Settings()) -> None:
     """Initializer of a pool worker: note that it is one, keep the handed records, take
     the run's settings (a ``KeyboardInterrupt`` in a worker is the user's code's own)."""
     global _WORKER
     _WORKER = True
-    receive(records)
+    receive(handed)
     settings.apply()
 
 
@@ -232,8 +248,8 @@ class WorkerContext(multiprocessing.context.SpawnContext):
 
 
 def lookup(bound_id: str) -> Theorem:
-    """A worker's record of ``bound_id``: one handed over at start, else the index's."""
-    return _HANDED[bound_id] if bound_id in _HANDED else find(THEOREMS, bound_id)
+    """A worker's record of ``bound_id``: the one handed over at start."""
+    return find(tuple(_HANDED.values()), bound_id)
 
 
 def run_registered(task: Task) -> Finished:
@@ -245,33 +261,33 @@ def run_registered(task: Task) -> Finished:
 _SETTLED: list[Settings] = []
 
 
-def run_handed(records: Sequence[Theorem], settings: Settings, task: Task) -> Finished:
-    """A dask worker's trial, with the run's unregistered records and settings passed along."""
-    receive(records)
+def run_handed(handed: Handed, settings: Settings, task: Task) -> Finished:
+    """A dask worker's trial, with the run's records and settings passed along."""
+    receive(handed)
     if settings not in _SETTLED:
         _SETTLED.append(settings)
         settings.apply()
     return run_registered(task)
 
 
-def unregistered(theorems: Sequence[Theorem]) -> tuple[Theorem, ...]:
-    """The records that are not the index's record of their id: workers must be handed them.
+def portable(theorems: Sequence[Theorem], index: Index | None = None) -> Handed:
+    """What workers are handed for ``theorems``: ``index`` (when given) for the records it
+    returns, and every other record by value.
 
-    They travel pickled, so they must be picklable (module-level classes and functions);
-    ``ValueError`` naming the theorem otherwise.
+    A record outside the index travels pickled, so it must be picklable (module-level
+    classes and functions); ``ValueError`` naming the theorem otherwise.
     """
+    kept = () if index is None else tuple(index())
     found = tuple(theorem for theorem in theorems
-                  if next((known for known in THEOREMS if known.id == theorem.id), None)
-                  is not theorem)
+                  if not any(theorem is known for known in kept))
     for theorem in found:
         try:
             with main_hidden():  # what workers cannot import, since they skip __main__
                 pickle.dumps(theorem)
         except (pickle.PicklingError, AttributeError, TypeError) as error:
-            raise ValueError(f"backend: theorem {theorem.id!r} is not in "
-                             "offcmab.validation.theorems and cannot be sent to worker "
+            raise ValueError(f"backend: theorem {theorem.id!r} cannot be sent to worker "
                              f"processes ({error}); run it with the serial backend") from None
-    return found
+    return Handed(found, index)
 
 
 Callback = Callable[[Finished], None]
@@ -308,7 +324,7 @@ DIED = ("the worker process running it ended abruptly (os._exit, a crash or out 
 
 
 def run_processes(tasks: Sequence[Task], sieve: Sieve, jobs: int,
-                  handed: Sequence[Theorem] = (), settings: Settings = Settings()) -> None:
+                  handed: Handed = Handed(), settings: Settings = Settings()) -> None:
     """Run the tasks on ``jobs`` worker processes (``spawn``, without ``__main__``).
 
     At most ``4 * jobs`` tasks are in flight, so an interrupted run loses little.  When a
@@ -319,7 +335,7 @@ def run_processes(tasks: Sequence[Task], sieve: Sieve, jobs: int,
     while queue or suspects:
         alone = bool(suspects)
         pool = ProcessPoolExecutor(max_workers=1 if alone else jobs, mp_context=WorkerContext(),
-                                   initializer=start_worker, initargs=(tuple(handed), settings))
+                                   initializer=start_worker, initargs=(handed, settings))
         try:
             broken = _feed(pool, suspects if alone else queue, sieve, 1 if alone else 4 * jobs)
         except BaseException:
@@ -423,7 +439,7 @@ def quiet_dask(verbose: bool) -> Iterator[None]:
 
 
 def run_dask(tasks: Sequence[Task], sieve: Sieve, jobs: int, scheduler: str | None,
-             handed: Sequence[Theorem] = (), settings: Settings = Settings()) -> None:
+             handed: Handed = Handed(), settings: Settings = Settings()) -> None:
     """Run the tasks on a dask.distributed cluster (``scheduler`` address or a local one).
 
     A worker that dies on a trial is restarted by its nanny; once the scheduler gives the
@@ -446,7 +462,7 @@ def run_dask(tasks: Sequence[Task], sieve: Sieve, jobs: int, scheduler: str | No
         else:
             client = connect(Client, scheduler)
         try:
-            futures = client.map(functools.partial(run_handed, tuple(handed), settings),
+            futures = client.map(functools.partial(run_handed, handed, settings),
                                  list(tasks), pure=False)
             by_future = dict(zip(futures, tasks, strict=True))
             for future in as_completed(futures):
@@ -470,11 +486,12 @@ def run_dask(tasks: Sequence[Task], sieve: Sieve, jobs: int, scheduler: str | No
 
 
 def execute(tasks: Sequence[Task], done: Callback, backend: str, jobs: int,
-            scheduler: str | None = None, theorems: Sequence[Theorem] = THEOREMS,
-            settings: Settings = Settings()) -> None:
+            scheduler: str | None = None, theorems: Sequence[Theorem] = (),
+            settings: Settings = Settings(), index: Index | None = None) -> None:
     """Run ``tasks`` (trials of ``theorems``) on ``backend``; ``done`` receives each
     :class:`Finished` in the main process.  Once a subject faults on a bound id, its
-    other trials of that id are not started."""
+    other trials of that id are not started.  Worker processes find the records that
+    ``index`` returns through it, and receive the others pickled."""
     if not tasks:
         return
     sieve = Sieve(done)
@@ -482,8 +499,8 @@ def execute(tasks: Sequence[Task], done: Callback, backend: str, jobs: int,
         run_serial(tasks, sieve, theorems)
         return
     if backend == "processes":
-        run_processes(tasks, sieve, jobs, unregistered(theorems), settings)
+        run_processes(tasks, sieve, jobs, portable(theorems, index), settings)
     elif backend == "dask":
-        run_dask(tasks, sieve, jobs, scheduler, unregistered(theorems), settings)
+        run_dask(tasks, sieve, jobs, scheduler, portable(theorems, index), settings)
     else:
         raise ValueError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")

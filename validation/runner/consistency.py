@@ -6,9 +6,10 @@ there, and both read nothing but the subject's gaps, so they run for the referen
 negative controls and a user's algorithm alike:
 
 Rate rows
-    On every instance of a theorem with a proven order (:class:`~offcmab.validation.theorem.Rate`)
-    whose bound rows all lack power, whose bound applies at some sample size (the instance
-    meets the theorem's hypotheses, :func:`applies`), and whose grid has at least
+    On every instance of a theorem with a proven order
+    (:class:`~offcmab.validation.parts.theorem.Rate`) whose bound rows all lack power, whose
+    bound applies at some sample size (the instance meets the theorem's hypotheses,
+    :func:`applies`), and whose grid has at least
     :data:`MIN_RATE_SIZES` sizes: the mean gap at the largest size may be no larger than the
     order allows from *every* smaller size (:func:`offcmab.validation.runner.analysis.rate_row`).
     Where the scenario knows the instance's smallest positive gap :math:`g_{\min}`, the largest
@@ -22,7 +23,7 @@ Rate rows
 Identification rows
     Gaps are discrete: every feasible action's gap :math:`\alpha r(S^*) - r(S)` is 0 or at
     least the instance's smallest positive gap :math:`g_{\min}` (exact where the scenario
-    enumerates the actions, :attr:`~offcmab.validation.runner.scenario.MaxGap.smallest_positive`).
+    enumerates the actions, :attr:`~offcmab.validation.parts.scenario.MaxGap.smallest_positive`).
     Where a bound :math:`b < g_{\min}` holds with probability :math:`1-f`, an algorithm that keeps
     it returns an action of gap at most 0 with probability at least :math:`1-f`.  One row per
     instance pools every size of its grid where some bound lies below :math:`g_{\min}`, when
@@ -37,7 +38,7 @@ Identification rows
     stochastically below :math:`\mathrm{Binomial}(T, f)`).
 
 Each row with power takes one share of the run's false-alarm budget
-(:data:`offcmab.validation.runner.spec.FALSE_ALARM_BUDGET`), counted when the run is planned.
+(:data:`offcmab.validation.parts.spec.FALSE_ALARM_BUDGET`), counted when the run is planned.
 An identification row flags a correct algorithm with probability at most its share, exactly.
 A rate row does so (by a normal approximation) only when the subject's mean gap follows the
 order from some size of the grid on: the theorem bounds the gap with high probability, not how
@@ -54,10 +55,11 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.validation.runner import analysis, verdict
+from offcmab.validation.parts import verdict
+from offcmab.validation.parts.spec import VARIANTS, Instance
+from offcmab.validation.parts.theorem import Theorem
+from offcmab.validation.runner import analysis
 from offcmab.validation.runner.analysis import Cell, RowPlan
-from offcmab.validation.runner.spec import VARIANTS, Instance
-from offcmab.validation.theorem import Theorem
 
 #: The fewest sizes a grid needs for a rate row: the row fails only when the gap at the
 #: largest size exceeds what the order allows from every one of at least two smaller sizes.

@@ -1,7 +1,7 @@
 r"""Hypothesis coverage: how many instances with power a run drew in each region of a theorem.
 
 A theorem's record names the regions its hypotheses allow
-(:attr:`offcmab.validation.theorem.Theorem.regions`); its scenario says which regions an
+(:attr:`offcmab.validation.parts.theorem.Theorem.regions`); its scenario says which regions an
 instance falls in (:func:`offcmab.validation.regions.instance_regions`).  An instance
 counts in a region when at least one of its rows has power (verdict ``pass`` or ``FAIL``:
 neither vacuous nor n/a), since only such an instance checks the theorem there.  A region
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.regions import DESCRIPTIONS, instance_regions
 from offcmab.validation.runner.analysis import FAIL, PASS
-from offcmab.validation.runner.spec import Instance
-from offcmab.validation.theorem import Theorem
 
 
 def hypothesis_coverage(theorems: Mapping[str, Theorem],

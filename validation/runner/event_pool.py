@@ -19,16 +19,18 @@ from dataclasses import dataclass, replace
 
 from offcmab.validation import sandbox
 from offcmab.validation.events.collect import theorem_cases
-from offcmab.validation.events.core import EventCase, EventResult, run_case, run_cases
+from offcmab.validation.events.core import EventResult, run_case, run_cases
+from offcmab.validation.parts.event_case import EventCase
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner.backends import (
+    Index,
     Settings,
     WorkerContext,
     lookup,
+    portable,
     start_worker,
     stop_pool,
-    unregistered,
 )
-from offcmab.validation.theorem import Theorem
 
 
 @dataclass(frozen=True)
@@ -82,8 +84,8 @@ def _jobs(batch: EventBatch, seed: int) -> list[EventJob]:
 
 
 def run_batches(batches: Sequence[EventBatch], seed: int, jobs: int,
-                theorems: Sequence[Theorem], settings: Settings | None = None
-                ) -> list[list[EventResult]]:
+                theorems: Sequence[Theorem], settings: Settings | None = None,
+                index: Index | None = None) -> list[list[EventResult]]:
     """The results of every batch, in order: on ``jobs`` spawned workers, or here for one.
 
     The costliest cases (rounds or samples times trials) are handed out first, so the
@@ -96,14 +98,14 @@ def run_batches(batches: Sequence[EventBatch], seed: int, jobs: int,
     order = sorted(range(len(named)), key=lambda i: -named[i][1].trials * max(named[i][0].n, 1))
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=WorkerContext(),
                                initializer=start_worker,
-                               initargs=(unregistered(theorems), settings or Settings()))
+                               initargs=(portable(theorems, index), settings or Settings()))
     try:
         futures: dict[int, Future[Counted]] = {}
-        for index in order:
+        for position in order:
             with sandbox.children_ignore_interrupts():  # a submit may start a worker
-                futures[index] = pool.submit(run_job, named[index][1])
+                futures[position] = pool.submit(run_job, named[position][1])
         wait(futures.values())
-        counted = [futures[index].result() for index in range(len(named))]
+        counted = [futures[position].result() for position in range(len(named))]
     except BaseException:
         stop_pool(pool)
         raise

@@ -4,7 +4,8 @@ One figure per bound id, one colour per instance: the mean gap (dots), the
 largest gap (triangles) and the bound (solid: stated, dashed: proved).  Zero gaps
 cannot sit on a log axis and are left out (the report's tables list them).
 ``figures/<id>-power.png`` (:func:`write_power_figures`) plots every row's gap quantile
-against its bound, the reference's and the negative controls' (:mod:`offcmab.validation.power`).
+against its bound, the reference's and the negative controls'
+(:mod:`offcmab.validation.runner.power`).
 matplotlib is imported here only, with the non-interactive Agg backend.
 """
 

@@ -13,13 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from offcmab.validation.runner import analysis, consistency, verdict
+from offcmab.validation.parts import verdict
+from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
+from offcmab.validation.parts.theorem import Theorem
+from offcmab.validation.runner import analysis, consistency
 from offcmab.validation.runner.backends import Task
 from offcmab.validation.runner.consistency import Consistency
-from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
 from offcmab.validation.runner.store import TrialRecord
 from offcmab.validation.scenarios.traps import TRAP
-from offcmab.validation.theorem import Theorem
 
 CellKey = tuple[str, str, int]  # (bound id, instance name, n)
 InstanceKey = tuple[str, str]  # (bound id, instance name)

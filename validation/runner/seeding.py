@@ -16,7 +16,7 @@ import hashlib
 
 import numpy as np
 
-from offcmab.validation.runner.spec import TrialKey
+from offcmab.validation.parts.spec import TrialKey
 
 
 def trial_spawn(key: TrialKey) -> tuple[int, ...]:

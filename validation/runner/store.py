@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import IO, Any, TypeGuard
 
 from offcmab.reference.errors import InputError
+from offcmab.validation.parts.spec import Instance, TrialKey
 from offcmab.validation.runner.folder import atomic_write, named
 from offcmab.validation.runner.seeding import trial_stream
-from offcmab.validation.runner.spec import Instance, TrialKey
 
 LOG_NAME = "trials.jsonl"
 

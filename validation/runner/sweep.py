@@ -19,12 +19,14 @@ from typing import Any
 
 from tqdm import tqdm
 
-from offcmab.validation import power as controls
 from offcmab.validation import sandbox
 from offcmab.validation.events import collect as events
 from offcmab.validation.events.core import KNOWN, TRIALS, EventResult, can_fail
+from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner import analysis
-from offcmab.validation.runner.backends import Finished, Settings, Task, execute
+from offcmab.validation.runner import power as controls
+from offcmab.validation.runner.backends import Finished, Index, Settings, Task, execute
 from offcmab.validation.runner.coverage import hypothesis_coverage, hypothesis_gaps
 from offcmab.validation.runner.event_pool import EventBatch, run_batches
 from offcmab.validation.runner.plan import (
@@ -35,7 +37,6 @@ from offcmab.validation.runner.plan import (
     profile_instances,
     size_trials,
 )
-from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, Instance, Profile, TrialKey
 from offcmab.validation.runner.store import (
     LOG_FORMAT,
     LOG_NAME,
@@ -44,7 +45,6 @@ from offcmab.validation.runner.store import (
     instance_digest,
 )
 from offcmab.validation.subjects import REFERENCE
-from offcmab.validation.theorem import Theorem
 
 
 class RunInterrupted(Exception):
@@ -58,7 +58,7 @@ class RunConfig:
     ``stop_after`` is a test hook: stop after writing that many new trials, as if
     the run had been killed, to test ``--resume``.  ``subject`` names the algorithm
     run in place of the reference one (a spec of :mod:`offcmab.validation.subjects`).  ``power``
-    also runs the negative controls on the trap instances (:mod:`offcmab.validation.power`).
+    also runs the negative controls on the trap instances (:mod:`offcmab.validation.runner.power`).
     """
 
     profile: Profile
@@ -86,6 +86,9 @@ class RunConfig:
     algorithm_log: Path | None = None
     #: Let the dask backend log (``--verbose``).
     verbose: bool = False
+    #: Where worker processes find the records the index keeps (the package's own:
+    #: :func:`offcmab.validation.theorems.index`); every other record travels pickled.
+    index: Index | None = None
 
 
 @dataclass
@@ -180,7 +183,7 @@ def run_trials(config: RunConfig, plan: Plan, header: dict[str, Any]) -> Trials:
     try:
         with sandbox.stop_signals(), sandbox.captured(config.algorithm_log):
             execute(todo, done, config.backend, config.jobs, config.scheduler,
-                    list(plan.theorems.values()), settings)
+                    list(plan.theorems.values()), settings, config.index)
     finally:
         bar.close()
         log.close()
@@ -221,7 +224,7 @@ def run_own_events(config: RunConfig, plan: Plan, power: bool) -> list[list[Even
     if power:
         batches += controls.event_batches(plan, profile)
     return run_batches(batches, config.seed, config.jobs, theorems,
-                       Settings(config.trial_timeout, None, config.verbose))
+                       Settings(config.trial_timeout, None, config.verbose), config.index)
 
 
 def run_validation(config: RunConfig, theorems: Sequence[Theorem],

@@ -12,9 +12,9 @@ import tracemalloc
 import numpy as np
 
 from offcmab.validation.limits import Cost
-from offcmab.validation.runner.scenario import Subject
-from offcmab.validation.runner.spec import Instance
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.parts.scenario import Subject
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import Theorem
 
 #: Dataset size of the smaller probe trial of :func:`trial_cost` (the larger one is twice it).
 PROBE_N = 1000

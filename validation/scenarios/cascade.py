@@ -23,8 +23,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 from offcmab.bounds.bound import Bound
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
-from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.parts.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
+from offcmab.validation.parts.spec import Instance, Profile
 from offcmab.validation.scenarios import cmabt, unseen
 from offcmab.validation.scenarios.common import Traps, bound_value, generated_instances
 from offcmab.validation.scenarios.relabel import relabeled_instances

@@ -51,8 +51,8 @@ from offcmab.validation.actions import as_action
 from offcmab.validation.evaluator import cmab as evaluator
 from offcmab.validation.evaluator.crosscheck import agree
 from offcmab.validation.evaluator.extremes import Extremes
-from offcmab.validation.runner.scenario import MaxGap
-from offcmab.validation.runner.spec import Instance
+from offcmab.validation.parts.scenario import MaxGap
+from offcmab.validation.parts.spec import Instance
 from offcmab.validation.scenarios.common import rounded
 from offcmab.validation.scenarios.im import exact_oracle, ic_graph
 from offcmab.validation.scenarios.relabel import is_relabeled
@@ -344,6 +344,6 @@ def kpath_params() -> Any:
 
 def rate_factor(instance: Any, n: int) -> float:
     r"""The logarithmic factor of Theorem 1's bounds, :math:`\sqrt{\log(2mn/\delta)}` (the rate
-    rows' :attr:`~offcmab.validation.theorem.Rate.log_factor`)."""
+    rows' :attr:`~offcmab.validation.parts.theorem.Rate.log_factor`)."""
     m = build(instance.params).problem.m
     return float(np.sqrt(np.log(2 * m * n / instance.delta)))

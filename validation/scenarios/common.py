@@ -20,9 +20,9 @@ import sympy as sp
 
 from offcmab.bounds.bound import Bound
 from offcmab.bounds.symbols import SYMBOLS
-from offcmab.validation.runner.generate import draw
-from offcmab.validation.runner.scenario import BoundValue
-from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.parts.scenario import BoundValue
+from offcmab.validation.parts.spec import Instance, Profile
+from offcmab.validation.scenarios.generate import draw
 
 #: The trap instances of a theorem in a profile (:mod:`offcmab.validation.scenarios.traps`).
 Traps = Callable[[Profile], list[Instance]]

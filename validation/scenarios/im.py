@@ -52,6 +52,8 @@ from offcmab.validation.actions import as_action
 from offcmab.validation.evaluator import influence
 from offcmab.validation.evaluator.crosscheck import agree
 from offcmab.validation.evaluator.extremes import Extremes
+from offcmab.validation.parts.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
+from offcmab.validation.parts.spec import Instance, Profile
 from offcmab.validation.regions import (
     MULTI_PARENT,
     RARE_OPTIMUM,
@@ -59,8 +61,6 @@ from offcmab.validation.regions import (
     TIES_AND_EXTREMES,
     UNOBSERVED_ARMS,
 )
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
-from offcmab.validation.runner.spec import Instance, Profile
 from offcmab.validation.scenarios import permutations
 from offcmab.validation.scenarios.common import (
     Traps,

@@ -29,8 +29,8 @@ import numpy as np
 from offcmab.bounds.bound import Bound
 from offcmab.reference.problems.llm_cache import sample_log
 from offcmab.validation.actions import as_action
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
-from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.parts.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
+from offcmab.validation.parts.spec import Instance, Profile
 from offcmab.validation.scenarios import llm_instances as cases
 from offcmab.validation.scenarios.common import (
     Traps,

@@ -48,6 +48,8 @@ from offcmab.reference.problems.llm_cache import (
 from offcmab.validation.evaluator import cache
 from offcmab.validation.evaluator.crosscheck import agree
 from offcmab.validation.evaluator.extremes import Extremes
+from offcmab.validation.parts.scenario import MaxGap
+from offcmab.validation.parts.spec import Instance
 from offcmab.validation.regions import (
     MANY_ARMS,
     RARE_OPTIMUM,
@@ -55,8 +57,6 @@ from offcmab.validation.regions import (
     TIES_AND_EXTREMES,
     UNOBSERVED_ARMS,
 )
-from offcmab.validation.runner.scenario import MaxGap
-from offcmab.validation.runner.spec import Instance
 from offcmab.validation.scenarios import permutations
 from offcmab.validation.scenarios.common import rounded
 from offcmab.validation.scenarios.permutations import composed, is_relabeled, moving_permutation
@@ -237,7 +237,7 @@ def strategy() -> Any:
 
 def rate_factor(instance: Instance, n: int) -> float:
     r"""The logarithmic factor of the offline cache bounds, :math:`\sqrt{\log(4mn/\delta)}`
-    (the rate rows' :attr:`~offcmab.validation.theorem.Rate.log_factor`)."""
+    (the rate rows' :attr:`~offcmab.validation.parts.theorem.Rate.log_factor`)."""
     return float(np.sqrt(np.log(4 * len(instance.params["p"]) * n / instance.delta)))
 
 

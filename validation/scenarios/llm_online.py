@@ -51,8 +51,8 @@ from offcmab.reference.problems.llm_cache import (
     sample_queries,
 )
 from offcmab.validation.evaluator import cache as evaluator_cache
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
-from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.parts.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
+from offcmab.validation.parts.spec import Instance, Profile
 from offcmab.validation.scenarios import llm_instances as cases
 from offcmab.validation.scenarios.common import (
     Traps,

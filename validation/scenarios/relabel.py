@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.validation.runner.spec import Instance
+from offcmab.validation.parts.spec import Instance
 
 #: The key holding the permutation in relabeled parameters.
 RELABEL = "relabel"

@@ -49,8 +49,8 @@ from offcmab.reference.problems.kpath import lower_bound_family, lower_bound_gap
 from offcmab.validation import regions as region
 from offcmab.validation.evaluator.crosscheck import agree
 from offcmab.validation.evaluator.pair import averaged_range, path_gaps
-from offcmab.validation.runner.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
-from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.parts.scenario import BoundValue, Kind, MaxGap, Subject, TrialOutcome
+from offcmab.validation.parts.spec import Instance, Profile
 from offcmab.validation.scenarios.cmabt import RARE_COVERAGE, checked_action
 from offcmab.validation.scenarios.common import Traps, bound_value
 

@@ -7,7 +7,7 @@ are observed often, so an algorithm that trusts few samples (no pessimism, optim
 radius too small) or ignores the data picks a bad action with a gap above the bound.
 Traps have origin ``trap``; each theorem record names its traps, and ``offcmab validate``
 runs the reference *and* every control of the theorem on them, with paired datasets (the
-power table of :mod:`offcmab.validation.power`).
+power table of :mod:`offcmab.validation.runner.power`).
 
 ``lucky-poor`` (Theorem 1, both norms)
     k-path, paths of two arms: one good path (mean 0.6) drawn half the time, in the
@@ -94,7 +94,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.parts.spec import Instance, Profile
 from offcmab.validation.scenarios.im import star_and_chain
 
 TRAP = "trap"

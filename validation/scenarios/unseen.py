@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.parts.spec import Instance, Profile
 from offcmab.validation.scenarios.common import scenario_seed
 from offcmab.validation.scenarios.relabel import relabeled
 

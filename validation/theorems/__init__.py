@@ -8,7 +8,7 @@ in the order reports show them; the engine receives these records and names none
 
 from __future__ import annotations
 
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.theorems import (
     cor1_cascade,
     lem_llm_std,
@@ -32,4 +32,12 @@ THEOREMS: tuple[Theorem, ...] = (
     thm4_im.THEOREM,
 )
 
-__all__ = ["THEOREMS", "Theorem"]
+
+
+def index() -> tuple[Theorem, ...]:
+    """:data:`THEOREMS`: how worker processes find these records (their negative controls
+    are closures that do not pickle, so a run hands workers this function instead)."""
+    return THEOREMS
+
+
+__all__ = ["THEOREMS", "Theorem", "index"]

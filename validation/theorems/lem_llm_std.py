@@ -35,8 +35,9 @@ from offcmab.bounds.theorems.llm import LEM_LLM_STD
 from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.validation.controls.llm import STANDARD_CONTROLS
 from offcmab.validation.events import certificates, llm, oracles
-from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
+from offcmab.validation.parts.event_case import EventCase
+from offcmab.validation.parts.theorem import Rate, Signature, Theorem
 from offcmab.validation.radius_facts import half_printed_cost_radius_reason
 from offcmab.validation.regions import (
     MANY_ARMS,
@@ -48,7 +49,6 @@ from offcmab.validation.regions import (
 from offcmab.validation.scenarios.llm import CacheScenario
 from offcmab.validation.scenarios.llm_instances import rate_factor
 from offcmab.validation.scenarios.traps import standard_cache_traps
-from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import cache_space
 

@@ -33,8 +33,9 @@ from offcmab.bounds.theorems.llm import THM3_LLM
 from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.validation.controls.llm import IMPROVED_CONTROLS
 from offcmab.validation.events import certificates, llm, oracles
-from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import CACHE_FIELDS
+from offcmab.validation.parts.event_case import EventCase
+from offcmab.validation.parts.theorem import Rate, Signature, Theorem
 from offcmab.validation.radius_facts import half_printed_cost_radius_reason
 from offcmab.validation.regions import (
     MANY_ARMS,
@@ -46,7 +47,6 @@ from offcmab.validation.regions import (
 from offcmab.validation.scenarios.llm import CacheScenario
 from offcmab.validation.scenarios.llm_instances import rate_factor
 from offcmab.validation.scenarios.traps import improved_cache_traps
-from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import cache_space
 

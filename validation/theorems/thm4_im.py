@@ -50,9 +50,10 @@ from offcmab.bounds.theorems.im import THM4_IM
 from offcmab.reference.im.clcb_im_node import clcb_im_node
 from offcmab.validation.controls.im import IM_CONTROLS
 from offcmab.validation.events import im_node, oracles
-from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import NODE_FIELDS
 from offcmab.validation.falsify.spaces import im_graph_space
+from offcmab.validation.parts.event_case import EventCase
+from offcmab.validation.parts.theorem import Rate, Signature, Theorem
 from offcmab.validation.regions import (
     MULTI_PARENT,
     RARE_OPTIMUM,
@@ -62,7 +63,6 @@ from offcmab.validation.regions import (
 )
 from offcmab.validation.scenarios.im import RATE_INSTANCE, IMScenario, rate_factor
 from offcmab.validation.scenarios.traps import imm_oracle_traps
-from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import IM_PARAMS
 from offcmab.validation.tightness.spaces import im_space
 

@@ -51,8 +51,9 @@ from typing import Any
 from offcmab.bounds.theorems.llm import THM_LLM_ONLINE
 from offcmab.validation.controls.stream import STREAM_CONTROLS
 from offcmab.validation.events import llm
-from offcmab.validation.events.core import EventCase
 from offcmab.validation.falsify.spaces import online_paired_space
+from offcmab.validation.parts.event_case import EventCase
+from offcmab.validation.parts.theorem import Rate, Signature, Theorem
 from offcmab.validation.regions import RELABELED, TIES_AND_EXTREMES
 from offcmab.validation.scenarios.llm_online import (
     RATE_INSTANCE,
@@ -61,7 +62,6 @@ from offcmab.validation.scenarios.llm_online import (
     rate_factor,
 )
 from offcmab.validation.scenarios.traps import lock_in_traps
-from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import online_space
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from offcmab.validation.runner.spec import Instance
-from offcmab.validation.theorem import Theorem
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.tightness.files import read_instances
 
 #: Where the corpus lives.

@@ -24,8 +24,9 @@ from typing import Any
 from offcmab.reference.errors import InputError
 from offcmab.reference.jsonsafe import read_json
 from offcmab.validation.limits import check_cost
+from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner.folder import atomic_write_text
-from offcmab.validation.runner.spec import Instance
 from offcmab.validation.runner.trial_cost import PROBE_ABOVE_N, trial_cost
 from offcmab.validation.scenarios.relabel import check_permutation
 from offcmab.validation.schema import (
@@ -40,7 +41,6 @@ from offcmab.validation.schema import (
     probability,
     text,
 )
-from offcmab.validation.theorem import Theorem
 
 #: A read file: its bound id, its instance and the whole document.
 Saved = tuple[str, Instance, dict[str, Any]]

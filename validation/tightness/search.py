@@ -1,7 +1,7 @@
 r"""Search a theorem's instances for the one where its bound is closest to tight.
 
 The objective of a point ``x`` of the bound id's
-:class:`~offcmab.validation.tightness.spaces.Space` is minus the tightness of the row
+:class:`~offcmab.validation.parts.space.Space` is minus the tightness of the row
 ``offcmab validate`` would report for the decoded instance (less ``TIE_BREAK``
 times its mean gap over the bound): the empirical :math:`(1-\delta)`-quantile of
 the real algorithm's gap over the stated bound.  It is computed by the runner
@@ -36,11 +36,11 @@ from typing import Any
 import numpy as np
 from scipy.optimize import differential_evolution
 
+from offcmab.validation.parts.space import Space
+from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET, PROFILES, Instance, TrialKey
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner import analysis
 from offcmab.validation.runner.backends import Task, run_task
-from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES, Instance, TrialKey
-from offcmab.validation.theorem import Theorem
-from offcmab.validation.tightness.spaces import Space
 
 #: Name of every evaluated instance: part of its trial seeds, kept by the saved instance.
 INSTANCE_NAME = "tightest"

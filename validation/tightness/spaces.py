@@ -18,11 +18,11 @@ search starts from it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from offcmab.validation.parts.space import Decoded, Space
 from offcmab.validation.scenarios.common import rounded
 from offcmab.validation.scenarios.im import permuted as permuted_graph
 from offcmab.validation.scenarios.im import star_and_chain
@@ -33,38 +33,6 @@ from offcmab.validation.scenarios.permutations import moving_permutation
 MAX_ITEMS = 10
 MAX_PATHS = 6
 DELTAS = (0.01, 0.05, 0.1, 0.2)
-
-Decoded = tuple[dict[str, Any], float, int]
-
-
-@dataclass(frozen=True)
-class Space:
-    r"""A box ``[lo, hi]^d`` with integral coordinates, and how to decode a point.
-
-    Attributes
-    ----------
-    names
-        One name per coordinate (``mu[3]``, ``k``, ...), for messages and the JSON.
-    lower, upper
-        The box.
-    integral
-        True for integral coordinates (rounded before decoding).
-    decode
-        Point -> (params, delta, n).
-    start
-        A point decoding to a hand-picked instance (a candidate where one exists).
-    family
-        What the space varies, in words (shown by ``offcmab tightness``).
-    """
-
-    names: tuple[str, ...]
-    lower: tuple[float, ...]
-    upper: tuple[float, ...]
-    integral: tuple[bool, ...]
-    decode: Callable[[np.ndarray], Decoded]
-    start: tuple[float, ...]
-    family: str
-
 
 class _Box:
     """Collects coordinates while a space is declared, then reads them back by name."""

@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from offcmab.validation.runner.spec import Instance, Profile
+from offcmab.validation.parts.spec import Instance, Profile
 
 Kind = Literal["upper", "lower"]
 

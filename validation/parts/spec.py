@@ -44,7 +44,7 @@ class Profile:
         Detection target: every upper-bound row with power gets enough trials to flag,
         with probability 0.9, an exceedance probability of ``detect`` times its
         failure probability :math:`\delta` (exact binomial, at the row's share of the
-        budget; :func:`offcmab.validation.runner.verdict.trials_to_detect`).
+        budget; :func:`offcmab.validation.parts.verdict.trials_to_detect`).
     max_trials
         Cap on the trials of one (instance, n); a row that needs more says so.
     scenarios, events

@@ -31,17 +31,17 @@ from typing import Any
 import offcmab
 from offcmab import bounds, reference
 from offcmab import validation as validation_package
+from offcmab.validation.parts.spec import PROFILES, Instance
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner import figures
 from offcmab.validation.runner import report as report_io
 from offcmab.validation.runner.backends import BACKENDS, in_worker
 from offcmab.validation.runner.folder import check_output_folder, folder_lock
-from offcmab.validation.runner.spec import PROFILES, Instance
 from offcmab.validation.runner.store import DROPPED_NAME, LOG_NAME
 from offcmab.validation.runner.sweep import RunConfig, package_versions, run_validation
 from offcmab.validation.sandbox import DEFAULT_TIMEOUT
 from offcmab.validation.subjects import REFERENCE, resolve
-from offcmab.validation.theorem import Theorem
-from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.theorems import THEOREMS, index
 from offcmab.validation.tightness.corpus import corpus_instances
 from offcmab.validation.user_algorithm import (
     UserAlgorithm,
@@ -206,7 +206,8 @@ def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
             bound_scale=door.bound_scale, progress=door.progress,
             subject=spec, power=power, replay_only=bool(door.saved),
             extra_instances=door.saved or corpus_instances(door.profile, THEOREMS),
-            trial_timeout=door.trial_timeout, algorithm_log=log, verbose=door.verbose)
+            trial_timeout=door.trial_timeout, algorithm_log=log, verbose=door.verbose,
+            index=index)
         result = run_validation(config, theorems, describe)
         if log.exists() and log.stat().st_size == 0:
             log.unlink()  # the algorithm printed nothing

@@ -25,15 +25,15 @@ from typing import Any
 
 from offcmab.validation.events import collect as events
 from offcmab.validation.events.core import TRIALS, EventResult, run_cases
+from offcmab.validation.parts.spec import Instance, Profile, TrialKey
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner import analysis
 from offcmab.validation.runner.backends import Task
 from offcmab.validation.runner.event_pool import EventBatch
 from offcmab.validation.runner.plan import Plan, build_cells, make_rows
-from offcmab.validation.runner.spec import Instance, Profile, TrialKey
 from offcmab.validation.runner.store import TrialRecord
 from offcmab.validation.scenarios.traps import TRAP
 from offcmab.validation.subjects import CONTROL, control_spec
-from offcmab.validation.theorem import Theorem
 
 
 def broken(control: Callable[..., Any]) -> str:

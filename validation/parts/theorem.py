@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from offcmab.bounds.bound import Bound
-from offcmab.validation.events.core import EventCase
-from offcmab.validation.runner.scenario import Scenario
-from offcmab.validation.runner.spec import Instance
-from offcmab.validation.tightness.spaces import Space
+from offcmab.validation.parts.event_case import EventCase
+from offcmab.validation.parts.scenario import Scenario
+from offcmab.validation.parts.space import Space
+from offcmab.validation.parts.spec import Instance
 
 #: The default of :attr:`Signature.returns`: what an offline algorithm hands back.
 ACTION = ("the action: a flat integer array of distinct ids, or a result object with an "
