@@ -87,7 +87,8 @@ def commands_to_build(argv: Sequence[str] | None) -> list[str]:
     only = requested(argv, list(COMMANDS))
     if only is not None:
         return [only]
-    if "--version" in argv and not any(word in ("-h", "--help") for word in argv):
+    words = [word for word in argv if not word.startswith("-")]  # a misspelt command name
+    if not words and "--version" in argv and not {"-h", "--help"} & set(argv):
         return []
     return list(COMMANDS)
 

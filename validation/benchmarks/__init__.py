@@ -14,10 +14,17 @@ cheap.
 
 from types import ModuleType
 
-from offcmab.validation.benchmarks import bounds_eval, clcb_statistics, ic_simulation, im_oracle
+from offcmab.validation.benchmarks import (
+    bounds_eval,
+    clcb_statistics,
+    ic_simulation,
+    im_oracle,
+    startup,
+)
 
 #: Benchmark name -> module, in the order ``offcmab bench`` runs them.
 BENCHMARKS: dict[str, ModuleType] = {
+    "startup": startup,
     "clcb-statistics": clcb_statistics,
     "ic-simulation": ic_simulation,
     "im-oracle": im_oracle,

@@ -35,7 +35,9 @@ the node-level LCBs are all 0 (the estimator needs :math:`n q_u^2` far above
 :math:`\log(12nE/\delta)`, and here :math:`q_u = 3/V`), so IMM runs on an all-zero graph and is
 a small part of either side: the statistics path is what is timed.
 
-Goals: time ratio ``<= 1.5``, memory ratio ``<= 2``.
+Goals: time ratio ``<= 1.2`` for the cascade (the floor is the whole of its work: one
+archive read, two ``bincount`` calls, the LCBs, one ``argpartition``) and ``<= 1.5`` for the
+others, memory ratio ``<= 2``.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ from offcmab.validation.benchmarks.figures import figure
 TITLE = "offcmab solve (whole process) vs a bare numpy floor script, per problem"
 
 GOAL_TIME_RATIO = 1.5
+#: Problems whose time goal is tighter than :data:`GOAL_TIME_RATIO`.
+GOAL_TIME_RATIOS: dict[str, float] = {"cascade": 1.2}
 GOAL_MEMORY_RATIO = 2.0
 
 _LOAD = """
@@ -270,7 +274,8 @@ def run(quick: bool) -> dict[str, Any]:
             numbers = compare(problem, quick, Path(folder))
             out[problem] = numbers
             figures.append(figure(f"solve {problem} time", numbers["ratio"],
-                                  "numpy floor script (same run)", GOAL_TIME_RATIO, "lower"))
+                                  "numpy floor script (same run)",
+                                  GOAL_TIME_RATIOS.get(problem, GOAL_TIME_RATIO), "lower"))
             if not quick:  # quick logs are smaller than the interpreter: no memory figure
                 figures.append(figure(f"solve {problem} peak memory", numbers["memory_ratio"],
                                       "size of the floor's arrays", GOAL_MEMORY_RATIO, "lower"))
