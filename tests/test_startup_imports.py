@@ -105,12 +105,15 @@ def test_solve_imports_no_symbolic_or_heavy_package(problem: str, write, tmp_pat
     assert within(names, tuple(others)) == []
 
 
-def test_solve_cascade_imports_no_influence_maximization(tmp_path: Path) -> None:
+def test_solve_cascade_imports_no_other_problem(tmp_path: Path) -> None:
+    """Neither influence maximization (the IM oracle's cost model) nor the LLM cache (its CSV
+    reader) comes with ``solve cascade``, nor the engine that runs theorems."""
     path = tmp_path / "log.npz"
     _cascade(path, np.random.default_rng(5))
     names = imported(["solve", "cascade", "--data", str(path), "--k", "3", "--delta", "0.1"],
                      tmp_path)
-    assert within(names, ("offcmab.reference.im", "offcmab.validation.runner.backends",
+    assert within(names, ("offcmab.reference.im", "offcmab.reference.problems.llm_cache",
+                          "offcmab.reference.problems.kpath", "offcmab.validation.runner.backends",
                           "offcmab.validation.theorems")) == []
 
 
