@@ -120,3 +120,21 @@ def test_solve_cascade_imports_no_other_problem(tmp_path: Path) -> None:
 @pytest.mark.parametrize("problem", ["im-node", "im-edge"])
 def test_influence_solvers_start_without_heavy_packages(problem: str, tmp_path: Path) -> None:
     assert within(imported(["solve", problem, "--help"], tmp_path), HEAVY) == []
+
+
+def test_bench_startup_reports_both_ratios(capsys: pytest.CaptureFixture[str]) -> None:
+    """The benchmark's rows and figures are there (what they measure is not asserted)."""
+    import json
+
+    from offcmab.validation.cli import main
+
+    assert main(["bench", "--quick", "--json", "--only", "startup"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    block = out["startup"]
+    assert block["repeats"] == 3
+    for name in ("import numpy", "--version", "solve cascade"):
+        assert len(block[name]["runs_s"]) == 3 and block[name]["median_s"] > 0
+    figures = out["summary"]["figures"]
+    assert [row["figure"] for row in figures] == ["offcmab --version start-up",
+                                                  "offcmab solve cascade start-up"]
+    assert all(row["goal"] == 1.5 and row["better"] == "lower" for row in figures)
