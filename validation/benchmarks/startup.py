@@ -43,7 +43,7 @@ TINY_LISTS, TINY_ITEMS = 1_000, 100
 CONSOLE_SCRIPT = "import sys; from offcmab.validation.cli import main; sys.exit(main())"
 
 
-def interleaved_medians(commands: dict[str, list[str]], repeats: int) -> dict[str, list[float]]:
+def interleaved_runs(commands: dict[str, list[str]], repeats: int) -> dict[str, list[float]]:
     """Wall seconds of every command, run in turn ``repeats`` times (output discarded)."""
     seconds: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(repeats):
@@ -66,8 +66,8 @@ def run(quick: bool) -> dict[str, Any]:
             "solve cascade": [sys.executable, "-c", CONSOLE_SCRIPT, "solve", "cascade",
                               "--data", str(log), "--k", "5", "--delta", "0.05"],
         }
-        interleaved_medians(commands, 1)  # a first run of each: compiled files, disk cache
-        runs = interleaved_medians(commands, 3 if quick else 15)
+        interleaved_runs(commands, 1)  # a first run of each: compiled files, disk cache
+        runs = interleaved_runs(commands, 3 if quick else 15)
     medians = {name: statistics.median(times) for name, times in runs.items()}
     numpy_s = medians["import numpy"]
     out: dict[str, Any] = {"repeats": len(runs["import numpy"]),
