@@ -136,9 +136,9 @@ def _kill_group(group: int, number: int) -> bool:
 
 def supervised(run: Callable[[], int], command: str) -> int:
     """Run ``run()`` (the command) in a supervised child; return the command's exit code."""
-    watch = _Watch()
     import tempfile  # here, not at the top: every command imports this module at start-up
 
+    watch = _Watch()
     previous = {number: signal.signal(number, watch.stop) for number in STOPS}
     private = tempfile.mkdtemp(prefix="offcmab-run-")
     read_end, write_end = os.pipe()
