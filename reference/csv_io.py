@@ -15,18 +15,8 @@ Layout (cascade and k-path logs, and any log of triggered arms with outcomes)::
   each arm's outcome (a number in ``[0, 1]``) in the slot of the same number, and empty
   cells after the last arm.  Every row has one cell per column (empty ones included).
 
-LLM cache logs (``offcmab solve llm-cache``) have their own columns::
-
-    # queries=100
-    query,cost,cache_1,cache_2
-    4,0.7,3,1
-    1,,3,1
-
-* line 1: ``# queries=M``, the number of distinct queries;
-* line 2: ``query``, ``cost`` and ``cache_1`` to ``cache_K`` (the largest cache logged);
-* every further row is one round: the query, its cost (empty exactly when the query was in
-  the cache: a hit, whose cost is not observed) and the round's cache in the first
-  ``cache_J`` cells, empty cells after its last query.
+LLM cache logs (``offcmab solve llm-cache``) have their own columns, read by
+:mod:`offcmab.reference.problems.llm_cache_csv` with the column readers of this module.
 
 Parsing is by column: the ``csv`` module splits the rows, and every check and conversion
 then runs on whole columns at once.  Every problem is an
@@ -47,8 +37,6 @@ import numpy as np
 from offcmab.reference.dataset import OfflineDataset, offsets_from_lengths
 from offcmab.reference.dataset_io import check_file, open_text, read_dataset
 from offcmab.reference.errors import InputError, check_size
-from offcmab.reference.problems.llm_cache import CacheLog, HitLog
-from offcmab.reference.problems.llm_cache_io import read_cache_log
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -72,15 +60,6 @@ def read_log(path: str | Path, actions: bool = True) -> OfflineDataset:
     """Read a logged dataset in any format ``offcmab solve`` takes: CSV (this module), or
     JSON Lines / ``.npz`` (:func:`offcmab.reference.dataset_io.read_dataset`)."""
     return read_csv_dataset(path) if is_csv(path) else read_dataset(path, actions)
-
-
-def read_any_cache_log(path: str | Path, bounded: bool = True, caches: bool = True
-                       ) -> CacheLog | HitLog:
-    """Read an LLM cache log in any format ``offcmab solve llm-cache`` takes: CSV (this
-    module), or JSON Lines / ``.npz``
-    (:func:`offcmab.reference.problems.llm_cache_io.read_cache_log`)."""
-    return read_cache_csv(path, bounded) if is_csv(path) else \
-        read_cache_log(path, bounded, caches)
 
 
 def check_log(path: str | Path, check: Callable[[T], R], data: T) -> R:
@@ -331,65 +310,4 @@ def write_csv_dataset(dataset: OfflineDataset, path: str | Path) -> None:
         handle.write(f"# m={dataset.m}\n")
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(header)
-        writer.writerows(table.tolist())
-
-
-def read_cache_csv(path: str | Path, bounded: bool = True) -> CacheLog:
-    """Read an LLM cache log from CSV; see the module docstring for the layout.
-
-    Observed costs must lie in ``[0, 1]`` unless ``bounded`` is false (then any finite
-    number: sub-Gaussian costs).
-    """
-    m, header, table, lines = _rows(Path(path), "queries", "distinct queries")
-    columns = _columns(header, ("cache",), ("query", "cost"))
-    for name in ("query", "cost"):
-        if not columns[name]:
-            raise InputError(name, "missing from the header: a cache log needs query, cost "
-                             "and cache_J columns", PREAMBLE)
-    queries, asked = _ids(table, columns["query"], ["query"], lines, m, "query")
-    if not asked.all():
-        row = int(np.flatnonzero(~asked)[0])
-        raise InputError("query", "expected the round's query id, found an empty cell",
-                         int(lines[row]))
-    cached, kept = _ids(table, columns["cache"], [header[i].strip() for i in columns["cache"]],
-                        lines, m, "query") if columns["cache"] else \
-        (np.zeros((table.shape[0], 0), np.int64), np.zeros((table.shape[0], 0), bool))
-    hits = (cached == queries).any(axis=1)
-    costs = _costs(table[:, columns["cost"][0]], hits, lines, bounded)
-    return CacheLog(m, offsets_from_lengths(kept.sum(axis=1)), cached[kept],
-                    queries[:, 0], costs, bounded)
-
-
-def _costs(cells: np.ndarray, hits: np.ndarray, lines: np.ndarray, bounded: bool) -> np.ndarray:
-    """The costs, ``nan`` on hits: empty exactly where the query was in the cache."""
-    observed = cells != ""
-    if (observed == hits).any():
-        row = int(np.flatnonzero(observed == hits)[0])
-        expected = "an empty cell (the query is in the cache: a hit)" if hits[row] else \
-            "the cost (the query is not in the cache: a miss)"
-        found = repr(str(cells[row])) if observed[row] else "an empty cell"
-        raise InputError("cost", f"expected {expected}, found {found}", int(lines[row]))
-    costs = _numbers(cells, observed, _ascii(cells[:, None], ["cost"], lines)[:, 0])
-    if costs is None:
-        row = int(np.flatnonzero(observed & _not_numbers(cells))[0])  # the error path only
-        raise InputError("cost", f"expected a number, found {str(cells[row])!r}",
-                         int(lines[row])) from None
-    allowed = np.isfinite(costs) & ((costs >= 0.0) & (costs <= 1.0) if bounded else True)
-    if (observed & ~allowed).any():
-        row = int(np.flatnonzero(observed & ~allowed)[0])
-        interval = "in [0, 1] (or pass --unbounded-costs)" if bounded else "finite"
-        raise InputError("cost", f"expected a number {interval}, found {cells[row]}",
-                         int(lines[row]))
-    return costs
-
-
-def write_cache_csv(log: CacheLog, path: str | Path) -> None:
-    """Write an LLM cache log in the CSV layout (costs in the shortest exact text)."""
-    names, cells = _slots(log.cache_offsets, log.caches, "cache")
-    costs = np.where(np.isnan(log.costs), "", log.costs.astype(str)).astype(object)
-    table = np.column_stack([log.queries.astype(str).astype(object), costs, cells])
-    with Path(path).open("w", encoding="utf-8", newline="") as handle:
-        handle.write(f"# queries={log.m}\n")
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["query", "cost", *names])
         writer.writerows(table.tolist())

@@ -77,31 +77,25 @@ def _check_ids(ids: IntArray, m: int, field: str) -> None:
         raise InputError(field, f"arm id {bad} is outside [0, {m})")
 
 
+#: Entries per block of the duplicate check on short samples: its temporaries stay in cache.
+_DISTINCT_BLOCK = 1 << 16
+
+
 def _check_distinct_per_sample(ids: IntArray, offsets: IntArray, field: str) -> None:
     """Reject a sample that lists the same arm twice (tau_t is a set).
 
     Short samples (the usual case: ranked lists, paths) are checked by comparing
     each entry with the entry ``d`` places before it, one vectorized pass per shift
-    ``d`` (linear time); only the few equal pairs found are then asked whether they lie
-    in the same sample.  Long samples fall back to one ``lexsort``.  The error names the
-    first offending sample either way.
+    ``d`` (linear time), block by block (:func:`_first_repeat`); only the few equal pairs
+    found are then asked whether they lie in the same sample.  Long samples fall back to
+    one ``lexsort``.  The error names the first offending sample either way.
     """
     if ids.size < 2:
         return
     lengths = np.diff(offsets)
     longest = int(lengths.max())
     if longest <= 16:
-        first_bad: int | None = None
-        for d in range(1, longest):
-            pairs = ids[d:] == ids[:-d]
-            if not pairs.any():  # the usual case: no equal pair at all at this shift
-                continue
-            equal = np.flatnonzero(pairs) + d
-            if equal.size:
-                owner = np.searchsorted(offsets, equal, side="right") - 1
-                same = equal[equal - offsets[owner] >= d]
-                if same.size and (first_bad is None or same[0] < first_bad):
-                    first_bad = int(same[0])
+        first_bad = _first_repeat(ids, offsets, longest)
         if first_bad is not None:
             sample = int(np.searchsorted(offsets, first_bad, side="right") - 1)
             raise InputError(field, f"sample {sample} lists an arm more than once")
@@ -112,6 +106,37 @@ def _check_distinct_per_sample(ids: IntArray, offsets: IntArray, field: str) -> 
     if np.any(same):
         sample = int(owner[order][1:][same][0])
         raise InputError(field, f"sample {sample} lists an arm more than once")
+
+
+def _first_repeat(ids: IntArray, offsets: IntArray, longest: int,
+                  block: int = _DISTINCT_BLOCK) -> int | None:
+    """The first entry that repeats an earlier entry of its own sample, or None.
+
+    Entry ``e`` repeats entry ``e - d`` of its sample when ``ids[e] == ids[e - d]`` and
+    ``e - d`` is not before the sample's first entry; with samples of at most ``longest``
+    entries, ``d`` runs from 1 to ``longest - 1``.  The entries are compared in blocks of
+    ``block`` entries, every shift within a block before the next block, so that the array
+    is read from memory once rather than once per shift, and the first block that holds a
+    repeat holds the first one.
+    """
+    for start in range(0, ids.size, block):
+        stop = min(start + block, ids.size)
+        first: int | None = None
+        for d in range(1, longest):
+            low = max(start, d)
+            if low >= stop:
+                continue
+            pairs = ids[low:stop] == ids[low - d:stop - d]
+            if not pairs.any():  # the usual case: no equal pair at all at this shift
+                continue
+            equal = np.flatnonzero(pairs) + low
+            owner = np.searchsorted(offsets, equal, side="right") - 1
+            same = equal[equal - offsets[owner] >= d]
+            if same.size and (first is None or same[0] < first):
+                first = int(same[0])
+        if first is not None:
+            return first
+    return None
 
 
 @dataclass(frozen=True)

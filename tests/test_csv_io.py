@@ -12,13 +12,7 @@ import numpy as np
 import pytest
 from test_cli_solve import run_cli
 
-from offcmab.reference.csv_io import (
-    read_cache_csv,
-    read_csv_dataset,
-    read_log,
-    write_cache_csv,
-    write_csv_dataset,
-)
+from offcmab.reference.csv_io import read_csv_dataset, read_log, write_csv_dataset
 from offcmab.reference.dataset import OfflineDataset
 from offcmab.reference.dataset_io import read_jsonl, write_jsonl
 from offcmab.reference.errors import InputError
@@ -28,6 +22,7 @@ from offcmab.reference.problems.llm_cache import (
     UniformRandomCaches,
     sample_log,
 )
+from offcmab.reference.problems.llm_cache_csv import read_cache_csv, write_cache_csv
 from offcmab.reference.problems.llm_cache_io import read_cache_jsonl, write_cache_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]

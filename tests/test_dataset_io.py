@@ -7,8 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from offcmab.reference.dataset import OfflineDataset
+from offcmab.reference.dataset import OfflineDataset, _first_repeat
 from offcmab.reference.dataset_io import read_dataset, write_dataset
 from offcmab.reference.errors import InputError
 
@@ -110,3 +112,16 @@ def test_repeated_arm_named_by_sample(lists: list[list[int]], bad_sample: int | 
         return
     with pytest.raises(InputError, match=f"sample {bad_sample} lists an arm more than once"):
         OfflineDataset.from_records(9, lists, outcomes)
+
+
+@settings(max_examples=200)
+@given(lists=st.lists(st.lists(st.integers(0, 4), max_size=6), min_size=1, max_size=12),
+       block=st.integers(1, 9))
+def test_first_repeat_in_blocks_matches_a_scan(lists: list[list[int]], block: int) -> None:
+    """Blocks of any size find the first entry that repeats its own sample, as a scan does."""
+    ids = np.array([arm for arms in lists for arm in arms], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum([len(arms) for arms in lists])]).astype(np.int64)
+    expected = next((int(offsets[t]) + j for t, arms in enumerate(lists)
+                     for j, arm in enumerate(arms) if arm in arms[:j]), None)
+    longest = max(len(arms) for arms in lists)
+    assert _first_repeat(ids, offsets, longest, block) == expected

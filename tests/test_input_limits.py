@@ -34,7 +34,7 @@ from offcmab.reference.im.oracles import imm
 from offcmab.reference.oracles import KPathOracle
 from offcmab.reference.problems import cascade as cascade_problem
 from offcmab.reference.problems.kpath import KPathProblem, PathLaw
-from offcmab.validation import costs, limits
+from offcmab.validation import costs, limits, reading_cost
 from offcmab.validation.commands import im_oracle as im_oracle_command
 from offcmab.validation.commands import spread as spread_command
 from offcmab.validation.commands import validate_run
@@ -265,7 +265,7 @@ def test_dataset_memory_model(tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"log.{suffix}"
     write_dataset(dataset, path)
     actual = traced_peak(lambda: clcb(read_dataset(path), KPathOracle(30, 3), 0.1))
-    estimate = costs.dataset_cost(path).bytes
+    estimate = reading_cost.dataset_cost(path).bytes
     assert actual / 2 <= estimate <= 2 * actual, (estimate, actual)
 
 

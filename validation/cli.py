@@ -19,12 +19,12 @@ from types import ModuleType
 from typing import NoReturn
 
 from offcmab import __version__
-from offcmab.reference.errors import InputError
 from offcmab.validation import supervisor
 from offcmab.validation.extras import MissingExtra
 
 #: Subcommand name -> implementing module, in the order ``--help`` lists them.  Module paths,
-#: not modules: a command imports only its own module (start-up time of ``offcmab solve``).
+#: not modules: a command imports only its own module (start-up time of ``offcmab solve``),
+#: and ``offcmab --version`` none at all.
 COMMANDS: dict[str, str] = {
     "validate": "offcmab.validation.commands.validate",
     "compare": "offcmab.validation.commands.compare",
@@ -75,14 +75,34 @@ def requested(argv: Sequence[str], names: Sequence[str]) -> str | None:
     return word if word in names else None
 
 
+def commands_to_build(argv: Sequence[str] | None) -> list[str]:
+    """The subcommands whose parsers :func:`build_parser` builds for ``argv``.
+
+    The one ``argv`` names; none for a bare ``offcmab --version`` (which prints and exits
+    before any subcommand is looked at); every one otherwise, so that ``--help`` lists them
+    and a misspelt name is answered with the choices.
+    """
+    if argv is None:
+        return list(COMMANDS)
+    only = requested(argv, list(COMMANDS))
+    if only is not None:
+        return [only]
+    words = [word for word in argv if not word.startswith("-")]  # a misspelt command name
+    if not words and "--version" in argv and not {"-h", "--help"} & set(argv):
+        return []
+    return list(COMMANDS)
+
+
 def build_parser(argv: Sequence[str] | None = None) -> Parser:
     """The parser: one subparser per available subcommand.
 
     With ``argv`` naming a subcommand, only that one is built (its module imported): start-up
-    time of ``offcmab solve`` is part of its cost.  ``argv`` is handed on as ``Parser.argv``
-    so that a command with sub-subcommands (``solve``) can do the same.
+    time of ``offcmab solve`` is part of its cost (:func:`commands_to_build`).  ``argv`` is
+    handed on as ``Parser.argv`` so that a command with sub-subcommands (``solve``) can do
+    the same.
     """
-    only = requested(argv, list(COMMANDS)) if argv is not None else None
+    names = commands_to_build(argv)
+    only = names[0] if argv is not None and len(names) == 1 else None
     parser = Parser(
         prog="offcmab",
         description="Off-CMAB reference implementation and theory checker.",
@@ -90,10 +110,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     parser.add_argument("--version", action="version", version=f"offcmab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for name, module_path in COMMANDS.items():
-        if only is not None and name != only:
-            continue
-        module = load_command(module_path)
+    for name in names:
+        module = load_command(COMMANDS[name])
         if module is None:
             continue
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
@@ -186,7 +204,7 @@ def _main(words: list[str]) -> int:
     except MemoryError:
         sys.stderr.write(f"offcmab {args.command}: error: the input needs more memory than "
                          "this machine has\n")
-    except (InputError, ValueError, MissingExtra) as error:
+    except (ValueError, MissingExtra) as error:  # InputError is a ValueError
         sys.stderr.write(f"offcmab {args.command}: error: {error}\n")
     except BrokenPipeError:
         raise  # not an error of the input: main() ends quietly

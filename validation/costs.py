@@ -3,12 +3,13 @@ r"""Cost models of the commands, evaluated from their parameters before any larg
 Each function returns a :class:`~offcmab.validation.limits.Cost` that
 :func:`~offcmab.validation.limits.check_cost` compares with the limits.  The byte counts
 follow the arrays the code allocates (named in each docstring); the throughputs are
-measurements on a small shared machine (see :mod:`offcmab.validation.limits`).
+measurements on a small shared machine (see :mod:`offcmab.validation.limits`).  The model of
+reading a dataset (``solve``) is :mod:`offcmab.validation.reading_cost`, apart so that
+``offcmab solve`` does not import the influence-maximization oracle that :func:`imm_cost`
+needs.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from offcmab.reference.im.opim import early_stop_rr_sets
 from offcmab.reference.im.oracles import rr_set_count, selection_rr_sets_floor
@@ -27,13 +28,7 @@ SECONDS_PER_ACTIVATION = 2e-7
 BYTES_PER_CASCADE = 16
 #: Bytes of a batch of cascades in flight (the diffusion batches about a million keys).
 CASCADE_BATCH_BYTES = 64e6
-#: Peak bytes of reading a JSON Lines dataset and running an algorithm, per byte of file:
-#: the lines as strings, then each id or outcome (2 to 4 characters of the file) as a Python
-#: object in a list before it becomes an 8-byte array entry (measured: 5.3 on a cascade log).
-JSONL_BYTES_PER_FILE_BYTE = 6
-#: The same for a ``.npz`` dataset, whose members are read straight into their arrays
-#: (measured: 0.72 on the same log; the algorithm's per-sample temporaries stay below it).
-NPZ_BYTES_PER_FILE_BYTE = 1
+
 
 def cascade_coefficients_cost(m: int, k: int) -> Cost:
     r"""``coefficients cascade``: the exact :math:`p^{D_S}` of uniform lists.
@@ -88,22 +83,6 @@ def spread_cost(samples: int, seeds: int) -> Cost:
                 f"samples*seeds = {activations:.3g} activations at least, "
                 f"{SECONDS_PER_ACTIVATION * 1e6:g} us each; {BYTES_PER_CASCADE} bytes per "
                 "cascade")
-
-
-def dataset_cost(path: Path, field: str = "data") -> Cost:
-    """``solve``: reading a dataset file and running the algorithm on it, from the file size.
-
-    A missing file costs nothing here (the reader reports it).  No time model: reading is
-    linear in the file and the algorithms are linear in the samples.
-    """
-    try:
-        size = Path(path).stat().st_size
-    except OSError:
-        size = 0
-    factor = NPZ_BYTES_PER_FILE_BYTE if Path(path).suffix == ".npz" \
-        else JSONL_BYTES_PER_FILE_BYTE
-    return Cost(field, float(size) * factor, 0.0,
-                f"{factor} bytes per byte of the {size}-byte file")
 
 
 #: Bytes per run of ``calibrate`` kept from the start: its seed (spawned from a

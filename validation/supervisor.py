@@ -38,7 +38,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -137,6 +136,8 @@ def _kill_group(group: int, number: int) -> bool:
 
 def supervised(run: Callable[[], int], command: str) -> int:
     """Run ``run()`` (the command) in a supervised child; return the command's exit code."""
+    import tempfile  # here, not at the top: every command imports this module at start-up
+
     watch = _Watch()
     previous = {number: signal.signal(number, watch.stop) for number in STOPS}
     private = tempfile.mkdtemp(prefix="offcmab-run-")
@@ -170,6 +171,8 @@ def supervised(run: Callable[[], int], command: str) -> int:
 
 def _child(run: Callable[[], int], fd: int, private: str, early: list[int],
            parent: int) -> int:
+    import tempfile  # imported already by supervised()
+
     os.setpgid(0, 0)
     end_with_parent(parent)
     os.environ["TMPDIR"] = private  # every temporary file of the run, removed at its end

@@ -1,7 +1,7 @@
 r"""``offcmab solve`` as a whole process against a bare numpy floor script, per problem.
 
 For each problem a log is drawn and saved as ``.npz`` (uncompressed, as our writer stores
-it), then two child processes are timed, interleaved ``repeats`` times (5; 1 with
+it), then two child processes are timed, interleaved :data:`REPEATS` times (1 with
 ``quick``) so that a busy machine slows both alike, and the medians are compared:
 
 * ``solve``: ``python -m validation solve PROBLEM --data log.npz ...`` (start-up, imports,
@@ -35,7 +35,9 @@ the node-level LCBs are all 0 (the estimator needs :math:`n q_u^2` far above
 :math:`\log(12nE/\delta)`, and here :math:`q_u = 3/V`), so IMM runs on an all-zero graph and is
 a small part of either side: the statistics path is what is timed.
 
-Goals: time ratio ``<= 1.5``, memory ratio ``<= 2``.
+Goals: time ratio ``<= 1.2`` for the cascade (the floor is the whole of its work: one
+archive read, two ``bincount`` calls, the LCBs, one ``argpartition``) and ``<= 1.5`` for the
+others, memory ratio ``<= 2``.
 """
 
 from __future__ import annotations
@@ -68,7 +70,13 @@ from offcmab.validation.benchmarks.figures import figure
 TITLE = "offcmab solve (whole process) vs a bare numpy floor script, per problem"
 
 GOAL_TIME_RATIO = 1.5
+#: Problems whose time goal is tighter than :data:`GOAL_TIME_RATIO`.
+GOAL_TIME_RATIOS: dict[str, float] = {"cascade": 1.2}
 GOAL_MEMORY_RATIO = 2.0
+
+#: Interleaved runs of each side (the medians are compared): on a busy machine a single run of
+#: either side can take twice its median.
+REPEATS = 7
 
 _LOAD = """
 import sys
@@ -243,7 +251,7 @@ def compare(problem: str, quick: bool, folder: Path) -> dict[str, Any]:
     floor = [sys.executable, "-c", PEAK_PREFIX + FLOORS[problem], str(path), graph]
     peak = folder / "peak.txt"
     runs: dict[str, list[tuple[float, int]]] = {"solve": [], "floor": []}
-    for _ in range(1 if quick else 5):
+    for _ in range(1 if quick else REPEATS):
         runs["floor"].append(timed_child(floor, peak))
         runs["solve"].append(timed_child(solve, peak))
     seconds = {key: statistics.median(t for t, _ in value) for key, value in runs.items()}
@@ -270,7 +278,8 @@ def run(quick: bool) -> dict[str, Any]:
             numbers = compare(problem, quick, Path(folder))
             out[problem] = numbers
             figures.append(figure(f"solve {problem} time", numbers["ratio"],
-                                  "numpy floor script (same run)", GOAL_TIME_RATIO, "lower"))
+                                  "numpy floor script (same run)",
+                                  GOAL_TIME_RATIOS.get(problem, GOAL_TIME_RATIO), "lower"))
             if not quick:  # quick logs are smaller than the interpreter: no memory figure
                 figures.append(figure(f"solve {problem} peak memory", numbers["memory_ratio"],
                                       "size of the floor's arrays", GOAL_MEMORY_RATIO, "lower"))

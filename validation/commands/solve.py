@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 
 from offcmab.validation.cli import load_command, requested
-from offcmab.validation.costs import dataset_cost
 from offcmab.validation.limits import add_force_argument, check_cost
+from offcmab.validation.reading_cost import dataset_cost
 from offcmab.validation.runner.folder import check_output_file
 from offcmab.validation.solvers.summary import add_output_arguments, report
 

@@ -27,7 +27,6 @@ import contextlib
 import io
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -196,6 +195,8 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     gets the mode the umask gives a new file.  An ``OSError`` names ``path``.  Nothing but a
     regular file (or nothing) at ``path`` is ever replaced: ``InputError`` otherwise.
     """
+    import tempfile  # here, not at the top: start-up of every command that may write a file
+
     _refuse_special(path)
     try:
         handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.",

@@ -8,9 +8,9 @@ import numpy as np
 
 from offcmab.reference.certificates import cache_certificate
 from offcmab.reference.clcb_llm import clcb_llm, ucb_radius
-from offcmab.reference.csv_io import read_any_cache_log
 from offcmab.reference.errors import check_cardinality
 from offcmab.reference.llm_baselines import lec, lfu
+from offcmab.reference.problems.llm_cache_csv import read_any_cache_log
 from offcmab.validation.arguments import input_path, positive_int, probability
 from offcmab.validation.solvers.cascade import add_check_argument
 from offcmab.validation.solvers.summary import Solution, smallest_count
