@@ -30,12 +30,12 @@ With ``objective="certificate"`` the score is instead minus the empirical
 action (:func:`offcmab.validation.tightness.ledger.quantile_ratio`), over
 :data:`CERTIFICATE_TRIALS` logs of the trial keys of :data:`CERTIFICATE_NAME`.  The
 certificate itself needs no precondition, but an instance is a candidate only where the
-theorem applies (its precondition holds and its coefficients are finite), so that the ledger
-of the instance found compares the certificate with the bound; a vacuous bound does not
-exclude it (the certificate's ratio is what is maximised).  More logs than the stated
-search's 20: at :math:`\delta = 0.05` the quantile of 20 logs is their largest gap, and a
-search on so few common logs prefers instances that err once among them, however rarely
-they err elsewhere.
+theorem applies (the stated and the proved preconditions hold and the coefficients are
+finite), so that the ledger of the instance found compares the certificate with both
+bounds; a vacuous bound does not exclude it (the certificate's ratio is what is
+maximised).  More logs than the stated search's 20: at :math:`\delta = 0.05` the quantile
+of 20 logs is their largest gap, and a search on so few common logs prefers instances that
+err once among them, however rarely they err elsewhere.
 """
 
 from __future__ import annotations
@@ -130,9 +130,11 @@ def evaluate_certificate(theorem: Theorem, params: dict[str, Any], delta: float,
     """Score one instance by the certificate's ratio over ``trials`` logs at ``n``."""
     scenario = theorem.scenario
     instance = Instance(CERTIFICATE_NAME, params, delta, (n,), "tightness")
-    value = scenario.bound(instance, n, "stated")
-    if value.value is None:  # outside the theorem's hypotheses: the ledger has no bound there
-        return Evaluation(instance, n, "n/a", NOT_APPLICABLE_SCORE, reason=value.reason)
+    for variant in ("stated", "proved"):  # outside the hypotheses the ledger has no bound
+        value = scenario.bound(instance, n, variant)
+        if value.value is None:
+            return Evaluation(instance, n, "n/a", NOT_APPLICABLE_SCORE,
+                              reason=f"{variant}: {value.reason}")
     largest = scenario.max_gap(instance, n).value
     if not largest > 0:
         return Evaluation(instance, n, "n/a", NOT_APPLICABLE_SCORE,
