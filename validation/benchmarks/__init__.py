@@ -14,7 +14,13 @@ cheap.
 
 from types import ModuleType
 
-from offcmab.validation.benchmarks import bounds_eval, clcb_statistics, ic_simulation, im_oracle
+from offcmab.validation.benchmarks import (
+    bounds_eval,
+    certificate_cost,
+    clcb_statistics,
+    ic_simulation,
+    im_oracle,
+)
 
 #: Benchmark name -> module, in the order ``offcmab bench`` runs them.
 BENCHMARKS: dict[str, ModuleType] = {
@@ -22,4 +28,5 @@ BENCHMARKS: dict[str, ModuleType] = {
     "ic-simulation": ic_simulation,
     "im-oracle": im_oracle,
     "bounds-eval": bounds_eval,
+    "certificate-cost": certificate_cost,
 }
