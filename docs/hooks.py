@@ -33,7 +33,7 @@ network.  What the hooks do:
       a measured figure from a stored run record (``docs/assets/runs/``) with its command,
       commit and date beside it; ``{{ corpus_table() }}`` the tightness corpus from its runs;
       ``{{ calibration_table("record") }}`` a stored ``offcmab calibrate --json`` run;
-      ``{{ ledger_table("ledger") }}`` the slack ledger of every id from its stored runs,
+      ``{{ ledger_table("ledger-corpus") }}`` the slack ledger of every id from its stored runs,
       ``{{ certificate_derivations() }}`` each certificate's event beside its proof's;
   ``{{ value("false-alarm budget") }}``
       a setting of the package (not a measurement): :mod:`docgen.figures` lists the names.

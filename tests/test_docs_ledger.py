@@ -34,13 +34,13 @@ def test_the_ledger_table_shows_every_stored_record(kind: str) -> None:
 
 
 def test_a_ledger_table_names_the_ids_without_a_record(tmp_path: Path) -> None:
-    stored = figures.RUNS / "ledger-thm1-inf.json"
+    stored = figures.RUNS / "ledger-corpus-thm1-inf.json"
     (tmp_path / stored.name).write_text(stored.read_text())
-    table = ledger_table.table("ledger", tmp_path)
+    table = ledger_table.table("ledger-corpus", tmp_path)
     assert table.count("\n| `") == 1  # one row, the others named under it
     assert "`thm2-lower`: " in table and "lower bound" in table
     with pytest.raises(figures.FigureError):
-        ledger_table.table("ledger", tmp_path / "empty")
+        ledger_table.table("ledger-corpus", tmp_path / "empty")
 
 
 def test_the_certificate_derivations_have_a_row_per_record() -> None:

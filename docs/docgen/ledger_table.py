@@ -1,11 +1,14 @@
 r"""The slack ledger and the certificates' derivations, rendered at build time.
 
-``{{ ledger_table("ledger") }}`` reads the run records ``docs/assets/runs/ledger-ID.json``
-(each the ``--json`` output of ``offcmab tightness ID --ledger-of FILE``, stored by
-``docs/record_run.py``) and shows one row per bound id: the ratio of each column, or why it is
-absent.  ``{{ ledger_table("certificate-search") }}`` does the same for the records of the
-certificate searches (``offcmab tightness ID --objective certificate``).  Ids with no record
-say why (a lower bound, no stored instance) from the package, not from the page.
+``{{ ledger_table("ledger-corpus") }}`` reads the run records
+``docs/assets/runs/ledger-corpus-ID.json`` (each the ``--json`` output of ``offcmab tightness
+ID --ledger-of validation/corpus/ID.json``, stored by ``docs/record_run.py``) and shows one row
+per bound id: the ratio of each column, or why it is absent.
+``{{ ledger_table("ledger-certificate") }}`` does the same for the instances the certificate
+searches stored under ``validation/corpus/certificate/`` (records ``ledger-certificate-ID``),
+and names the search that found each (records ``certificate-search-ID``, the output of
+``offcmab tightness ID --objective certificate``).  Ids with no record say why (a lower bound,
+no stored instance) from the package, not from the page.
 
 ``{{ certificate_derivations() }}`` renders, per certificate record of
 :mod:`offcmab.bounds.certificates`, the events the theorem's proof needs beside the one the
@@ -23,8 +26,10 @@ from docgen import figures, theory
 COLUMNS = (("stated", "stated bound"), ("proved", "proved bound"),
            ("certificate", "certificate"), ("proof_sum", "proof's sum"))
 #: The two kinds of stored ledger runs: record prefix -> what the instance is.
-KINDS = {"ledger": "the stored corpus instance (searched for the stated bound)",
-         "certificate-search": "the instance searched for the certificate's ratio"}
+KINDS = {"ledger-corpus": "the stored corpus instance (searched for the stated bound)",
+         "ledger-certificate": "the instance searched for the certificate's ratio"}
+#: The records of the searches behind ``ledger-certificate`` rows.
+SEARCH = "certificate-search"
 
 
 def _cell(result: dict[str, Any], column: str) -> str:
@@ -32,7 +37,8 @@ def _cell(result: dict[str, Any], column: str) -> str:
     if ratio is None:
         reason = result["ledger_run"]["reasons"].get(column, "")
         return f"absent: {reason}"
-    return "inf" if ratio == "inf" else f"{float(ratio):.3g}"
+    vacuous = " (vacuous)" if column in result["ledger_run"].get("vacuous", ()) else ""
+    return f"{float(ratio):.3g}{vacuous}"
 
 
 def _missing(bound_id: str, kind: str) -> str:
@@ -45,7 +51,7 @@ def _missing(bound_id: str, kind: str) -> str:
     theorem = find(THEOREMS, bound_id)
     if theorem.space is None:
         return searchable(theorem, THEOREMS).split(";")[0]
-    if kind == "certificate-search" and not certified(theorem):
+    if kind == "ledger-certificate" and not certified(theorem):
         return absent_reason(theorem)
     return "no stored instance (the search found no candidate)"
 
@@ -72,6 +78,9 @@ def table(kind: str, runs: Path | None = None) -> str:
                  *(_cell(result, column) for column, _ in COLUMNS))
         lines.append("| " + " | ".join(cells) + " |")
         sources.append(f"`{bound_id}`: {figures.short(record)}")
+        if kind == "ledger-certificate" and (folder / f"{SEARCH}-{bound_id}.json").is_file():
+            search = figures.load(f"{SEARCH}-{bound_id}", runs)
+            sources.append(f"its instance found by {figures.short(search)}")
     if not sources:
         raise figures.FigureError(f"ledger_table: no {kind}-ID run records")
     text = "\n".join(lines) + "\n"

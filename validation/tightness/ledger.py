@@ -63,7 +63,6 @@ from offcmab.validation.runner.scenario import Subject
 from offcmab.validation.runner.seeding import trial_generator
 from offcmab.validation.runner.spec import Instance, TrialKey
 from offcmab.validation.scenarios import cmabt, llm_instances
-from offcmab.validation.subjects import REFERENCE
 from offcmab.validation.theorem import ACTION, Theorem
 
 #: The ledger's columns, in the order of the proof (loosest first).
@@ -151,7 +150,7 @@ def trial_terms(theorem: Theorem, instance: Instance, n: int, seed: int,
             gaps[t] = run_task(Task(instance, key, seed), theorem).gap
         return Terms(gaps, None, None)
     capture = _Capture(theorem.reference_algorithm())
-    subject = Subject(REFERENCE, capture)
+    subject = Subject(theorem.signature.reference_name, capture)
     certificates, sums = np.empty(trials), np.empty(trials)
     for t in range(trials):
         rng = trial_generator(seed, TrialKey(theorem.id, instance.name, n, t))
@@ -173,11 +172,14 @@ def quantile_ratio(gaps: np.ndarray, denominators: np.ndarray | float, delta: fl
 
 @dataclass(frozen=True)
 class Entry:
-    """One column: the ratio, the quantity's size (its median over logs), or why it is absent."""
+    """One column: the ratio, the quantity's size (its median over logs), or why it is absent;
+    ``vacuous`` when a bound is at least the largest gap the instance allows (its ratio is
+    still the measured one, but no algorithm could exceed such a bound)."""
 
     ratio: float | None
     value: float | None = None
     reason: str = ""
+    vacuous: bool = False
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,7 @@ class Ledger:
                 "delta": self.delta, "seed": self.seed, "trials": self.trials,
                 "gap_quantile": self.gap_quantile, "ledger": self.ratios(),
                 "values": {name: self.entries[name].value for name in COLUMNS},
+                "vacuous": [name for name in COLUMNS if self.entries[name].vacuous],
                 "reasons": {name: self.entries[name].reason for name in COLUMNS
                             if self.entries[name].ratio is None}}
 
@@ -212,7 +215,9 @@ def _bound_entry(theorem: Theorem, instance: Instance, n: int, variant: str,
     value = theorem.scenario.bound(instance, n, variant)
     if value.value is None:
         return Entry(None, None, value.reason or f"the {variant} bound does not apply")
-    return Entry(quantile_ratio(gaps, value.value, instance.delta), float(value.value))
+    largest = theorem.scenario.max_gap(instance, n).value
+    return Entry(quantile_ratio(gaps, value.value, instance.delta), float(value.value),
+                 vacuous=bool(value.value >= largest))
 
 
 def _data_entry(values: np.ndarray | None, gaps: np.ndarray, delta: float,
@@ -268,6 +273,8 @@ def describe(found: Ledger) -> str:
             lines.append(f"  {name:<12} absent: {entry.reason}")
             continue
         size = "" if entry.value is None else f" (median value {entry.value:.4g})"
+        if entry.vacuous:
+            size += " [vacuous: at least the largest possible gap]"
         factor = f", a factor {1 / entry.ratio:.3g} from tight" if 0 < entry.ratio < math.inf \
             else ""
         lines.append(f"  {name:<12} ratio {entry.ratio:.4g}{size}{factor}")
