@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from test_cli_solve import run_cli
 
+from offcmab.bounds.certificates import CERTIFICATES
 from offcmab.bounds.registry import BOUNDS
 from offcmab.reference.clcb import clcb
 from offcmab.reference.clcb_llm import clcb_llm
@@ -154,6 +155,9 @@ def test_columns_without_a_derivation_are_absent_with_a_reason() -> None:
     assert "lower bound" in absent_reason(find(THEOREMS, "thm2-lower"))
     for bound_id in ("thm1-inf", "thm1-one", "cor1-cascade", "lem-llm-std", "thm3-llm"):
         assert absent_reason(find(THEOREMS, bound_id)) == ""
+    im = find(THEOREMS, "thm4-im")  # an offline algorithm: not the online learner's reason
+    assert absent_reason(im) == ("" if im.id in CERTIFICATES else
+                                 "no certificate is derived for this algorithm yet")
 
 
 def test_a_bound_that_does_not_apply_is_absent_not_a_number() -> None:

@@ -63,7 +63,7 @@ from offcmab.validation.runner.scenario import Subject
 from offcmab.validation.runner.seeding import trial_generator
 from offcmab.validation.runner.spec import Instance, TrialKey
 from offcmab.validation.scenarios import cmabt, llm_instances
-from offcmab.validation.theorem import ACTION, Theorem
+from offcmab.validation.theorem import Theorem
 
 #: The ledger's columns, in the order of the proof (loosest first).
 COLUMNS = ("stated", "proved", "certificate", "proof_sum")
@@ -114,11 +114,17 @@ def cache_proof_sum(params: dict[str, Any], result: Any, arrival_factor: float) 
     return float(cost + arrival_factor * np.sum(np.abs(p_bar - problem.p)))
 
 
+#: The families whose proof sum is computed here (an IM certificate's proof sum is not).
+CMABT_FAMILIES = ("kpath", "cascade")
+#: Why the proof's sum is absent for a certified family not in the list above.
+NO_SUM_REASON = "the proof's intermediate sum is computed for k-path, cascade and LLM cache only"
+
+
 def _proof_sum(theorem: Theorem) -> Callable[[dict[str, Any], Any], float] | None:
-    """The proof-sum function of ``theorem``'s certified algorithm (``None``: no certificate).
+    r"""The proof-sum function of ``theorem``'s certified algorithm (``None``: none here).
 
     The cache's two analyses differ in the arrival term: the standard one ranks by
-    :math:`\\bar p` (pessimism covers it once), the improved one by :math:`\\hat p` (the
+    :math:`\bar p` (pessimism covers it once), the improved one by :math:`\hat p` (the
     arrival error enters twice)."""
     record = CERTIFICATES.get(theorem.id)
     if record is None:
@@ -126,7 +132,7 @@ def _proof_sum(theorem: Theorem) -> Callable[[dict[str, Any], Any], float] | Non
     if record.family == "llm-cache":
         factor = 1.0 if theorem.signature.keywords.get("variant") == "standard" else 2.0
         return lambda params, result: cache_proof_sum(params, result, factor)
-    return cmabt_proof_sum
+    return cmabt_proof_sum if record.family in CMABT_FAMILIES else None
 
 
 @dataclass(frozen=True)
@@ -144,7 +150,7 @@ def trial_terms(theorem: Theorem, instance: Instance, n: int, seed: int,
     keys ``(id, instance.name, n, t)`` under ``seed``, as validate and the search draw them."""
     proof_sum = _proof_sum(theorem)
     gaps = np.empty(trials)
-    if proof_sum is None:  # no certificate: the runner's own trials give the gaps
+    if theorem.id not in CERTIFICATES:  # no certificate: the runner's own trials give the gaps
         for t in range(trials):
             key = TrialKey(theorem.id, instance.name, n, t)
             gaps[t] = run_task(Task(instance, key, seed), theorem).gap
@@ -156,8 +162,9 @@ def trial_terms(theorem: Theorem, instance: Instance, n: int, seed: int,
         rng = trial_generator(seed, TrialKey(theorem.id, instance.name, n, t))
         gaps[t] = theorem.scenario.trial(instance, n, rng, subject).gap
         certificates[t] = capture.last.certificate.bound
-        sums[t] = proof_sum(instance.params, capture.last)
-    return Terms(gaps, certificates, sums)
+        if proof_sum is not None:
+            sums[t] = proof_sum(instance.params, capture.last)
+    return Terms(gaps, certificates, None if proof_sum is None else sums)
 
 
 def quantile_ratio(gaps: np.ndarray, denominators: np.ndarray | float, delta: float) -> float:
@@ -233,7 +240,7 @@ def absent_reason(theorem: Theorem) -> str:
         return ""
     if theorem.scenario.kind != "upper":
         return "a lower bound: no gap over bound ratio of one instance"
-    if theorem.signature.returns != ACTION:  # a learner fed one round at a time
+    if theorem.bound.kind == "regret":  # an online learner, fed one round at a time
         return ONLINE_REASON
     return "no certificate is derived for this algorithm yet"
 
@@ -256,7 +263,8 @@ def ledger(theorem: Theorem, instance: Instance, seed: int,
         "stated": _bound_entry(theorem, instance, n, "stated", terms.gaps),
         "proved": _bound_entry(theorem, instance, n, "proved", terms.gaps),
         "certificate": _data_entry(terms.certificates, terms.gaps, instance.delta, reason),
-        "proof_sum": _data_entry(terms.proof_sums, terms.gaps, instance.delta, reason),
+        "proof_sum": _data_entry(terms.proof_sums, terms.gaps, instance.delta,
+                                 reason or NO_SUM_REASON),
     }
     gap_quantile = float(np.quantile(terms.gaps, 1.0 - instance.delta, method="higher"))
     return Ledger(theorem.id, instance.name, n, instance.delta, seed, trials, gap_quantile,
