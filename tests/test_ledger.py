@@ -209,3 +209,13 @@ def test_certificate_objective_is_refused_where_no_certificate_is_derived(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, _, stderr = cli(capsys, "tightness", "thm-llm-online", "--objective", "certificate")
     assert code == 2 and stderr.count("\n") == 1 and "objective" in stderr
+
+
+def test_an_uncertified_problem_leaves_the_certificate_absent() -> None:
+    # Theorem 1's CLCB certifies k-path actions only; on a cascade instance it returns none
+    cascade = {"family": "cascade", "mu": [0.6, 0.5, 0.2], "k": 1, "law": {"kind": "uniform"}}
+    found = ledger(find(THEOREMS, "thm1-inf"), Instance("c", cascade, 0.1, (500,), "test"),
+                   seed=7, trials=3)
+    assert found.entries["certificate"].ratio is None
+    assert "no certificate" in found.entries["certificate"].reason
+    assert found.entries["proof_sum"].ratio is not None

@@ -114,6 +114,9 @@ def cache_proof_sum(params: dict[str, Any], result: Any, arrival_factor: float) 
     return float(cost + arrival_factor * np.sum(np.abs(p_bar - problem.p)))
 
 
+#: Why a certified algorithm's certificate is absent on an instance (e.g. CLCB on a cascade
+#: under Theorem 1: its certificate is derived for the k-path problem's exact maximum).
+UNCERTIFIED_REASON = "the algorithm returned no certificate on this instance's problem"
 #: The families whose proof sum is computed here (an IM certificate's proof sum is not).
 CMABT_FAMILIES = ("kpath", "cascade")
 #: Why the proof's sum is absent for a certified family not in the list above.
@@ -161,10 +164,12 @@ def trial_terms(theorem: Theorem, instance: Instance, n: int, seed: int,
     for t in range(trials):
         rng = trial_generator(seed, TrialKey(theorem.id, instance.name, n, t))
         gaps[t] = theorem.scenario.trial(instance, n, rng, subject).gap
-        certificates[t] = capture.last.certificate.bound
+        certificate = capture.last.certificate  # None: not certified on this problem
+        certificates[t] = np.nan if certificate is None else certificate.bound
         if proof_sum is not None:
             sums[t] = proof_sum(instance.params, capture.last)
-    return Terms(gaps, certificates, None if proof_sum is None else sums)
+    return Terms(gaps, None if np.isnan(certificates).any() else certificates,
+                 None if proof_sum is None else sums)
 
 
 def quantile_ratio(gaps: np.ndarray, denominators: np.ndarray | float, delta: float) -> float:
@@ -262,7 +267,8 @@ def ledger(theorem: Theorem, instance: Instance, seed: int,
     entries = {
         "stated": _bound_entry(theorem, instance, n, "stated", terms.gaps),
         "proved": _bound_entry(theorem, instance, n, "proved", terms.gaps),
-        "certificate": _data_entry(terms.certificates, terms.gaps, instance.delta, reason),
+        "certificate": _data_entry(terms.certificates, terms.gaps, instance.delta,
+                                   reason or UNCERTIFIED_REASON),
         "proof_sum": _data_entry(terms.proof_sums, terms.gaps, instance.delta,
                                  reason or NO_SUM_REASON),
     }
