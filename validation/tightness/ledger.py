@@ -245,7 +245,7 @@ def absent_reason(theorem: Theorem) -> str:
         return ""
     if theorem.scenario.kind != "upper":
         return "a lower bound: no gap over bound ratio of one instance"
-    if theorem.bound.kind == "regret":  # an online learner, fed one round at a time
+    if theorem.bound is not None and theorem.bound.kind == "regret":  # an online learner
         return ONLINE_REASON
     return "no certificate is derived for this algorithm yet"
 
