@@ -33,6 +33,8 @@ network.  What the hooks do:
       a measured figure from a stored run record (``docs/assets/runs/``) with its command,
       commit and date beside it; ``{{ corpus_table() }}`` the tightness corpus from its runs;
       ``{{ calibration_table("record") }}`` a stored ``offcmab calibrate --json`` run;
+      ``{{ ledger_table("ledger-corpus") }}`` the slack ledger of every id from its stored runs,
+      ``{{ certificate_derivations() }}`` each certificate's event beside its proof's;
   ``{{ value("false-alarm budget") }}``
       a setting of the package (not a measurement): :mod:`docgen.figures` lists the names.
 
@@ -63,6 +65,7 @@ from docgen import (  # noqa: E402
     corpus_table,
     counts,
     figures,
+    ledger_table,
     reproductions,
     sources,
     theory,
@@ -72,7 +75,7 @@ log = logging.getLogger("mkdocs.hooks.offcmab")
 
 NAMES = ("side_by_side|listing|run|theory|reproduction_table|reproduction_figures"
          "|signature_table|count|proof_event|figure|provenance|value|corpus_table"
-         "|calibration_table")
+         "|calibration_table|ledger_table|certificate_derivations")
 DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(" + NAMES + r")\((.*?)\)\s*\}\}", re.S)
 KATEX = DOCS / "assets" / "katex" / "katex.min.js"
 
@@ -148,6 +151,10 @@ def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
         return calibration_table.table(*args)
     if name == "corpus_table":
         return corpus_table.table(ROOT)
+    if name == "ledger_table":
+        return ledger_table.table(*args)
+    if name == "certificate_derivations":
+        return ledger_table.certificate_derivations()
     if name == "proof_event":
         return theory.event_sentence(*args, **kwargs)
     if name == "signature_table":

@@ -36,7 +36,7 @@ from offcmab.reference.im.opim import (
     spread_lower,
 )
 from offcmab.reference.im.oracles import RRSets, covered_sets, greedy_coverage, sample_rr_sets
-from offcmab.validation.runner.verdict import binomial_tail
+from offcmab.validation.parts.verdict import binomial_tail
 
 SEED = 20180610
 PER_NODE = 1e-7

@@ -16,6 +16,7 @@ from types import ModuleType
 
 from offcmab.validation.benchmarks import (
     bounds_eval,
+    certificate_cost,
     clcb_statistics,
     ic_simulation,
     im_oracle,
@@ -30,4 +31,5 @@ BENCHMARKS: dict[str, ModuleType] = {
     "im-oracle": im_oracle,
     "bounds-eval": bounds_eval,
     "startup": startup,
+    "certificate-cost": certificate_cost,
 }

@@ -97,6 +97,7 @@ MEASURED: dict[str, Checker] = {
                            "n/a": integer(0)}),
     "space": text, "statement": text,
     "profiles": list_of(choice("quick", "default", "full"), min_size=0),
+    "objective": choice("stated", "certificate"),
 }
 
 

@@ -24,6 +24,18 @@ are a Latin hypercube drawn from the seed: for a fixed seed the search is
 deterministic.  The budget counts evaluations (decoded instances, candidates or
 not); once it is spent, the objective stops running trials and the optimizer is
 stopped after its current generation.
+
+With ``objective="certificate"`` the score is instead minus the empirical
+:math:`(1-\delta)`-quantile of the gap over the certificate the algorithm returned with its
+action (:func:`offcmab.validation.tightness.ledger.quantile_ratio`), over
+:data:`CERTIFICATE_TRIALS` logs of the trial keys of :data:`CERTIFICATE_NAME`.  The
+certificate itself needs no precondition, but an instance is a candidate only where the
+theorem applies (the stated and the proved preconditions hold and the coefficients are
+finite), so that the ledger of the instance found compares the certificate with both
+bounds; a vacuous bound does not exclude it (the certificate's ratio is what is
+maximised).  More logs than the stated search's 20: at :math:`\delta = 0.05` the quantile
+of 20 logs is their largest gap, and a search on so few common logs prefers instances that
+err once among them, however rarely they err elsewhere.
 """
 
 from __future__ import annotations
@@ -36,11 +48,13 @@ from typing import Any
 import numpy as np
 from scipy.optimize import differential_evolution
 
+from offcmab.bounds.certificates import CERTIFICATES
 from offcmab.validation.parts.space import Space
 from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET, PROFILES, Instance, TrialKey
 from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner import analysis
 from offcmab.validation.runner.backends import Task, run_task
+from offcmab.validation.tightness.ledger import quantile_ratio, trial_terms
 
 #: Name of every evaluated instance: part of its trial seeds, kept by the saved instance.
 INSTANCE_NAME = "tightest"
@@ -51,6 +65,12 @@ TRIALS = PROFILES["default"].trials
 TIE_BREAK = 1e-3
 #: Score of an instance whose bound does not apply (above every candidate's).
 NOT_APPLICABLE_SCORE = 10.0
+#: What a search can maximise: the stated bound's ratio (validate's row) or the certificate's.
+OBJECTIVES = ("stated", "certificate")
+#: Name of the instances a certificate search evaluates (its own trial keys).
+CERTIFICATE_NAME = "tightest-certificate"
+#: Logs per evaluation of a certificate search.
+CERTIFICATE_TRIALS = 100
 
 
 def searchable(theorem: Theorem, theorems: Sequence[Theorem]) -> str:
@@ -105,6 +125,34 @@ def evaluate(theorem: Theorem, params: dict[str, Any], delta: float, n: int, see
                       largest)
 
 
+def evaluate_certificate(theorem: Theorem, params: dict[str, Any], delta: float, n: int,
+                         seed: int, trials: int = CERTIFICATE_TRIALS) -> Evaluation:
+    """Score one instance by the certificate's ratio over ``trials`` logs at ``n``."""
+    scenario = theorem.scenario
+    instance = Instance(CERTIFICATE_NAME, params, delta, (n,), "tightness")
+    for variant in ("stated", "proved"):  # outside the hypotheses the ledger has no bound
+        value = scenario.bound(instance, n, variant)
+        if value.value is None:
+            return Evaluation(instance, n, "n/a", NOT_APPLICABLE_SCORE,
+                              reason=f"{variant}: {value.reason}")
+    largest = scenario.max_gap(instance, n).value
+    if not largest > 0:
+        return Evaluation(instance, n, "n/a", NOT_APPLICABLE_SCORE,
+                          reason="no feasible action has a positive gap")
+    terms = trial_terms(theorem, instance, n, seed, trials)
+    if terms.certificates is None:
+        raise ValueError(f"objective: {theorem.id}'s algorithm returns no certificate")
+    ratio = quantile_ratio(terms.gaps, terms.certificates, delta)
+    per_log = np.zeros(trials)
+    np.divide(terms.gaps, terms.certificates, out=per_log,
+              where=(terms.gaps > 0) & (terms.certificates > 0))
+    row = {"tightness": ratio, "bound": float(np.median(terms.certificates)),
+           "gap_quantile": float(np.quantile(terms.gaps, 1.0 - delta, method="higher")),
+           "gap_mean": float(np.mean(terms.gaps))}
+    return Evaluation(instance, n, "candidate", -ratio - TIE_BREAK * float(np.mean(per_log)),
+                      row, largest)
+
+
 @dataclass
 class SearchResult:
     """The best candidate, the starting instance's evaluation, and counts by status."""
@@ -119,14 +167,17 @@ class SearchResult:
     seed: int
     budget: int
     trials: int
+    objective: str = "stated"
 
 
 class _Objective:
     """Decode, evaluate, remember the best candidate; stop running trials past the budget."""
 
-    def __init__(self, theorem: Theorem, space: Space, seed: int, budget: int, trials: int):
+    def __init__(self, theorem: Theorem, space: Space, seed: int, budget: int, trials: int,
+                 objective: str = "stated"):
         self.theorem, self.space, self.seed = theorem, space, seed
         self.budget, self.trials = budget, trials
+        self.evaluate = evaluate_certificate if objective == "certificate" else evaluate
         self.evaluations = 0
         self.counts = {"candidate": 0, "vacuous": 0, "n/a": 0}
         self.best: Evaluation | None = None
@@ -137,7 +188,7 @@ class _Objective:
         if self.evaluations >= self.budget:
             return NOT_APPLICABLE_SCORE
         params, delta, n = self.space.decode(x)
-        found = evaluate(self.theorem, params, delta, n, self.seed, self.trials)
+        found = self.evaluate(self.theorem, params, delta, n, self.seed, self.trials)
         self.evaluations += 1
         self.counts[found.status] += 1
         if self.first is None:
@@ -168,22 +219,38 @@ def population_size(budget: int, dimension: int) -> int:
     return max(5, min(budget // 5, dimension + 5))
 
 
-def search(theorem: Theorem, budget: int, seed: int, trials: int = TRIALS) -> SearchResult:
-    """Differential evolution over the space of ``theorem`` for at most ``budget`` evaluations.
+def search(theorem: Theorem, budget: int, seed: int, trials: int | None = None,
+           objective: str = "stated") -> SearchResult:
+    """Differential evolution over the space of ``theorem`` for at most ``budget`` evaluations,
+    maximising the ratio ``objective`` names (``trials`` logs per evaluation; by default
+    :data:`TRIALS`, or :data:`CERTIFICATE_TRIALS` for the certificate).
     """
     if theorem.space is None:
         raise ValueError(f"id: {theorem.id} has no instance space to search")
     if budget < 1:
         raise ValueError(f"budget: must be at least 1, got {budget}")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective: must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if objective == "certificate" and not certified(theorem):
+        raise ValueError(f"objective: {theorem.id}'s algorithm returns no certificate; "
+                         f"certified: {', '.join(CERTIFICATES)}")
+    if trials is None:
+        trials = CERTIFICATE_TRIALS if objective == "certificate" else TRIALS
     space = theorem.space()
-    objective = _Objective(theorem, space, seed, budget, trials)
+    objective_run = _Objective(theorem, space, seed, budget, trials, objective)
     size = population_size(budget, len(space.names))
     generations = max(1, math.ceil(budget / size))
     differential_evolution(
-        objective, list(zip(space.lower, space.upper, strict=True)),
+        objective_run, list(zip(space.lower, space.upper, strict=True)),
         integrality=np.array(space.integral), init=initial_population(space, size, seed),
         maxiter=generations, rng=np.random.default_rng(seed), polish=False, workers=1,
-        updating="immediate", tol=0.0, atol=-1.0, callback=objective.spent)
-    assert objective.first is not None  # the start point is evaluated first
-    return SearchResult(theorem.id, space, objective.best, objective.first, objective.counts,
-                        objective.evaluations, objective.closest_vacuous, seed, budget, trials)
+        updating="immediate", tol=0.0, atol=-1.0, callback=objective_run.spent)
+    assert objective_run.first is not None  # the start point is evaluated first
+    return SearchResult(theorem.id, space, objective_run.best, objective_run.first,
+                        objective_run.counts, objective_run.evaluations,
+                        objective_run.closest_vacuous, seed, budget, trials, objective)
+
+
+def certified(theorem: Theorem) -> bool:
+    """Whether ``theorem``'s algorithm returns a certificate (a record derives one)."""
+    return theorem.id in CERTIFICATES
