@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import argparse
 
-from offcmab.validation.arguments import nonnegative_int, output_path, positive_int
+from offcmab.validation.arguments import (
+    add_theorem_argument,
+    nonnegative_int,
+    output_path,
+    positive_int,
+)
 
 HELP = "search for the instance where a bound is tightest; save it for validate --instances"
 
@@ -28,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="replace an existing --out file (without it, it is refused)")
     parser.add_argument("--out", type=output_path, default=None, metavar="FILE.json",
                         help="where to save the tightest instance (default tightness-ID.json)")
+    add_theorem_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 from offcmab.validation.output import short
 from offcmab.validation.runner.folder import check_output_file
 from offcmab.validation.theorem import find
-from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.theorem_loader import records
 from offcmab.validation.tightness.files import write_instance
 from offcmab.validation.tightness.search import search, searchable
 
@@ -24,12 +24,13 @@ DEFAULT_PROFILE_SECONDS = 5.0
 
 
 def run(args: argparse.Namespace) -> int:
+    theorems, _ = records(args.theorem)
     try:
-        theorem = find(THEOREMS, args.id)
+        theorem = find(theorems, args.id)
     except ValueError:
-        names = ", ".join(known.id for known in THEOREMS if known.space is not None)
+        names = ", ".join(known.id for known in theorems if known.space is not None)
         raise ValueError(f"id: unknown bound id {args.id!r}; searchable: {names}") from None
-    reason = searchable(theorem, THEOREMS)
+    reason = searchable(theorem, theorems)
     if reason:
         raise ValueError(f"id: {reason}")
     out = args.out or Path(f"tightness-{args.id}.json")
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                          "nothing saved\n")
         return 1
     document = to_document(result, seconds, theorem.title)
-    write_instance(document, out, THEOREMS)
+    write_instance(document, out, theorems)
     sys.stdout.write(_describe(document) + f"saved to {out}\n")
     return 0
 

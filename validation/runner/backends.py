@@ -66,6 +66,7 @@ from offcmab.validation.runner.spec import Instance, TrialKey
 from offcmab.validation.runner.store import TrialRecord
 from offcmab.validation.subjects import is_user, label, resolve
 from offcmab.validation.theorem import Theorem, find
+from offcmab.validation.theorem_loader import from_source
 from offcmab.validation.theorems import THEOREMS
 
 BACKENDS: tuple[str, ...] = ("serial", "processes", "dask")
@@ -175,12 +176,19 @@ _HANDED: dict[str, Theorem] = {}
 _WORKER = False
 
 
-def receive(records: Sequence[Theorem]) -> None:
+#: What a worker is handed for a record outside the index: the record (pickled), or the
+#: source it was loaded from (``--theorem``), which the worker loads again.
+Handed = Theorem | str
+
+
+def receive(records: Sequence[Handed]) -> None:
     """Worker start: keep the records the run handed over (see :func:`unregistered`)."""
-    _HANDED.update({record.id: record for record in records})
+    for record in records:
+        theorem = from_source(record) if isinstance(record, str) else record
+        _HANDED[theorem.id] = theorem
 
 
-def start_worker(records: Sequence[Theorem], settings: Settings = Settings()) -> None:
+def start_worker(records: Sequence[Handed], settings: Settings = Settings()) -> None:
     """Initializer of a pool worker: note that it is one, keep the handed records, take
     the run's settings (a ``KeyboardInterrupt`` in a worker is the user's code's own)."""
     global _WORKER
@@ -245,7 +253,7 @@ def run_registered(task: Task) -> Finished:
 _SETTLED: list[Settings] = []
 
 
-def run_handed(records: Sequence[Theorem], settings: Settings, task: Task) -> Finished:
+def run_handed(records: Sequence[Handed], settings: Settings, task: Task) -> Finished:
     """A dask worker's trial, with the run's unregistered records and settings passed along."""
     receive(records)
     if settings not in _SETTLED:
@@ -254,16 +262,19 @@ def run_handed(records: Sequence[Theorem], settings: Settings, task: Task) -> Fi
     return run_registered(task)
 
 
-def unregistered(theorems: Sequence[Theorem]) -> tuple[Theorem, ...]:
+def unregistered(theorems: Sequence[Theorem]) -> tuple[Handed, ...]:
     """The records that are not the index's record of their id: workers must be handed them.
 
-    They travel pickled, so they must be picklable (module-level classes and functions);
-    ``ValueError`` naming the theorem otherwise.
+    A record loaded from a file or module (``--theorem``) travels as its source, which the
+    worker loads again; any other travels pickled, so it must be picklable (module-level
+    classes and functions); ``ValueError`` naming the theorem otherwise.
     """
     found = tuple(theorem for theorem in theorems
                   if next((known for known in THEOREMS if known.id == theorem.id), None)
                   is not theorem)
     for theorem in found:
+        if theorem.source:
+            continue
         try:
             with main_hidden():  # what workers cannot import, since they skip __main__
                 pickle.dumps(theorem)
@@ -271,7 +282,7 @@ def unregistered(theorems: Sequence[Theorem]) -> tuple[Theorem, ...]:
             raise ValueError(f"backend: theorem {theorem.id!r} is not in "
                              "offcmab.validation.theorems and cannot be sent to worker "
                              f"processes ({error}); run it with the serial backend") from None
-    return found
+    return tuple(theorem.source or theorem for theorem in found)
 
 
 Callback = Callable[[Finished], None]
@@ -308,7 +319,7 @@ DIED = ("the worker process running it ended abruptly (os._exit, a crash or out 
 
 
 def run_processes(tasks: Sequence[Task], sieve: Sieve, jobs: int,
-                  handed: Sequence[Theorem] = (), settings: Settings = Settings()) -> None:
+                  handed: Sequence[Handed] = (), settings: Settings = Settings()) -> None:
     """Run the tasks on ``jobs`` worker processes (``spawn``, without ``__main__``).
 
     At most ``4 * jobs`` tasks are in flight, so an interrupted run loses little.  When a
@@ -423,7 +434,7 @@ def quiet_dask(verbose: bool) -> Iterator[None]:
 
 
 def run_dask(tasks: Sequence[Task], sieve: Sieve, jobs: int, scheduler: str | None,
-             handed: Sequence[Theorem] = (), settings: Settings = Settings()) -> None:
+             handed: Sequence[Handed] = (), settings: Settings = Settings()) -> None:
     """Run the tasks on a dask.distributed cluster (``scheduler`` address or a local one).
 
     A worker that dies on a trial is restarted by its nanny; once the scheduler gives the
