@@ -183,6 +183,18 @@ class Theorem:
         if self.bound is not None and self.bound.id != self.id:
             raise ValueError(f"id: {self.id!r} is not the id of its bound {self.bound.id!r}")
 
+    @property
+    def target(self) -> str:
+        """The ``--theorem`` target the record was loaded from (``FILE.py:NAME`` or
+        ``module:NAME``), empty when it was not loaded from one."""
+        where = self.source.partition(":")[2]
+        return where.rpartition("@")[0] if "@" in where else where
+
+    def theorem_arguments(self) -> list[str]:
+        """``["--theorem", target]`` for a record loaded from a target, else nothing: what a
+        printed command needs to find this record again."""
+        return ["--theorem", self.target] if self.source else []
+
     def reference_algorithm(self) -> Callable[..., Any]:
         """The reference algorithm with its variant keywords bound."""
         reference, keywords = self.signature.reference, dict(self.signature.keywords)
