@@ -60,8 +60,8 @@ class Domain:
 
     low: float
     high: float
-    low_open: bool
-    high_open: bool
+    low_open: bool = False
+    high_open: bool = False
     integer: bool = False
     meaning: str = ""
 

@@ -21,13 +21,15 @@ The pieces:
     probability with which it may fail (``2 * delta``, ...).
 :func:`make_scenario`
     A scenario from plain functions: draw a dataset (the arguments of the algorithm's
-    call), the exact gap of an action, the bound's parameters at an instance, the
-    largest gap.
+    call), the bound's parameters at an instance, and the exact reward of every action
+    (or the exact gap of an action and the largest gap).
 :class:`Theorem`, :class:`Signature`, :class:`Instance`, :class:`Rate`, :class:`Space`
     The record, the call and its reference, one instance, the proven order in ``n``, the
     box ``offcmab tightness`` searches.
-:class:`Scenario`, :class:`Subject`, :class:`TrialOutcome`, :class:`BoundValue`, :class:`MaxGap`, :class:`Profile`
-    What a scenario written by hand implements and returns (see ``docs/extending.md``).
+:class:`Scenario` and its value types
+    What a scenario written by hand implements (see ``docs/extending.md``), the values it
+    takes and returns: :class:`Subject`, :class:`Profile`, :class:`TrialOutcome`,
+    :class:`BoundValue`, :class:`MaxGap`.
 :class:`EventCase`, :data:`EventCases`, :func:`no_events`
     Event rows: the high-probability events a proof rests on.
 
@@ -41,9 +43,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from offcmab.bounds.bound import Bound, define_bound
 from offcmab.bounds.symbols import Domain
+from offcmab.validation.actions import as_action
 from offcmab.validation.events.core import EventCase
 from offcmab.validation.runner.scenario import (
     BoundValue,
@@ -73,9 +77,10 @@ class PlainScenario:
     formula: Bound
     listed: tuple[Instance, ...] | Callable[[str, int], Sequence[Instance]]
     draw: Draw
-    gap: Callable[[Instance, Any], float]
     parameters: Callable[[Instance, int], Mapping[str, float]]
-    largest_gap: Callable[[Instance, int], float]
+    rewards: Callable[[Instance], Sequence[float]] | None = None
+    gap: Callable[[Instance, Any], float] | None = None
+    largest_gap: Callable[[Instance, int], float] | None = None
     algorithm: str = ""
     kind: Kind = "upper"
 
@@ -89,7 +94,13 @@ class PlainScenario:
               subject: Subject) -> TrialOutcome:
         """Draw the data from ``rng`` alone, call the subject on them, measure its gap."""
         arguments = tuple(self.draw(instance, n, rng))
-        return TrialOutcome(float(self.gap(instance, subject.function(*arguments))))
+        result = subject.function(*arguments)
+        if self.gap is not None:
+            return TrialOutcome(float(self.gap(instance, result)))
+        rewards = self._rewards(instance)
+        action = as_action(np.atleast_1d(result) if np.ndim(result) == 0 else result,
+                           rewards.size, 1, subject.spec)
+        return TrialOutcome(float(rewards.max() - rewards[action[0]]))
 
     def bound(self, instance: Instance, n: int, variant: str) -> BoundValue:
         """The bound at the instance's parameters, with the failure probability its variant
@@ -102,21 +113,32 @@ class PlainScenario:
                           failure=float(self.formula.failure(variant, **params)))
 
     def max_gap(self, instance: Instance, n: int) -> MaxGap:
-        """The largest gap the instance allows (from ``largest_gap``)."""
-        return MaxGap(float(self.largest_gap(instance, n)), True,
-                      "the largest gap of the scenario's own function")
+        """The largest gap the instance allows (and, from ``rewards``, the smallest positive
+        one, which turns on the identification rows)."""
+        if self.largest_gap is not None:
+            return MaxGap(float(self.largest_gap(instance, n)), True,
+                          "the scenario's largest_gap")
+        gaps = self._rewards(instance).max() - self._rewards(instance)
+        positive = gaps[gaps > 0]
+        return MaxGap(float(gaps.max()), True, "the best action against the worst",
+                      float(positive.min()) if positive.size else None)
 
     def gap_range(self, instance: Instance, n: int) -> tuple[float, float]:
         """Every gap lies in ``[0, largest gap]``; a trial outside it is an internal error."""
-        return 0.0, float(self.largest_gap(instance, n))
+        return 0.0, self.max_gap(instance, n).value
+
+    def _rewards(self, instance: Instance) -> npt.NDArray[np.float64]:
+        assert self.rewards is not None
+        return np.asarray(self.rewards(instance), dtype=np.float64)
 
 
-def make_scenario(bound: Bound, instances: Sequence[Instance] | Callable[[str, int],
-                                                                          Sequence[Instance]],
-                  draw: Draw, gap: Callable[[Instance, Any], float],
-                  parameters: Callable[[Instance, int], Mapping[str, float]],
-                  largest_gap: Callable[[Instance, int], float], *, algorithm: str = "",
-                  kind: Kind = "upper") -> PlainScenario:
+def make_scenario(bound: Bound,
+                  instances: Sequence[Instance] | Callable[[str, int], Sequence[Instance]],
+                  draw: Draw, parameters: Callable[[Instance, int], Mapping[str, float]], *,
+                  rewards: Callable[[Instance], Sequence[float]] | None = None,
+                  gap: Callable[[Instance, Any], float] | None = None,
+                  largest_gap: Callable[[Instance, int], float] | None = None,
+                  algorithm: str = "", kind: Kind = "upper") -> PlainScenario:
     r"""A scenario from a few plain functions.
 
     Parameters
@@ -129,32 +151,38 @@ def make_scenario(bound: Bound, instances: Sequence[Instance] | Callable[[str, i
     draw
         ``draw(instance, n, rng)``: one dataset of ``n`` samples drawn from ``rng`` alone,
         as the positional arguments of the algorithm's call (the :class:`Signature`).
-    gap
-        ``gap(instance, action)``: the exact suboptimality gap of what the algorithm
-        returned; raise ``ValueError`` for an action that is not feasible.
     parameters
         ``parameters(instance, n)``: the value of every symbol of the bound.
-    largest_gap
-        ``largest_gap(instance, n)``: the largest gap any action can have; a bound at least
-        this large cannot fail (its rows are ``vacuous``).
+    rewards
+        ``rewards(instance)``: the exact expected reward of every action, for a problem
+        whose actions are the indices ``0 .. A-1``: an algorithm returns one index, its gap
+        is the best reward minus its own, the largest gap the best minus the worst.
+    gap, largest_gap
+        Instead of ``rewards``, for any other action set: ``gap(instance, action)``, the exact
+        suboptimality gap of what the algorithm returned (raise ``ValueError`` for an
+        action that is not feasible), and ``largest_gap(instance, n)``, the largest gap any
+        action can have.  A bound at least the largest gap cannot fail (its rows are
+        ``vacuous``).
     algorithm
-        How reports name the reference algorithm (default: the signature's reference).
+        How reports name the reference algorithm (default: the bound id).
     kind
         ``upper`` (a high-probability gap bound; the default).
 
     Every function must be defined at the top level of a module, so that worker processes
-    find it.
+    find it.  ``ValueError`` naming the field for a missing or misplaced piece.
     """
-    for name, value in (("draw", draw), ("gap", gap), ("parameters", parameters),
-                        ("largest_gap", largest_gap)):
-        if not callable(value):
-            raise ValueError(f"{name}: must be a function, got {type(value).__name__}")
     if not isinstance(bound, Bound):
         raise ValueError(f"bound: must be a Bound (define_bound), got {type(bound).__name__}")
+    for name, value in (("draw", draw), ("parameters", parameters), ("rewards", rewards),
+                        ("gap", gap), ("largest_gap", largest_gap)):
+        if value is not None and not callable(value):
+            raise ValueError(f"{name}: must be a function, got {type(value).__name__}")
+    if (rewards is None) == (gap is None) or (gap is None) != (largest_gap is None):
+        raise ValueError("rewards: give either rewards, or both gap and largest_gap")
     listed = instances if callable(instances) else tuple(instances)
     if not callable(listed) and not all(isinstance(item, Instance) for item in listed):
         raise ValueError("instances: must be Instance values or a function returning them")
-    return PlainScenario(bound.id, bound, listed, draw, gap, parameters, largest_gap,
+    return PlainScenario(bound.id, bound, listed, draw, parameters, rewards, gap, largest_gap,
                          algorithm or bound.id, kind)
 
 

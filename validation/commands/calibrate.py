@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import argparse
 
-from offcmab.validation.arguments import add_theorem_argument, nonnegative_int, positive_float, positive_int
+from offcmab.validation.arguments import (
+    add_theorem_argument,
+    nonnegative_int,
+    positive_float,
+    positive_int,
+)
 from offcmab.validation.limits import add_force_argument
 
 HELP = "measure how often validate flags the correct reference; exit 1 above its budget"

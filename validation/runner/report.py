@@ -87,8 +87,8 @@ def _number(value: Any, digits: int = 3) -> str:
 #: Columns of a bound row; ``failure_probability`` is the probability the row's exact test
 #: is at: the instance's ``delta``, or the variant's own where its statement fails with another.
 COLUMNS = ("instance", "n", "variant", "trials", "delta", "failure_probability", "bound",
-           "parameters", "max_gap", "gap_max", "violations", "tightness", "detectable_rate", "min_scale",
-           "verdict", "reason")
+           "parameters", "max_gap", "gap_max", "violations", "tightness", "detectable_rate",
+           "min_scale", "verdict", "reason")
 
 
 #: Columns of an event row (``offcmab.validation.events``).
