@@ -29,13 +29,12 @@ from offcmab.bounds.theorems.cascade import COR1_CASCADE
 from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.validation.controls.cmab import CASCADE_CONTROLS
 from offcmab.validation.events import arms, certificates, oracles
-from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
+from offcmab.validation.extend import EventCase, Rate, Signature, Theorem
 from offcmab.validation.falsify.spaces import logged_cascade_space
 from offcmab.validation.scenarios.cascade import CascadeScenario
 from offcmab.validation.scenarios.cmabt import CMABT_REGIONS, rate_factor
 from offcmab.validation.scenarios.traps import cascade_traps
-from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CASCADE_PARAMS
 from offcmab.validation.tightness.spaces import cascade_space
 

@@ -35,12 +35,11 @@ from offcmab.bounds.theorems.upper import THM1_INF
 from offcmab.reference.clcb import clcb
 from offcmab.validation.controls.cmab import CLCB_CONTROLS
 from offcmab.validation.events import arms, certificates, oracles
-from offcmab.validation.events.core import EventCase
 from offcmab.validation.events.subject import arm_algorithm
+from offcmab.validation.extend import EventCase, Rate, Signature, Theorem
 from offcmab.validation.scenarios.cmabt import CMABT_REGIONS, rate_factor
 from offcmab.validation.scenarios.thm1 import CLCBScenario
 from offcmab.validation.scenarios.traps import clcb_traps
-from offcmab.validation.theorem import Rate, Signature, Theorem
 from offcmab.validation.tightness.files import CMABT_PARAMS
 from offcmab.validation.tightness.spaces import kpath_space
 

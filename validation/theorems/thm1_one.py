@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from offcmab.bounds.theorems.upper import THM1_ONE
 from offcmab.validation.controls.cmab import CLCB_CONTROLS
+from offcmab.validation.extend import Theorem
 from offcmab.validation.scenarios.cmabt import CMABT_REGIONS
 from offcmab.validation.scenarios.thm1 import CLCBScenario
 from offcmab.validation.scenarios.traps import clcb_traps
-from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorems import thm1_inf
 from offcmab.validation.tightness.files import CMABT_PARAMS
 from offcmab.validation.tightness.spaces import kpath_space
