@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from offcmab.validation.theorem import Theorem
-from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import (
     AlgorithmError,
     SourceKind,
@@ -72,10 +71,11 @@ def _loaded(kind: SourceKind, location: str, name: str, expected: str | None) ->
     return replace(value, source=f"{kind}:{location}:{name}" + (f"@{digest}" if digest else ""))
 
 
-def records(targets: Sequence[str | Theorem], known: Sequence[Theorem] = THEOREMS
+def records(targets: Sequence[str | Theorem], known: Sequence[Theorem]
             ) -> tuple[tuple[Theorem, ...], tuple[str, ...]]:
-    """``known`` followed by the records ``targets`` name (targets are loaded, records kept),
-    and the ids of the latter.
+    """``known`` (the package's records, :data:`offcmab.validation.theorems.THEOREMS`)
+    followed by the records ``targets`` name (targets are loaded, records kept), and the
+    ids of the latter.
 
     ``ValueError`` naming the field when a target does not load or an id is taken twice.
     """

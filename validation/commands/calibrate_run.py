@@ -17,6 +17,7 @@ from offcmab.validation.runner.door import MAX_JOBS
 from offcmab.validation.runner.spec import PROFILES
 from offcmab.validation.sandbox import Terminated, stop_signals
 from offcmab.validation.theorem_loader import records
+from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.corpus import corpus_instances
 
 #: Columns of the human table.
@@ -27,7 +28,7 @@ HEADER = ("id", "runs", "runs with a FAIL", "rate", f"{LEVEL:.0%} interval",
 def run(args: argparse.Namespace) -> int:
     if args.jobs > MAX_JOBS:  # each job is a Python process started here
         raise ValueError(f"jobs: at most {MAX_JOBS} workers, got {args.jobs}")
-    theorems, added = records(args.theorem)
+    theorems, added = records(args.theorem, THEOREMS)
     only = tuple(dict.fromkeys(args.only)) if args.only else added
     check_cost(calibration_cost(args.runs), args.force)
     try:

@@ -16,6 +16,7 @@ from offcmab.validation.runner import compare
 from offcmab.validation.runner.report_schema import read_report
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorem_loader import provenance, records
+from offcmab.validation.theorems import THEOREMS
 
 
 def report(base: Path, new: Path, test: str, level: float, as_json: bool) -> int:
@@ -27,7 +28,7 @@ def report(base: Path, new: Path, test: str, level: float, as_json: bool) -> int
 
 
 def run(args: argparse.Namespace) -> int:
-    theorems, added = records(args.theorem)
+    theorems, added = records(args.theorem, THEOREMS)
     for theorem in theorems:
         if theorem.id in added:
             for folder in (args.base, args.new):

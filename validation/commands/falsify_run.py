@@ -82,7 +82,7 @@ def replay(args: argparse.Namespace, theorems: Sequence[Theorem]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     set_timeout(args.trial_timeout)
-    theorems, added = records(args.theorem)
+    theorems, added = records(args.theorem, THEOREMS)
     if args.only is None and args.replay is None and len(added) == 1:
         args.only = added[0]  # the one theorem of one's own is the one to search
     if args.confirm_trials is not None:

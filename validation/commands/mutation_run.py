@@ -16,6 +16,7 @@ from offcmab.validation.limits import check_cost
 from offcmab.validation.mutation.score import EXPLAINED, FAILED, NOT_CHECKED, mutation
 from offcmab.validation.output import jsonable, to_json
 from offcmab.validation.theorem_loader import records
+from offcmab.validation.theorems import THEOREMS
 
 #: Columns of the human table.
 HEADER = ("id", "mutant", "operator", "status", "flagged", "kill probability [95% CI]",
@@ -23,7 +24,7 @@ HEADER = ("id", "mutant", "operator", "status", "flagged", "kill probability [95
 
 
 def run(args: argparse.Namespace) -> int:
-    theorems, added = records(args.theorem)
+    theorems, added = records(args.theorem, THEOREMS)
     only = tuple(dict.fromkeys(args.only)) if args.only else added
     check_cost(mutation_cost(args.replicates), args.force)  # before any run is planned
     report = mutation(only, profile=args.profile, seed=args.seed,

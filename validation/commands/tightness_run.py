@@ -16,6 +16,7 @@ from offcmab.validation.output import short
 from offcmab.validation.runner.folder import check_output_file
 from offcmab.validation.theorem import find
 from offcmab.validation.theorem_loader import records
+from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import write_instance
 from offcmab.validation.tightness.search import search, searchable
 
@@ -24,7 +25,7 @@ DEFAULT_PROFILE_SECONDS = 5.0
 
 
 def run(args: argparse.Namespace) -> int:
-    theorems, _ = records(args.theorem)
+    theorems, _ = records(args.theorem, THEOREMS)
     try:
         theorem = find(theorems, args.id)
     except ValueError:

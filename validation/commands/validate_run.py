@@ -19,11 +19,12 @@ from offcmab.validation.runner.sweep import RunInterrupted
 from offcmab.validation.sandbox import FAULT_EXIT, AlgorithmFault, Terminated, stop_signals
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.theorem_loader import records
+from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instances
 
 
 def run(args: argparse.Namespace) -> int:
-    theorems, added = records(getattr(args, "theorem", None) or ())
+    theorems, added = records(getattr(args, "theorem", None) or (), THEOREMS)
     if args.signatures:  # prints the table only: no run, no output folder
         sys.stdout.write(signature_table(theorems) + "\n")
         return 0
