@@ -1,7 +1,9 @@
 r"""Where trials run: in this process, in a process pool, or on a dask.distributed cluster.
 
 Every backend runs the same pure function :func:`run_task` on the same tasks (worker
-processes find a task's theorem in :data:`offcmab.validation.theorems.THEOREMS` by its id) and
+processes find a task's theorem by its id in :data:`offcmab.validation.theorems.THEOREMS`,
+or among the records from outside the package the run hands them at start: a record
+loaded with ``--theorem`` is loaded again from its file, any other is pickled) and
 hands each finished :class:`~offcmab.validation.runner.store.TrialRecord` to a callback in
 the main process as soon as it completes (the callback writes it to the durable
 log).  Results depend only on the task, never on the backend or the order of
