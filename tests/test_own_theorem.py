@@ -229,3 +229,19 @@ def test_a_bad_target_exits_2_naming_the_field(command: list[str], target: str, 
     assert run_cli([*command, "--theorem", target]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_compare_refuses_runs_of_another_version_of_the_file(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    copy = tmp_path / "mine.py"
+    shutil.copy(EXAMPLE, copy)
+    for name in ("base", "new"):
+        assert run_cli(["validate", "--theorem", f"{copy}:THEOREM", "--quick", "--out",
+                        str(tmp_path / name), "--no-figures"]) == 0
+    copy.write_text(copy.read_text() + "\n# edited\n")
+    capsys.readouterr()
+    assert run_cli(["compare", str(tmp_path / "base"), str(tmp_path / "new"), "--theorem",
+                    f"{copy}:THEOREM"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("offcmab compare: error: theorem:")
