@@ -10,9 +10,10 @@ a file and hand it to any command::
     offcmab validate --theorem my_theorem.py:THEOREM --algorithm mine.py:rule
     offcmab tightness my-id --theorem my_theorem.py:THEOREM
 
-or to :func:`offcmab.validation.check` (``theorems=["my_theorem.py:THEOREM"]``).  The
-file is run as Python code, as ``python my_theorem.py`` would, once in each worker
-process too (it should only define things at its top level).
+or to :func:`offcmab.validation.check` (``theorem="my_theorem.py:THEOREM"``).  The
+file is run as Python code, as ``python my_theorem.py`` would, here and once in each
+worker process (it should only define things at its top level).  Instances of origin
+``"trap"`` are where the record's negative controls run.
 
 The pieces:
 
