@@ -186,6 +186,9 @@ Handed = Theorem | str
 def receive(records: Sequence[Handed]) -> None:
     """Worker start: keep the records the run handed over (see :func:`unregistered`)."""
     for record in records:
+        if isinstance(record, str) and any(known.source == record
+                                           for known in _HANDED.values()):
+            continue  # loaded already (a dask worker is handed the records with every task)
         theorem = from_source(record) if isinstance(record, str) else record
         _HANDED[theorem.id] = theorem
 
