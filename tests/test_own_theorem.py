@@ -143,6 +143,14 @@ def test_the_record_runs_on_worker_processes(quick: Path, tmp_path: Path) -> Non
     assert run_cli(["compare", str(quick), str(out), "--theorem", THEOREM]) == 0
 
 
+def test_the_record_runs_on_dask_workers(quick: Path, tmp_path: Path) -> None:
+    pytest.importorskip("dask.distributed")
+    out = tmp_path / "dask"
+    assert run_cli(["validate", "--theorem", THEOREM, "--quick", "--out", str(out),
+                    "--no-figures", "--jobs", "2", "--backend", "dask"]) == 0
+    assert report(out)["rows"] == report(quick)["rows"]
+
+
 def test_the_record_travels_pickled_once_evaluated(tmp_path: Path) -> None:
     """A record handed over as an object (not loaded from a file) goes to workers pickled,
     its bound evaluated (compiled) first."""
