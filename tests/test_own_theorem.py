@@ -253,3 +253,7 @@ def test_compare_refuses_runs_of_another_version_of_the_file(tmp_path: Path,
                     f"{copy}:THEOREM"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("offcmab compare: error: theorem:")
+
+
+def test_the_fixture_takes_the_target(offcmab_check: Any) -> None:
+    assert offcmab_check(f"{EXAMPLE}:lcb_rule", ID, profile="quick", theorem=THEOREM).passed
