@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import sympy as sp
 
-from offcmab.bounds.symbols import DOMAINS, LATEX_NAMES, SYMBOLS, Domain, check_parameter
+from offcmab.bounds.symbols import DOMAINS, LATEX_NAMES, Domain, check_parameter
 from offcmab.reference.errors import InputError
 
 Variant = Literal["stated", "proved"]
@@ -67,6 +67,13 @@ class Bound:
     constraints
         Relations between parameters (e.g. :math:`\mu_k \le \mu_1`), each with the
         parameter an error names; checked whenever all their symbols are given.
+    own_domains
+        Parameter -> numeric domain, for the parameters that are not the paper's symbols
+        (a bound in symbols of its own, :func:`define_bound`); the paper's symbols take
+        theirs from :data:`offcmab.bounds.symbols.DOMAINS`.
+
+    A bound pickles at any time: its compiled numpy functions are a cache, left out of
+    the pickle and compiled again where it is evaluated.
     """
 
     id: str
@@ -81,9 +88,17 @@ class Bound:
     kind: Literal["upper", "lower", "regret"] = "upper"
     derivation: str = ""
     constraints: tuple[tuple[sp.Basic, str], ...] = ()
+    own_domains: Mapping[str, Domain] = field(default_factory=dict)
     _compiled: dict[tuple[str, str], Callable[..., Any]] = field(
         default_factory=dict, repr=False, compare=False
     )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the compiled functions (which do not pickle)."""
+        return {**self.__dict__, "_compiled": {}}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     # -- symbolic ------------------------------------------------------------------
     def expression(self, variant: str = "stated") -> sp.Expr:
@@ -106,9 +121,9 @@ class Bound:
     # -- numeric -------------------------------------------------------------------
     def _function(self, key: tuple[str, str], expr: sp.Basic) -> tuple[Callable[..., Any],
                                                                         tuple[str, ...]]:
-        names = tuple(sorted(str(symbol) for symbol in expr.free_symbols))
+        symbols = sorted(expr.free_symbols, key=str)  # the bound's own, whatever their names
+        names = tuple(str(symbol) for symbol in symbols)
         if key not in self._compiled:
-            symbols = [SYMBOLS[name] for name in names]
             # log(2mn/delta) -> log 2 + log m + log n - log delta: no overflow for tiny delta
             numeric = expr.replace(sp.log, lambda arg: sp.expand_log(sp.log(arg), force=True))
             self._compiled[key] = sp.lambdify(symbols, numeric, modules="numpy")
@@ -122,7 +137,8 @@ class Bound:
             if name not in allowed:
                 raise InputError(name, f"is not a parameter of {self.id} "
                                  f"(parameters: {', '.join(sorted(allowed))})")
-        values = {name: check_parameter(name, value) for name, value in params.items()}
+        values = {name: check_parameter(name, value, self.own_domains.get(name))
+                  for name, value in params.items()}
         self._check_constraints(values)
         resolved: dict[str, npt.NDArray[np.float64]] = {}
         for name in names:
@@ -207,9 +223,81 @@ class Bound:
     @property
     def domains(self) -> dict[str, Domain]:
         """Numeric domain of every parameter (required and optional)."""
-        return {name: DOMAINS[name] for name in self.all_parameters}
+        return {name: self.own_domains.get(name) or DOMAINS[name]
+                for name in self.all_parameters}
 
     @property
     def all_parameters(self) -> tuple[str, ...]:
         """Required then optional parameter names."""
         return self.parameters + self.optional_parameters
+
+
+def define_bound(id: str, expression: sp.Expr, *, domains: Mapping[sp.Symbol, Domain],
+                 failure: sp.Expr, title: str = "", precondition: sp.Basic | None = None,
+                 proved: sp.Expr | None = None, proved_failure: sp.Expr | None = None,
+                 proved_precondition: sp.Basic | None = None,
+                 kind: Literal["upper", "lower", "regret"] = "upper",
+                 reference: str = "") -> Bound:
+    r"""A bound in symbols of its own: any sympy symbols, each with its numeric domain.
+
+    Parameters
+    ----------
+    id
+        The bound id (the id of the theorem record that checks it).
+    expression
+        The bound as printed (the ``stated`` variant).
+    domains
+        Every symbol the expressions use -> its :class:`~offcmab.bounds.symbols.Domain`;
+        values outside it are refused, naming the symbol.
+    failure
+        The probability with which the statement may fail, e.g. ``2 * delta``.
+    title, reference
+        One line naming the statement; where it is stated (a label or citation).
+    precondition
+        A sympy relation the statement needs (``None``: none).
+    proved, proved_failure, proved_precondition
+        The ``proved`` variant; each defaults to the stated one.
+    kind
+        ``upper`` (a high-probability gap bound), ``lower`` or ``regret``.
+
+    Raises
+    ------
+    ValueError
+        Naming the field: an expression uses a symbol ``domains`` does not declare.
+    """
+    expression, failure = _symbolic("expression", expression), _symbolic("failure", failure)
+    proved = expression if proved is None else _symbolic("proved", proved)
+    proved_failure = failure if proved_failure is None else _symbolic("proved_failure",
+                                                                      proved_failure)
+    proved_precondition = precondition if proved_precondition is None else proved_precondition
+    declared = {str(symbol) for symbol in domains}
+    for name, expr in (("expression", expression), ("failure", failure),
+                       ("precondition", precondition), ("proved", proved),
+                       ("proved_failure", proved_failure),
+                       ("proved_precondition", proved_precondition)):
+        if expr is None:
+            continue
+        missing = sorted(str(symbol) for symbol in expr.free_symbols
+                         if str(symbol) not in declared)
+        if missing:
+            raise ValueError(f"{name}: symbol {missing[0]!r} has no domain in domains "
+                             f"(declared: {', '.join(sorted(declared))})")
+    names = tuple(sorted(declared))
+    return Bound(id=id, title=title or id, paper_ref=reference, parameters=names,
+                 expressions={"stated": expression, "proved": proved},
+                 preconditions={"stated": precondition, "proved": proved_precondition},
+                 failure_probability={"stated": failure, "proved": proved_failure},
+                 kind=kind, own_domains={str(symbol): domain
+                                         for symbol, domain in domains.items()})
+
+
+def _symbolic(name: str, value: Any) -> sp.Expr:
+    """``value`` as a sympy expression: an expression, or a plain number (never text)."""
+    if isinstance(value, sp.Expr):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return sp.Integer(value)
+    if isinstance(value, float):
+        return sp.Float(value)
+    raise ValueError(f"{name}: must be a sympy expression or a number, got "
+                     f"{type(value).__name__}")

@@ -60,8 +60,8 @@ class Domain:
 
     low: float
     high: float
-    low_open: bool
-    high_open: bool
+    low_open: bool = False
+    high_open: bool = False
     integer: bool = False
     meaning: str = ""
 
@@ -108,21 +108,25 @@ DOMAINS: dict[str, Domain] = {
 }
 
 
-def check_parameter(name: str, value: npt.ArrayLike) -> npt.NDArray[np.float64]:
+def check_parameter(name: str, value: npt.ArrayLike,
+                    domain: Domain | None = None) -> npt.NDArray[np.float64]:
     r"""Return ``value`` as a float array after checking it lies in the domain of ``name``.
+
+    ``domain`` is the parameter's own domain (a bound in symbols of its own declares
+    them); ``None``: the paper's, from :data:`DOMAINS`.
 
     Raises
     ------
     InputError
         Naming the parameter when it is unknown, not numeric, NaN or out of range.
     """
-    if name not in DOMAINS:
+    if domain is None and name not in DOMAINS:
         raise InputError(name, "unknown parameter")
     try:
         values = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise InputError(name, f"must be numeric, got {value!r}") from None
-    domain = DOMAINS[name]
+    domain = DOMAINS[name] if domain is None else domain
     inside = domain.contains(values)
     if not np.all(inside):
         bad = values[~inside].flat[0] if values.ndim else values

@@ -33,6 +33,7 @@ from offcmab.validation.parts.theorem import Theorem, find
 from offcmab.validation.runner import junit
 from offcmab.validation.runner.folder import LOCK_NAME
 from offcmab.validation.sandbox import DEFAULT_TIMEOUT
+from offcmab.validation.theorem_loader import records
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
 
@@ -135,7 +136,8 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
           allow_unchecked: bool = False, junit_xml: str | Path | None = None,
           trial_timeout: float | None = DEFAULT_TIMEOUT,
           via: str = "offcmab.validation.check", search: bool = False,
-          overwrite: bool = False) -> CheckReport:
+          overwrite: bool = False,
+          theorem: str | Theorem | Sequence[str | Theorem] = ()) -> CheckReport:
     r"""Check ``function`` against the bound ``bound_id`` as ``offcmab validate`` would.
 
     Parameters
@@ -155,7 +157,14 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
         (default: a temporary folder, removed afterwards).
     theorems
         The theorem records ``bound_id`` is looked up in (default: every theorem of
-        :mod:`offcmab.validation.theorems`; a record of your own runs with ``jobs=1``).
+        :mod:`offcmab.validation.theorems`).
+    theorem
+        A theorem of your own (:mod:`offcmab.validation.extend`) added to ``theorems``, as
+        ``--theorem``: a target ``"FILE.py:NAME"`` / ``"package.module:NAME"``, a
+        :class:`~offcmab.validation.parts.theorem.Theorem`, or a list of them.  Records run on
+        every backend: one loaded from a target is loaded again by each worker process;
+        one handed over as an object travels pickled (its scenario and functions defined at
+        the top level of a module).
     allow_unchecked
         Return the report even when no row could fail for ``function`` (every row vacuous
         or ``n/a``; its field ``unchecked`` is then true), as ``--allow-unchecked``.
@@ -191,7 +200,9 @@ def check(function: Callable[..., Any] | str, bound_id: str, profile: str = "def
         the function: it could not be loaded, has the wrong signature, or returned an
         infeasible action.
     """
-    known = [theorem.id for theorem in theorems]
+    added = [theorem] if isinstance(theorem, str | Theorem) else list(theorem)
+    theorems = records(added, theorems)[0]
+    known = [record.id for record in theorems]
     if bound_id not in known:
         raise ValueError(f"bound_id: must be one of {', '.join(known)}, got {bound_id!r}")
     arguments = {"function": _name(function), "bound_id": bound_id, "profile": profile,

@@ -72,3 +72,11 @@ def input_path(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError(f"must name a file or folder to read, got {text!r}")
     return Path(text)
+
+
+def add_theorem_argument(parser: argparse.ArgumentParser) -> None:
+    """``--theorem FILE.py:NAME`` (or ``package.module:NAME``, repeatable): a theorem record
+    of one's own (:mod:`offcmab.validation.extend`) beside the package's."""
+    parser.add_argument("--theorem", action="append", default=[], metavar="FILE.py:NAME",
+                        help="a theorem of your own (or package.module:NAME; repeatable), "
+                             "built with offcmab.validation.extend; the file is run as Python")

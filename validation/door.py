@@ -41,6 +41,7 @@ from offcmab.validation.runner.store import DROPPED_NAME, LOG_NAME
 from offcmab.validation.runner.sweep import RunConfig, package_versions, run_validation
 from offcmab.validation.sandbox import DEFAULT_TIMEOUT
 from offcmab.validation.subjects import REFERENCE, resolve
+from offcmab.validation.theorem_loader import provenance
 from offcmab.validation.theorems import THEOREMS, index
 from offcmab.validation.tightness.corpus import corpus_instances
 from offcmab.validation.user_algorithm import (
@@ -190,13 +191,18 @@ def run(door: Door, theorems: Sequence[Theorem] = THEOREMS) -> dict[str, Any]:
                               theorems)
     power = door.power == "require" or (door.power == "auto" and door.profile != "quick")
     identity = report_io.package_identity(PACKAGE_FOLDERS)
+    # the records from outside the package that this run checks: where each is defined
+    outside = [provenance(theorem) for theorem in theorems
+               if (not door.only or theorem.id in door.only)
+               and not any(theorem is ours for ours in THEOREMS)]
 
     def describe() -> dict[str, Any]:
         return {"versions": package_versions(), "git_commit": identity["git_commit"],
                 **({"algorithm": algorithm} if algorithm else {}),
                 "provenance": {"package": identity, "seed": door.seed,
                                "invocation": dict(door.invocation),
-                               "subject": {"spec": spec, "sha256": algorithm.get("sha256")}}}
+                               "subject": {"spec": spec, "sha256": algorithm.get("sha256")},
+                               **({"theorems": outside} if outside else {})}}
 
     def execute(folder: Path, log: Path) -> dict[str, Any]:
         config = RunConfig(

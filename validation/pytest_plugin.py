@@ -12,7 +12,8 @@ returns the :class:`~offcmab.validation.api.CheckReport` otherwise.  It runs wha
 ``default`` (with the regression corpus) unless ``--offcmab-profile`` (command line) or
 ``offcmab_profile`` (ini file) says otherwise (``ci`` sizes the run for CI minutes);
 keyword arguments of the call (``profile``, ``seed``, ``jobs``, ``backend``, ``out``,
-``junit_xml``, ``trial_timeout``, ``overwrite``) override both; ``junit_xml=FILE`` also writes
+``junit_xml``, ``trial_timeout``, ``overwrite``) override both; ``theorem="FILE.py:NAME"``
+adds a theorem of your own (as ``--theorem``); ``junit_xml=FILE`` also writes
 the rows as JUnit XML (an existing ``out`` run or JUnit file only with ``overwrite=True``).
 A run in which no row could fail for the function (every row vacuous or
 ``n/a``) fails the test too, unless the call passes ``allow_unchecked=True``, and so does a

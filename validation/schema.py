@@ -93,6 +93,24 @@ def mapping(values: Checker) -> Checker:
     return check
 
 
+#: How deep :func:`plain` follows nested lists and objects.
+PLAIN_DEPTH = 8
+
+
+def plain(value: Any, field: str, depth: int = PLAIN_DEPTH) -> None:
+    """Any JSON value made of strings, finite numbers, booleans, nulls, and lists and
+    objects of them (at most :data:`PLAIN_DEPTH` deep)."""
+    if isinstance(value, list | dict):
+        if depth == 0:
+            raise ValueError(f"{field}: nested more than {PLAIN_DEPTH} levels deep")
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            plain(item, f"{field}.{key}" if isinstance(value, dict) else f"{field}[{key}]",
+                  depth - 1)
+        return
+    scalar(value, field)
+
+
 def _kind(value: Any) -> str:
     """The JSON name of a decoded value's type, for messages."""
     names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean",

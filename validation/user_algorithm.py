@@ -104,18 +104,24 @@ class UserAlgorithm:
                 "function": self.qualname, "sha256": self.sha256, "spec": self.spec}
 
 
-def parse_target(target: str) -> tuple[SourceKind, str, str]:
-    """Split ``FILE.py:FUNCTION`` or ``package.module:FUNCTION`` (no import yet)."""
+def parse_target(target: str, field: str = "algorithm", what: str = "FUNCTION"
+                 ) -> tuple[SourceKind, str, str]:
+    """Split ``FILE.py:NAME`` or ``package.module:NAME`` (no import yet).
+
+    ``field`` names the option in messages (``algorithm``, ``theorem``); ``what`` the
+    kind of name expected (``FUNCTION``, ``NAME``).
+    """
     where, colon, name = target.rpartition(":")
     if not colon or not where or not name:
-        raise AlgorithmError(f"algorithm: expected FILE.py:FUNCTION or package.module:FUNCTION, "
+        raise AlgorithmError(f"{field}: expected FILE.py:{what} or package.module:{what}, "
                              f"got {target!r}")
     if not all(part.isidentifier() for part in name.split(".")):
-        raise AlgorithmError(f"algorithm {target}: {name!r} is not a function name")
+        noun = "function" if what == "FUNCTION" else "Python"
+        raise AlgorithmError(f"{field} {target}: {name!r} is not a {noun} name")
     if where.endswith(".py") or "/" in where or "\\" in where:
         return "file", str(Path(where).expanduser().resolve()), name
     if not all(part.isidentifier() for part in where.split(".")):
-        raise AlgorithmError(f"algorithm {target}: {where!r} is neither a .py file nor a "
+        raise AlgorithmError(f"{field} {target}: {where!r} is neither a .py file nor a "
                              "module name")
     return "module", where, name
 
@@ -145,18 +151,30 @@ def load_parts(kind: SourceKind, location: str, qualname: str) -> UserAlgorithm:
     A file is imported once per process, path and content: its module name carries
     a hash of both, so an edited or moved file is imported afresh.
     """
-    digest: str | None
-    if kind == "file":
-        module, digest = _import_file(Path(location), qualname)
-    else:
-        module, digest = _import_module(location, qualname)
+    function, digest = load_value(kind, location, qualname)
     label = f"{Path(location).name if kind == 'file' else location}:{qualname}"
-    supervisor.note_user_code(label)  # from now on, a run that ends abruptly is its fault
-    function = _attribute(module, qualname, label)
     if not callable(function):
         raise AlgorithmError(f"algorithm {label}: {qualname} is not a function "
                              f"(it is a {type(function).__name__})")
     return UserAlgorithm(kind, location, qualname, digest, function)
+
+
+def load_value(kind: SourceKind, location: str, qualname: str, field: str = "algorithm"
+               ) -> tuple[Any, str | None]:
+    """The value ``qualname`` names in the file or module, and the SHA-256 of its source.
+
+    The one place where a user's file or module is imported (a function for
+    ``--algorithm``, a theorem record for ``--theorem``); ``field`` names the option in
+    messages.
+    """
+    digest: str | None
+    if kind == "file":
+        module, digest = _import_file(Path(location), qualname, field)
+    else:
+        module, digest = _import_module(location, qualname, field)
+    label = f"{Path(location).name if kind == 'file' else location}:{qualname}"
+    supervisor.note_user_code(label)  # from now on, a run that ends abruptly is its fault
+    return _attribute(module, qualname, label, field), digest
 
 
 def file_digest(path: Path) -> str:
@@ -164,10 +182,10 @@ def file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _import_file(path: Path, qualname: str) -> tuple[ModuleType, str]:
+def _import_file(path: Path, qualname: str, field: str) -> tuple[ModuleType, str]:
     label = f"{path.name}:{qualname}"
     if not path.is_file():
-        raise AlgorithmError(f"algorithm {label}: no such file {path}")
+        raise AlgorithmError(f"{field} {label}: no such file {path}")
     digest = file_digest(path)
     where = hashlib.sha256(f"{path}\x1f{digest}".encode()).hexdigest()[:16]
     name = f"_offcmab_user_{where}_{''.join(c if c.isalnum() else '_' for c in path.stem)}"
@@ -175,7 +193,7 @@ def _import_file(path: Path, qualname: str) -> tuple[ModuleType, str]:
         return sys.modules[name], digest
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise AlgorithmError(f"algorithm {label}: cannot import {path} as Python")
+        raise AlgorithmError(f"{field} {label}: cannot import {path} as Python")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look the module up here
     try:
@@ -184,19 +202,19 @@ def _import_file(path: Path, qualname: str) -> tuple[ModuleType, str]:
         del sys.modules[name]
         if isinstance(error, KeyboardInterrupt):
             raise
-        raise AlgorithmError(f"algorithm {label}: importing {path.name} raised "
+        raise AlgorithmError(f"{field} {label}: importing {path.name} raised "
                              f"{user_frames_text(error, {str(path)})}") from None
     return module, digest
 
 
-def _import_module(name: str, qualname: str) -> tuple[ModuleType, str | None]:
+def _import_module(name: str, qualname: str, field: str) -> tuple[ModuleType, str | None]:
     label = f"{name}:{qualname}"
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as error:
-        raise AlgorithmError(f"algorithm {label}: no module named {error.name!r}") from None
+        raise AlgorithmError(f"{field} {label}: no module named {error.name!r}") from None
     except Exception as error:
-        raise AlgorithmError(f"algorithm {label}: importing {name} raised "
+        raise AlgorithmError(f"{field} {label}: importing {name} raised "
                              f"{user_frames_text(error, _module_files(name))}") from None
     source = getattr(module, "__file__", None)
     return module, file_digest(Path(source)) if source else None
@@ -214,13 +232,14 @@ def _module_files(name: str) -> set[str]:
     return {str(origin.parent if origin.name == "__init__.py" else origin)}
 
 
-def _attribute(module: ModuleType, qualname: str, label: str) -> Any:
+def _attribute(module: ModuleType, qualname: str, label: str, field: str) -> Any:
     value: Any = module
     for part in qualname.split("."):
         try:
             value = getattr(value, part)
         except AttributeError:
-            raise AlgorithmError(f"algorithm {label}: no function {qualname!r} in "
+            noun = "function " if field == "algorithm" else ""
+            raise AlgorithmError(f"{field} {label}: no {noun}{qualname!r} in "
                                  f"{getattr(module, '__file__', None) or module.__name__}"
                                  ) from None
     return value

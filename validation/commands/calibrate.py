@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import argparse
 
-from offcmab.validation.arguments import nonnegative_int, positive_float, positive_int
+from offcmab.validation.arguments import (
+    add_theorem_argument,
+    nonnegative_int,
+    positive_float,
+    positive_int,
+)
 from offcmab.validation.limits import add_force_argument
 
 HELP = "measure how often validate flags the correct reference; exit 1 above its budget"
@@ -36,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "a deliberately wrong bound whose flags are no false alarms)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_force_argument(parser)
+    add_theorem_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from offcmab.validation.limits import check_cost
 from offcmab.validation.output import jsonable, to_json
 from offcmab.validation.parts.spec import PROFILES
 from offcmab.validation.sandbox import Terminated, stop_signals
+from offcmab.validation.theorem_loader import records
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.corpus import corpus_instances
 
@@ -27,14 +28,15 @@ HEADER = ("id", "runs", "runs with a FAIL", "rate", f"{LEVEL:.0%} interval",
 def run(args: argparse.Namespace) -> int:
     if args.jobs > MAX_JOBS:  # each job is a Python process started here
         raise ValueError(f"jobs: at most {MAX_JOBS} workers, got {args.jobs}")
-    only = tuple(dict.fromkeys(args.only)) if args.only else ()
+    theorems, added = records(args.theorem, THEOREMS)
+    only = tuple(dict.fromkeys(args.only)) if args.only else added
     check_cost(calibration_cost(args.runs), args.force)
     try:
         with stop_signals():  # SIGTERM stops like Ctrl-C, the workers with it
-            result = calibrate(THEOREMS, PROFILES[args.profile], runs=args.runs,
+            result = calibrate(theorems, PROFILES[args.profile], runs=args.runs,
                                seed=args.seed, only=only, jobs=min(args.jobs, args.runs),
                                bound_scale=args.bound_scale,
-                               extra_instances=corpus_instances(args.profile, THEOREMS),
+                               extra_instances=corpus_instances(args.profile, theorems),
                                progress=not args.json)
     except KeyboardInterrupt as stop:
         sys.stderr.write("offcmab calibrate: interrupted; no run is kept (rerun it)\n")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from offcmab.validation.arguments import input_path, probability
+from offcmab.validation.arguments import add_theorem_argument, input_path, probability
 
 HELP = "compare two validate runs trial by trial; exit 1 when the gaps got significantly worse"
 
@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test", choices=["sign", "wilcoxon"], default="sign",
                         help="paired test per cell (default: exact sign test)")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    add_theorem_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

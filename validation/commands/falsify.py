@@ -23,6 +23,7 @@ import argparse
 from pathlib import Path
 
 from offcmab.validation.arguments import (
+    add_theorem_argument,
     input_path,
     nonnegative_int,
     output_path,
@@ -67,6 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print the summary as JSON instead of text")
     add_force_argument(parser)
+    add_theorem_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -37,6 +37,7 @@ from offcmab.validation.sandbox import (
     stop_signals,
 )
 from offcmab.validation.subjects import CONTROL, REFERENCE, is_user, resolve
+from offcmab.validation.theorem_loader import records
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instance
 
@@ -52,11 +53,11 @@ def subject_spec(text: str, theorem: Theorem) -> str:
     return spec
 
 
-def replay(args: argparse.Namespace) -> int:
+def replay(args: argparse.Namespace, theorems: Sequence[Theorem]) -> int:
     """``--replay FILE``: the saved instance's confirmation again (its seed and trials)."""
-    bound_id, instance, document = read_instance(args.replay, "falsify", THEOREMS,
+    bound_id, instance, document = read_instance(args.replay, "falsify", theorems,
                                                  force=args.force)
-    theorem = find(THEOREMS, bound_id)
+    theorem = find(theorems, bound_id)
     if args.only is not None and args.only != bound_id:
         raise ValueError(f"only: {args.replay} holds an instance of {bound_id}, "
                          f"not {args.only}")
@@ -81,12 +82,16 @@ def replay(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     set_timeout(args.trial_timeout)
+    theorems, added = records(args.theorem, THEOREMS)
+    if args.only is None and args.replay is None and len(added) == 1:
+        args.only = added[0]  # the one theorem of one's own is the one to search
     if args.confirm_trials is not None:
         check_cost(confirmation_cost(args.confirm_trials), args.force)
     try:
         with stop_signals():  # SIGTERM stops like Ctrl-C; a KeyboardInterrupt the
             # algorithm raises itself is its fault
-            return replay(args) if args.replay is not None else search(args)
+            return replay(args, theorems) if args.replay is not None else \
+                search(args, theorems)
     except AlgorithmFault as fault:
         sys.stderr.write(f"offcmab falsify: {fault}; nothing was searched to the end\n")
         return FAULT_EXIT
@@ -106,11 +111,11 @@ def user_code(args: argparse.Namespace, spec: str) -> Iterator[None]:
         yield
 
 
-def search(args: argparse.Namespace) -> int:
+def search(args: argparse.Namespace, theorems: Sequence[Theorem]) -> int:
     """A search of ``--only``'s instance space, its confirmation and files."""
     if args.only is None:
         raise ValueError("only: name the bound id to search (or give --replay FILE)")
-    theorem = find(THEOREMS, args.only)
+    theorem = find(theorems, args.only)
     reason = uncovered(theorem)
     if reason:
         raise ValueError(f"only: {reason}")
@@ -120,7 +125,7 @@ def search(args: argparse.Namespace) -> int:
         check_database(args.database if args.database is not None
                        else args.out / DATABASE_FOLDER)
     with user_code(args, spec):
-        found = falsify(theorem, spec, args.out, THEOREMS,
+        found = falsify(theorem, spec, args.out, theorems,
                         budget=args.budget, run_seed=args.seed,
                         database=args.database,
                         confirm_trials=args.confirm_trials or CONFIRM_TRIALS,
@@ -144,21 +149,22 @@ def check_destinations(args: argparse.Namespace, bound_id: str) -> None:
         check_output_folder(database, "database" if args.database is not None else "out")
 
 
-def search_step(args: argparse.Namespace, ids: Sequence[str]) -> bool:
+def search_step(args: argparse.Namespace, ids: Sequence[str],
+                theorems: Sequence[Theorem] = THEOREMS) -> bool:
     """``validate --search``: a small search per id, printed and appended to ``report.md``
     under its own heading; True when a counterexample is confirmed.  A fault of the
     algorithm raises its :class:`~offcmab.validation.sandbox.AlgorithmFault`."""
     algorithm = args.algorithm or REFERENCE
     parts, confirmed = [], False
     for bound_id in ids:
-        theorem = find(THEOREMS, bound_id)
+        theorem = find(theorems, bound_id)
         reason = uncovered(theorem)
         if reason:
             parts.append(f"offcmab falsify {bound_id}: not searched: {reason}\n")
             continue
         spec = subject_spec(algorithm, theorem)
         with stop_signals(), user_code(args, spec):  # as in the run: faults raise
-            found = falsify(theorem, spec, args.out / "falsify", THEOREMS,
+            found = falsify(theorem, spec, args.out / "falsify", theorems,
                             budget=STEP_BUDGET, run_seed=args.seed, algorithm=algorithm)
         confirmed = confirmed or found.confirmed
         parts.append(report.text(found.record))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from offcmab.validation.arguments import nonnegative_int, positive_int
+from offcmab.validation.arguments import add_theorem_argument, nonnegative_int, positive_int
 from offcmab.validation.limits import add_force_argument
 
 HELP = ("how many broken variants of the reference validate flags; exit 1 on an unexplained "
@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="mutant runs executed in parallel worker processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_force_argument(parser)
+    add_theorem_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,6 +15,8 @@ from offcmab.validation.costs import mutation_cost
 from offcmab.validation.limits import check_cost
 from offcmab.validation.mutation.score import EXPLAINED, FAILED, NOT_CHECKED, mutation
 from offcmab.validation.output import jsonable, to_json
+from offcmab.validation.theorem_loader import records
+from offcmab.validation.theorems import THEOREMS
 
 #: Columns of the human table.
 HEADER = ("id", "mutant", "operator", "status", "flagged", "kill probability [95% CI]",
@@ -22,11 +24,12 @@ HEADER = ("id", "mutant", "operator", "status", "flagged", "kill probability [95
 
 
 def run(args: argparse.Namespace) -> int:
-    only = tuple(dict.fromkeys(args.only)) if args.only else ()
+    theorems, added = records(args.theorem, THEOREMS)
+    only = tuple(dict.fromkeys(args.only)) if args.only else added
     check_cost(mutation_cost(args.replicates), args.force)  # before any run is planned
     report = mutation(only, profile=args.profile, seed=args.seed,
                       replicates=args.replicates, jobs=args.jobs,
-                      mutants=tuple(dict.fromkeys(args.mutants or ())))
+                      mutants=tuple(dict.fromkeys(args.mutants or ())), theorems=theorems)
     if args.json:
         sys.stdout.write(to_json(jsonable(report)) + "\n")
     else:

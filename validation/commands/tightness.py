@@ -18,7 +18,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from offcmab.validation.arguments import nonnegative_int, output_path, positive_int
+from offcmab.validation.arguments import (
+    add_theorem_argument,
+    nonnegative_int,
+    output_path,
+    positive_int,
+)
 
 #: What the search can maximise (:data:`offcmab.validation.tightness.search.OBJECTIVES`;
 #: repeated here so the parser stays light).
@@ -46,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ledger-trials", type=positive_int, default=None, metavar="T",
                         help="held-out logs of the slack ledger (default 200)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_theorem_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from offcmab.validation.output import emit, short
-from offcmab.validation.parts.theorem import find
+from offcmab.validation.parts.theorem import Theorem, find
 from offcmab.validation.runner.folder import check_output_file
+from offcmab.validation.theorem_loader import records
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instance, write_instance
 from offcmab.validation.tightness.ledger import LEDGER_TRIALS, Ledger, describe, ledger
@@ -25,17 +27,18 @@ DEFAULT_PROFILE_SECONDS = 5.0
 
 
 def run(args: argparse.Namespace) -> int:
+    theorems, _ = records(args.theorem, THEOREMS)
     try:
-        theorem = find(THEOREMS, args.id)
+        theorem = find(theorems, args.id)
     except ValueError:
-        names = ", ".join(known.id for known in THEOREMS if known.space is not None)
+        names = ", ".join(known.id for known in theorems if known.space is not None)
         raise ValueError(f"id: unknown bound id {args.id!r}; searchable: {names}") from None
-    reason = searchable(theorem, THEOREMS)
+    reason = searchable(theorem, theorems)
     if reason:
         raise ValueError(f"id: {reason}")
     trials = args.ledger_trials or LEDGER_TRIALS
     if args.ledger_of is not None:
-        return _ledger_of(theorem, args.ledger_of, args.seed, trials, args.json)
+        return _ledger_of(theorem, theorems, args.ledger_of, args.seed, trials, args.json)
     if args.objective == "certificate" and not certified(theorem):
         raise ValueError(f"objective: {args.id}'s algorithm returns no certificate")
     out = args.out or Path(f"tightness-{args.id}.json")
@@ -55,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                          "nothing saved\n")
         return 1
     document = to_document(result, seconds, theorem.title)
-    write_instance(document, out, THEOREMS)
+    write_instance(document, out, theorems)
     say(_describe(document) + f"saved to {out}\n")
     found = ledger(theorem, result.best.instance, args.seed, trials)
     if args.json:
@@ -70,9 +73,10 @@ def _ledger_payload(found: Ledger) -> dict[str, Any]:
     return {"ledger": found.ratios(), "ledger_run": found.to_json()}
 
 
-def _ledger_of(theorem: Any, path: Path, seed: int, trials: int, as_json: bool) -> int:
+def _ledger_of(theorem: Any, theorems: Sequence[Theorem], path: Path, seed: int, trials: int,
+               as_json: bool) -> int:
     """The ledger of a saved instance of ``theorem`` (no search)."""
-    bound_id, instance, document = read_instance(path, "saved", THEOREMS)
+    bound_id, instance, document = read_instance(path, "saved", theorems)
     if bound_id != theorem.id:
         raise ValueError(f"ledger-of: {path} holds an instance of {bound_id}, not {theorem.id}")
     found = ledger(theorem, instance, seed, trials)

@@ -19,6 +19,7 @@ import argparse
 from pathlib import Path
 
 from offcmab.validation.arguments import (
+    add_theorem_argument,
     input_path,
     nonnegative_int,
     output_path,
@@ -43,7 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "second (sized for CI minutes)")
     parser.set_defaults(profile="default")
     parser.add_argument("--only", nargs="+", metavar="ID",
-                        help="bound ids to check (default all; --signatures lists them)")
+                        help="bound ids to check (default all, or those of --theorem; "
+                             "--signatures lists them)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025, help="run seed")
     parser.add_argument("--jobs", type=positive_int, default=1, help="parallel workers")
     parser.add_argument("--backend", choices=["serial", "processes", "dask"], default=None,
@@ -92,6 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="replay only these saved instances (offcmab tightness --out); "
                              "the default and full profiles also run validation/corpus")
     add_force_argument(parser)
+    add_theorem_argument(parser)
     parser.add_argument("--junit-xml", type=output_path, metavar="FILE", default=None,
                         help="also write the rows as JUnit XML (one testcase per row) for CI")
     parser.add_argument("--baseline", type=input_path, metavar="BASE_DIR", default=None,

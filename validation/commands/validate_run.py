@@ -14,27 +14,28 @@ from offcmab.validation import door
 from offcmab.validation.api import CheckReport, signature_table
 from offcmab.validation.commands import compare_run, falsify_run
 from offcmab.validation.parts.spec import Instance
+from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner import compare, junit
 from offcmab.validation.runner.folder import LOCK_NAME
 from offcmab.validation.runner.sweep import RunInterrupted
 from offcmab.validation.sandbox import FAULT_EXIT, AlgorithmFault, Terminated, stop_signals
+from offcmab.validation.theorem_loader import records
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.tightness.files import read_instances
 
-#: The ids of the checked theorems, in report order.
-IDS = tuple(theorem.id for theorem in THEOREMS)
-
 
 def run(args: argparse.Namespace) -> int:
+    theorems, added = records(getattr(args, "theorem", None) or (), THEOREMS)
     if args.signatures:  # prints the table only: no run, no output folder
-        sys.stdout.write(signature_table() + "\n")
+        sys.stdout.write(signature_table(theorems) + "\n")
         return 0
-    return _run(args)
+    return _run(args, theorems, added)
 
 
-def _run(args: argparse.Namespace) -> int:
-    only = tuple(dict.fromkeys(args.only)) if args.only else ()
-    saved, only = _saved_instances(args, only)
+def _run(args: argparse.Namespace, theorems: tuple[Theorem, ...], added: tuple[str, ...]
+         ) -> int:
+    only = tuple(dict.fromkeys(args.only)) if args.only else added
+    saved, only = _saved_instances(args, only, theorems)
     if args.baseline is not None:  # before any trial runs: a missing baseline is bad input
         if args.baseline.resolve() == args.out.resolve():
             raise ValueError("baseline: must be another folder than --out (this run "
@@ -56,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
         verbose=args.verbose)
     try:  # one run per output folder: the door locks it, a second run exits 2
         with stop_signals():  # SIGTERM stops like Ctrl-C, whatever phase the run is in
-            result = door.run(request, THEOREMS)
+            result = door.run(request, theorems)
     except (KeyboardInterrupt, RunInterrupted) as stop:
         sys.stderr.write(f"offcmab validate: interrupted; finished trials are in "
                          f"{args.out / 'trials.jsonl'}; resume with: {resume_command(args)}\n")
@@ -96,7 +97,8 @@ def _run(args: argparse.Namespace) -> int:
     regression = args.baseline is not None and compare_run.report(
         args.baseline, args.out, "sign", compare.LEVEL, False) == 1
     try:
-        if args.search and falsify_run.search_step(args, only or IDS):
+        if args.search and falsify_run.search_step(
+                args, only or tuple(theorem.id for theorem in theorems), theorems):
             return 1
     except AlgorithmFault as fault:
         sys.stderr.write(f"offcmab validate: --search: {fault}\n")
@@ -121,12 +123,13 @@ def resume_command(args: argparse.Namespace) -> str:
     return shlex.join(argv)
 
 
-def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]
+def _saved_instances(args: argparse.Namespace, only: tuple[str, ...],
+                     theorems: tuple[Theorem, ...]
                      ) -> tuple[tuple[tuple[str, Instance], ...], tuple[str, ...]]:
     """The ``--instances`` files and their ids (then only they run), else nothing."""
     if not args.instances:
         return (), only
-    found = read_instances(args.instances, "file", THEOREMS, force=args.force)
+    found = read_instances(args.instances, "file", theorems, force=args.force)
     outside = [bound_id for bound_id, _, _ in found if only and bound_id not in only]
     if outside:
         raise ValueError(f"only: the --instances files are instances of {outside[0]}, not "
@@ -138,4 +141,4 @@ def _saved_instances(args: argparse.Namespace, only: tuple[str, ...]
                              "replay's trials start with the search's own draws\n")
     ids = dict.fromkeys(bound_id for bound_id, _, _ in found)
     return tuple((bound_id, instance) for bound_id, instance, _ in found), \
-        tuple(bound_id for bound_id in IDS if bound_id in ids)
+        tuple(theorem.id for theorem in theorems if theorem.id in ids)

@@ -46,17 +46,18 @@ def written_names(bound_id: str) -> tuple[str, ...]:
     return (replay_path(Path(), bound_id).name, f"{stem}.json", f"{stem}.md")
 
 
-def replay_command(path: Path, subject: str, seed: int) -> str:
-    """The ``offcmab validate`` call that replays a saved counterexample."""
+def replay_command(path: Path, subject: str, seed: int, theorem: Sequence[str] = ()) -> str:
+    """The ``offcmab validate`` call that replays a saved counterexample (``theorem``: the
+    ``--theorem`` arguments of a record of one's own)."""
     algorithm = [] if subject == "reference" else ["--algorithm", subject]
     return shlex.join(["offcmab", "validate", "--instances", str(path), *algorithm,
-                       "--seed", str(seed)])
+                       "--seed", str(seed), *theorem])
 
 
-def recheck_command(path: Path, subject: str) -> str:
+def recheck_command(path: Path, subject: str, theorem: Sequence[str] = ()) -> str:
     """The ``offcmab falsify --replay`` call that repeats a saved counterexample's
     confirmation (its file holds the seed)."""
-    return shlex.join(["offcmab", "falsify", subject, "--replay", str(path)])
+    return shlex.join(["offcmab", "falsify", subject, "--replay", str(path), *theorem])
 
 
 def summary(result: SearchResult, confirmation: Confirmation | PairedConfirmation | None,
@@ -84,9 +85,11 @@ def summary(result: SearchResult, confirmation: Confirmation | PairedConfirmatio
     if verdict == "confirmed":
         path = replay_path(out, result.bound_id)
         record["replay"] = {"file": str(path),
-                            "recheck": recheck_command(path, algorithm)}
+                            "recheck": recheck_command(path, algorithm,
+                                                       theorem.theorem_arguments())}
         if not theorem.traps_vacuous:
-            record["replay"]["command"] = replay_command(path, algorithm, result.seed)
+            record["replay"]["command"] = replay_command(path, algorithm, result.seed,
+                                                         theorem.theorem_arguments())
     return record
 
 

@@ -109,6 +109,11 @@ EventCases = Callable[[str, Callable[..., Any], str], Sequence[EventCase]]
 ParamsChecker = Callable[[Any, str], None]
 
 
+def no_events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
+    """The event rows of a theorem that has none."""
+    return []
+
+
 @dataclass(frozen=True)
 class Theorem:
     r"""Everything validation knows about one bound of the paper.
@@ -127,7 +132,7 @@ class Theorem:
     signature
         The call a substituted algorithm must have, and the reference it replaces.
     events
-        The event rows: the high-probability events the proof rests on.
+        The event rows: the high-probability events the proof rests on (default: none).
     controls
         Negative controls: named broken variants with the reference's signature, each
         standing for a class of mistakes (its docstring's first line says which).
@@ -150,6 +155,11 @@ class Theorem:
     regions
         The regions of :mod:`offcmab.validation.regions` that this theorem's hypotheses
         allow: a run must draw instances with power in each (``hypothesis_coverage``).
+    source
+        Where a record from outside the package was loaded from (``--theorem``): the
+        spec ``file:<path>:<NAME>@<sha256>`` or ``module:<module>:<NAME>@<sha256>``
+        worker processes load it from again; empty for the package's own records and
+        for records handed over as Python objects.
     """
 
     id: str
@@ -157,7 +167,7 @@ class Theorem:
     title: str
     scenario: Scenario
     signature: Signature
-    events: EventCases
+    events: EventCases = no_events
     controls: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     no_power: Mapping[str, str] = field(default_factory=dict)
     controls_check_events: bool = False
@@ -167,10 +177,23 @@ class Theorem:
     rate: Rate | None = None
     falsify_space: Callable[[], Space] | None = None
     regions: tuple[str, ...] = ()
+    source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if self.bound is not None and self.bound.id != self.id:
             raise ValueError(f"id: {self.id!r} is not the id of its bound {self.bound.id!r}")
+
+    @property
+    def target(self) -> str:
+        """The ``--theorem`` target the record was loaded from (``FILE.py:NAME`` or
+        ``module:NAME``), empty when it was not loaded from one."""
+        where = self.source.partition(":")[2]
+        return where.rpartition("@")[0] if "@" in where else where
+
+    def theorem_arguments(self) -> list[str]:
+        """``["--theorem", target]`` for a record loaded from a target, else nothing: what a
+        printed command needs to find this record again."""
+        return ["--theorem", self.target] if self.source else []
 
     def reference_algorithm(self) -> Callable[..., Any]:
         """The reference algorithm with its variant keywords bound."""
@@ -185,8 +208,3 @@ def find(theorems: Sequence[Theorem], bound_id: str) -> Theorem:
             return theorem
     raise ValueError(f"bound id: no theorem {bound_id!r} is checked; known: "
                      f"{', '.join(theorem.id for theorem in theorems)}")
-
-
-def no_events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
-    """The event rows of a theorem that has none."""
-    return []

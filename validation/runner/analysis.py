@@ -186,7 +186,7 @@ def upper_row(cell: Cell, plan: RowPlan, level: float, detect: float) -> dict[st
     probability of ``detect`` times its failure probability with probability 0.9.
     """
     value = plan.value
-    row = cell.base() | {"variant": plan.variant, "check": "P(gap > bound) <= delta",
+    row = cell.base() | {"variant": plan.variant, "check": "P(gap > bound) <= failure_probability",
                          "parameters": value.parameters} | _largest(plan)
     if plan.bound is None or value.value is None:
         return row | {"bound": None, "violations": None, "tightness": None,
@@ -206,7 +206,8 @@ def upper_row(cell: Cell, plan: RowPlan, level: float, detect: float) -> dict[st
     elif detectable is None or detectable > target:
         reason = (f"detects only exceedance rates >= {detectable:.3g}"
                   if detectable is not None else "cannot flag even all trials violating")
-        reason += f", not {detect:g} delta = {target:.3g} (the trial cap was reached)"
+        reason += (f", not {detect:g} failure_probability = {target:.3g} (the trial cap was "
+                   "reached)")
     failed = p_value < level
     return row | {
         "bound": bound, "bound_unscaled": value.value, "violations": violations,

@@ -1,8 +1,10 @@
 r"""Where trials run: in this process, in a process pool, or on a dask.distributed cluster.
 
 Every backend runs the same pure function :func:`run_task` on the same tasks (worker
-processes are handed the run's theorem records at start, by value or through the index that
-keeps them (:class:`Handed`), and find a task's record by its id) and
+processes are handed the run's theorem records at start (:class:`Handed`): the index
+that keeps the package's records, a record loaded with ``--theorem`` as its source (the
+worker loads it again from its file), any other record pickled; a worker finds a task's
+record by its id) and
 hands each finished :class:`~offcmab.validation.runner.store.TrialRecord` to a callback in
 the main process as soon as it completes (the callback writes it to the durable
 log).  Results depend only on the task, never on the backend or the order of
@@ -67,6 +69,7 @@ from offcmab.validation.parts.theorem import Theorem, find
 from offcmab.validation.runner.seeding import trial_generator, trial_seed_sequence
 from offcmab.validation.runner.store import TrialRecord
 from offcmab.validation.subjects import is_user, label, resolve
+from offcmab.validation.theorem_loader import from_source
 
 BACKENDS: tuple[str, ...] = ("serial", "processes", "dask")
 
@@ -178,7 +181,7 @@ class Handed:
     """What a worker process receives at start: the run's records that travel pickled, and
     the index in which it finds the others (see :func:`portable`)."""
 
-    records: tuple[Theorem, ...] = ()
+    records: tuple[Theorem | str, ...] = ()
     index: Index | None = None
 
 
@@ -192,8 +195,14 @@ _WORKER = False
 
 def receive(handed: Handed) -> None:
     """Worker start: keep the records the run handed over (see :func:`portable`)."""
-    kept = (*(() if handed.index is None else handed.index()), *handed.records)
-    _HANDED.update({record.id: record for record in kept})
+    _HANDED.update({record.id: record for record in
+                    (() if handed.index is None else handed.index())})
+    for record in handed.records:
+        if isinstance(record, str) and any(known.source == record
+                                           for known in _HANDED.values()):
+            continue  # loaded already (a dask worker is handed the records with every task)
+        theorem = from_source(record) if isinstance(record, str) else record
+        _HANDED[theorem.id] = theorem
 
 
 def start_worker(handed: Handed, settings: Settings = Settings()) -> None:
@@ -272,22 +281,25 @@ def run_handed(handed: Handed, settings: Settings, task: Task) -> Finished:
 
 def portable(theorems: Sequence[Theorem], index: Index | None = None) -> Handed:
     """What workers are handed for ``theorems``: ``index`` (when given) for the records it
-    returns, and every other record by value.
+    returns, a record loaded from a file or module (``--theorem``) as its source, which the
+    worker loads again, and every other record by value.
 
-    A record outside the index travels pickled, so it must be picklable (module-level
+    A record handed by value travels pickled, so it must be picklable (module-level
     classes and functions); ``ValueError`` naming the theorem otherwise.
     """
     kept = () if index is None else tuple(index())
     found = tuple(theorem for theorem in theorems
                   if not any(theorem is known for known in kept))
     for theorem in found:
+        if theorem.source:
+            continue
         try:
             with main_hidden():  # what workers cannot import, since they skip __main__
                 pickle.dumps(theorem)
         except (pickle.PicklingError, AttributeError, TypeError) as error:
             raise ValueError(f"backend: theorem {theorem.id!r} cannot be sent to worker "
                              f"processes ({error}); run it with the serial backend") from None
-    return Handed(found, index)
+    return Handed(tuple(theorem.source or theorem for theorem in found), index)
 
 
 Callback = Callable[[Finished], None]

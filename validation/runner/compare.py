@@ -104,10 +104,21 @@ def version(report: Mapping[str, Any]) -> Any:
     return report.get("provenance", {}).get("package", {}).get("version")
 
 
+def outside_theorems(report: Mapping[str, Any]) -> dict[str, str | None]:
+    """Id -> SHA-256 of the defining file, for each theorem from outside the package a run
+    checked (from its provenance)."""
+    return {entry["id"]: entry.get("sha256")
+            for entry in report.get("provenance", {}).get("theorems", [])}
+
+
 def mismatches(base: Run, new: Run) -> list[str]:
     """Why the two runs cannot be paired (empty when they can)."""
     reasons = [f"{name} differs (base {base.report.get(name)!r}, new {new.report.get(name)!r})"
                for name in PAIRED_FIELDS if base.report.get(name) != new.report.get(name)]
+    old_theorems, new_theorems = outside_theorems(base.report), outside_theorems(new.report)
+    reasons += [f"theorem {bound_id} differs (its file's sha256: base {digest}, new "
+                f"{new_theorems[bound_id]})" for bound_id, digest in old_theorems.items()
+                if bound_id in new_theorems and new_theorems[bound_id] != digest]
     if version(base.report) != version(new.report):
         reasons.append(f"package version differs (base {version(base.report)!r}, new "
                        f"{version(new.report)!r})")

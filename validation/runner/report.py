@@ -79,14 +79,16 @@ def _number(value: Any, digits: int = 3) -> str:
         return "—"
     if isinstance(value, float):
         return f"{value:.{digits}g}"
+    if isinstance(value, dict):  # a bound's parameters, in the bound's own symbols
+        return ", ".join(f"{name}={_number(item, 4)}" for name, item in value.items())
     return str(value)
 
 
 #: Columns of a bound row; ``failure_probability`` is the probability the row's exact test
 #: is at: the instance's ``delta``, or the variant's own where its statement fails with another.
 COLUMNS = ("instance", "n", "variant", "trials", "delta", "failure_probability", "bound",
-           "max_gap", "gap_max", "violations", "tightness", "detectable_rate", "min_scale",
-           "verdict", "reason")
+           "parameters", "max_gap", "gap_max", "violations", "tightness", "detectable_rate",
+           "min_scale", "verdict", "reason")
 
 
 #: Columns of an event row (``offcmab.validation.events``).
@@ -124,6 +126,17 @@ def _algorithm(algorithm: dict[str, Any] | None) -> list[str]:
     digest = f", sha256 `{algorithm['sha256']}`" if algorithm.get("sha256") else ""
     return [f"Algorithm checked: `{algorithm.get('function')}` from `{where}`{digest} "
             "(in place of the reference algorithm).", ""]
+
+
+def _outside(theorems: Sequence[dict[str, Any]]) -> list[str]:
+    """The lines naming each theorem of one's own the run checked, and where it is defined."""
+    lines = []
+    for theorem in theorems:
+        where = theorem.get("path") or theorem.get("module") or "this process"
+        digest = f", sha256 `{theorem['sha256']}`" if theorem.get("sha256") else ""
+        lines.append(f"Theorem `{theorem['id']}` from `{where}`{digest} (outside the "
+                     "package).")
+    return [*lines, ""] if lines else []
 
 
 def headline(power: dict[str, Any]) -> str:
@@ -182,6 +195,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"commit `{report.get('git_commit') or 'unknown'}`.",
         "",
         *_algorithm(report.get("algorithm")),
+        *_outside(report.get("provenance", {}).get("theorems") or ()),
         f"**{summary['power']} rows with power ({summary['pass']} pass, {summary['FAIL']} "
         f"fail), {summary['vacuous']} vacuous, {summary['n/a']} n/a, "
         f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure.**",
@@ -201,10 +215,12 @@ def markdown(report: dict[str, Any]) -> str:
         "fails with another); a lower-bound row fails when Hoeffding's tail "
         "for an algorithm's mean risk below the bound does. Trials per (instance, n) are "
         "sized so that each upper-bound row with power flags an exceedance probability of "
-        f"{report['detect']:g} delta with probability 0.9 (at most {report['max_trials']} "
+        f"{report['detect']:g} times its `failure_probability` with probability 0.9 (at most "
+        f"{report['max_trials']} "
         "trials; a row that cannot says so); `detectable_rate` is the smallest exceedance "
         "probability it flags with probability 0.9. `tightness` is the empirical "
-        "(1 - delta)-quantile of the gap over the bound; `min_scale` the smallest "
+        "(1 - failure_probability)-quantile of the gap over the bound; `parameters` the "
+        "values of the bound's symbols; `min_scale` the smallest "
         "`--bound-scale` that would still pass. A `note` row falls short of a statement "
         "that the measurement cannot refute (a stated lower bound on one pair of instances). "
         "A `slope` row fits the log-log slope of CLCB's risk on the lower-bound pair and "

@@ -45,6 +45,9 @@ PROVENANCE = obj({}, {
     "seed": scalar,
     "invocation": obj({}, {"argv": list_of(any_text, min_size=0)}, others=True),
     "subject": obj({}, {"spec": nullable(text), "sha256": nullable(text)}, others=True),
+    "theorems": list_of(obj({"id": text}, {"path": nullable(text), "module": nullable(text),
+                                           "sha256": nullable(text)}, others=True),
+                        min_size=0),
 }, others=True)
 
 #: A whole report.

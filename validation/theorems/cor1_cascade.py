@@ -30,9 +30,8 @@ from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.validation.controls.cmab import CASCADE_CONTROLS
 from offcmab.validation.events import arms, certificates, oracles
 from offcmab.validation.events.subject import arm_algorithm
+from offcmab.validation.extend import EventCase, Rate, Signature, Theorem
 from offcmab.validation.falsify.spaces import logged_cascade_space
-from offcmab.validation.parts.event_case import EventCase
-from offcmab.validation.parts.theorem import Rate, Signature, Theorem
 from offcmab.validation.scenarios.cascade import CascadeScenario
 from offcmab.validation.scenarios.cmabt import CMABT_REGIONS, rate_factor
 from offcmab.validation.scenarios.traps import cascade_traps

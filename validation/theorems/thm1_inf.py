@@ -36,8 +36,7 @@ from offcmab.reference.clcb import clcb
 from offcmab.validation.controls.cmab import CLCB_CONTROLS
 from offcmab.validation.events import arms, certificates, oracles
 from offcmab.validation.events.subject import arm_algorithm
-from offcmab.validation.parts.event_case import EventCase
-from offcmab.validation.parts.theorem import Rate, Signature, Theorem
+from offcmab.validation.extend import EventCase, Rate, Signature, Theorem
 from offcmab.validation.scenarios.cmabt import CMABT_REGIONS, rate_factor
 from offcmab.validation.scenarios.thm1 import CLCBScenario
 from offcmab.validation.scenarios.traps import clcb_traps

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from offcmab.bounds.theorems.upper import THM1_ONE
 from offcmab.validation.controls.cmab import CLCB_CONTROLS
-from offcmab.validation.parts.theorem import Theorem
+from offcmab.validation.extend import Theorem
 from offcmab.validation.scenarios.cmabt import CMABT_REGIONS
 from offcmab.validation.scenarios.thm1 import CLCBScenario
 from offcmab.validation.scenarios.traps import clcb_traps

@@ -24,7 +24,7 @@ from offcmab.bounds.theorems.lower import THM2_LOWER
 from offcmab.bounds.theorems.upper import THM1_INF
 from offcmab.reference.clcb import clcb
 from offcmab.validation.controls.cmab import LOWER_CONTROLS
-from offcmab.validation.parts.theorem import Signature, Theorem, no_events
+from offcmab.validation.extend import Signature, Theorem, no_events
 from offcmab.validation.regions import RARE_OPTIMUM, UNOBSERVED_ARMS
 from offcmab.validation.scenarios.thm2_lower import LowerBoundScenario
 from offcmab.validation.scenarios.traps import wide_pair_traps

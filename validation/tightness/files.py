@@ -36,8 +36,10 @@ from offcmab.validation.schema import (
     integer,
     law,
     list_of,
+    mapping,
     obj,
     open_probability,
+    plain,
     probability,
     text,
 )
@@ -87,6 +89,11 @@ CASCADE_PARAMS: Checker = _cascade
 CACHE_PARAMS: Checker = CACHE
 IM_PARAMS: Checker = IM
 
+#: The parameters of a searchable record that declares no checker of its own (a theorem
+#: from outside the package): an object of plain JSON values, which its scenario must
+#: then build (:func:`_check_builds`).
+PLAIN_PARAMS: Checker = mapping(plain)
+
 #: What the search measured: optional when reading (a hand-written instance has none).
 MEASURED: dict[str, Checker] = {
     "ratio": any_number, "bound": any_number, "gap_quantile": any_number,
@@ -107,8 +114,9 @@ def check_document(document: Any, theorems: Sequence[Theorem]) -> Theorem:
     if not isinstance(document, dict):
         raise ValueError("file: must be a JSON object")
     bound_id = document.get("bound_id")
-    readable = {theorem.id: (theorem, theorem.check_params) for theorem in theorems
-                if theorem.check_params is not None}
+    readable = {theorem.id: (theorem, theorem.check_params or PLAIN_PARAMS)
+                for theorem in theorems if theorem.check_params is not None
+                or theorem.space is not None or theorem.falsify_space is not None}
     if bound_id not in readable:
         raise ValueError(f"bound_id: must be one of {', '.join(readable)}, got {bound_id!r}")
     theorem, check_params = readable[bound_id]
