@@ -128,6 +128,9 @@ class EventCase:
         True for a row that checks the package's own objects (the oracle a scenario hands
         over), not the algorithm under test: it says nothing about a substituted algorithm,
         so it runs in reference runs only.
+    skip
+        Why this row is not run for this subject (it cannot fail for it); the row is
+        ``n/a`` with this reason, and no trial runs.  Empty: the row runs.
     """
 
     id: str
@@ -144,6 +147,7 @@ class EventCase:
     trials: int = 0
     known: KnownRate | None = None
     subject_free: bool = False
+    skip: str = ""
 
     def __post_init__(self) -> None:
         if self.erratum and self.known is None:
@@ -171,6 +175,8 @@ def event_generator(run_seed: int, event_id: str, instance: str) -> np.random.Ge
 
 def run_case(case: EventCase, trials: int, run_seed: int) -> EventResult:
     """Run ``trials`` independent trials of one case on its own seeded generator."""
+    if case.skip:
+        return EventResult(case, 0, 0, 0.0, case.skip)
     rng = event_generator(run_seed, case.id, case.instance)
     count = case.trials or trials
     start = time.perf_counter()
