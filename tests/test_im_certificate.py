@@ -17,7 +17,6 @@ from scipy import stats
 from offcmab.bounds.certificates import certificate_of, edge_formula_monotone
 from offcmab.reference.im.certificate import (
     ORACLE_EPS,
-    SpreadCertifier,
     exact_certifiable,
     interval_failure,
 )
