@@ -116,9 +116,10 @@ class CertificateRecord:
     bound_id
         The bound id whose algorithm returns the certified action.
     family
-        The problem family (``kpath``, ``cascade``, ``llm-cache``).
+        The problem family (``kpath``, ``cascade``, ``llm-cache``, ``im-edge``).
     form
-        ``reward`` (:math:`\max_S r(S;\bar\mu) - r(\hat S;\underline\mu)`) or ``cost``
+        ``reward`` (:math:`\max_S r(S;\bar\mu) - r(\hat S;\underline\mu)`), ``spread``
+        (the same with spreads, :class:`SpreadCertificateRecord`'s two forms) or ``cost``
         (:math:`c(\hat{\mathcal M};\bar p,\bar c) - \min_{\mathcal M}
         c(\mathcal M;\underline p,\underline c)`).
     event_of
@@ -247,6 +248,11 @@ def edge_formula_monotone() -> bool:
 
 #: CLCB-IM-N's certificate (Theorem 4's algorithm).
 IM_NODE_CERTIFICATE = SpreadCertificateRecord(THM4_IM.id)
+
+#: CLCB on edge-level IM feedback (each edge a base arm, Theorem 1 in the 1-norm): CLCB's
+#: Hoeffding arm event with the spread form of the steps above (exact or estimated as for
+#: CLCB-IM-N).  Not in :data:`CERTIFICATES`, whose ``thm1-one`` entry is the k-path one.
+IM_EDGE_CERTIFICATE = CertificateRecord(THM1_ONE.id, "im-edge", "spread", THM1_ONE.id)
 
 #: Bound id -> its certificate.  Theorem 1's algorithm (CLCB, Algorithm 1's radius) on the
 #: k-path problem; CLCB-Cascade at the cascade radius; both cache variants on the standard

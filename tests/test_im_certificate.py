@@ -14,13 +14,19 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from offcmab.bounds.certificates import certificate_of, edge_formula_monotone
+from offcmab.bounds.certificates import (
+    IM_EDGE_CERTIFICATE,
+    certificate_of,
+    edge_formula_monotone,
+)
 from offcmab.reference.im.certificate import (
     ORACLE_EPS,
     exact_certifiable,
     interval_failure,
 )
+from offcmab.reference.im.clcb_im_edge import clcb_im_edge
 from offcmab.reference.im.clcb_im_node import certifier_of, clcb_im_node
+from offcmab.reference.im.data import sample_edge_feedback
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.graph_io import write_graph_csv, write_node_cascades
 from offcmab.reference.im.oracles import IMMOracle
@@ -160,3 +166,25 @@ def test_solve_im_node_prints_the_certificate(tmp_path, capsys: pytest.CaptureFi
     assert "E_arm,1-3" in found["event"]
     assert main(base) == 0
     assert "the gap is at most" in capsys.readouterr().out
+
+
+def test_edge_level_certificate_holds_on_simulated_feedback() -> None:
+    # CLCB on edge-level feedback of the six-node graph, exact oracle: violations of
+    # sigma(S*) - sigma(S_hat) <= certificate stochastically below Binomial(T, d), d the
+    # arm event's failure (from the record: 2 delta / 4)
+    problem = build(star_and_chain())
+    oracle = exact_oracle(problem.graph, 2)
+    rng = np.random.default_rng(29)
+    trials, n, delta = 100, 2000, 0.05
+    violations = 0
+    for _ in range(trials):
+        feedback = sample_edge_feedback(problem.graph, problem.q, n, rng)
+        result = clcb_im_edge(feedback, oracle, delta, structure=problem.graph)
+        certificate = result.certificate
+        assert certificate is not None
+        violations += (problem.sigma_star - problem.spread(result.action).spread
+                       > certificate.bound + 1e-12)
+    failure = IM_EDGE_CERTIFICATE.failure_value(delta)
+    assert certificate.failure_probability == pytest.approx(failure)
+    assert violations <= allowed(trials, failure)
+    assert clcb_im_edge(feedback, oracle, delta).certificate is None  # no structure, none

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from offcmab.reference.certificates import Certificate
+from offcmab.reference.certificates import Certificate, clcb_event
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.im.diffusion import cascade_sizes
 from offcmab.reference.im.exact import MAX_EXACT_EDGES, brute_force_im, exact_spread
@@ -138,6 +138,16 @@ class SpreadCertifier:
                            f"{alpha:.4g} (IMM on the UCB graph, failure delta/4), spreads "
                            f"from {SPREAD_SAMPLES} cascades each within +-{margin:.4g} "
                            "(Hoeffding, failure delta/4 each)")
+
+
+def edge_certifier(graph: ICGraph, counts: IntArray, means: FloatArray, n: int, delta: float,
+                   constant: float) -> SpreadCertifier:
+    r"""The certifier of CLCB on edge-level feedback: each edge a base arm, CLCB's Hoeffding
+    arm event at constant :math:`c` (radius :math:`\sqrt{\log(c\,En/\delta)/(2N)}`, failure
+    :math:`2\delta/c`), spreads as for node-level data."""
+    event = clcb_event(n, graph.edges, delta, constant)
+    lcb, ucb = event.interval(counts, means)
+    return SpreadCertifier(graph, lcb, ucb, delta, event.failure, event.describe())
 
 
 def node_certifier(graph: ICGraph, n: int, q_hat: FloatArray, p_not_hat: FloatArray,
