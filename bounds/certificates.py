@@ -200,10 +200,13 @@ class SpreadCertificateRecord:
     @property
     def events(self) -> tuple[StatedEvent, ...]:
         """The events, from :mod:`offcmab.bounds.events`."""
-        found = tuple(event(self.bound_id, name) for name in self.event_names)
-        if not all(isinstance(one, StatedEvent) for one in found):
-            raise ValueError(f"{self.bound_id}'s interval events are not stated events")
-        return found  # type: ignore[return-value]
+        found = []
+        for name in self.event_names:
+            one = event(self.bound_id, name)
+            if not isinstance(one, StatedEvent):
+                raise ValueError(f"{self.bound_id}'s event {name} is not a stated event")
+            found.append(one)
+        return tuple(found)
 
     @property
     def failure(self) -> sp.Expr:
