@@ -34,9 +34,12 @@ from offcmab.reference.im.oracles import IMMOracle
 from offcmab.reference.im.problem import NodeLevelIM
 from offcmab.validation.cli import main
 from offcmab.validation.events import certificates as certificate_rows
+from offcmab.validation.events import collect
 from offcmab.validation.events.core import run_case
 from offcmab.validation.scenarios.im import build, exact_oracle, star_and_chain
 from offcmab.validation.subjects import control_spec
+from offcmab.validation.theorem import find
+from offcmab.validation.theorems import THEOREMS
 
 FALSE_ALARM = 1e-3
 
@@ -203,3 +206,14 @@ def test_edge_level_certificate_holds_on_simulated_feedback() -> None:
     assert certificate.failure_probability == pytest.approx(failure)
     assert violations <= allowed(trials, failure)
     assert clcb_im_edge(feedback, oracle, delta).certificate is None  # no structure, none
+
+
+@pytest.mark.parametrize("bound_id", ["thm1-inf", "thm1-one", "cor1-cascade", "lem-llm-std",
+                                      "thm3-llm", "thm4-im"])
+def test_every_offline_id_has_certificate_rows_with_the_records_failure(bound_id: str) -> None:
+    cases = [case for case in collect.theorem_cases(find(THEOREMS, bound_id), "quick")
+             if case.id.startswith("event-certificate-")]
+    assert cases and not any(case.skip for case in cases)
+    record = certificate_of(bound_id)
+    for case in cases:
+        assert case.failure == pytest.approx(record.failure_value(case.delta, case.n))
