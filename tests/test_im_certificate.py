@@ -29,7 +29,11 @@ from offcmab.reference.im.clcb_im_edge import clcb_im_edge
 from offcmab.reference.im.clcb_im_node import certifier_of, clcb_im_node
 from offcmab.reference.im.data import sample_edge_feedback
 from offcmab.reference.im.graph import ICGraph
-from offcmab.reference.im.graph_io import write_graph_csv, write_node_cascades
+from offcmab.reference.im.graph_io import (
+    write_edge_feedback,
+    write_graph_csv,
+    write_node_cascades,
+)
 from offcmab.reference.im.oracles import IMMOracle
 from offcmab.reference.im.problem import NodeLevelIM
 from offcmab.validation.cli import main
@@ -217,3 +221,16 @@ def test_every_offline_id_has_certificate_rows_with_the_records_failure(bound_id
     record = certificate_of(bound_id)
     for case in cases:
         assert case.failure == pytest.approx(record.failure_value(case.delta, case.n))
+
+
+def test_solve_im_edge_prints_the_certificate(tmp_path, capsys: pytest.CaptureFixture[str]
+                                              ) -> None:
+    problem = build(star_and_chain())
+    write_graph_csv(problem.graph, tmp_path / "graph.csv", with_p=False)
+    feedback = sample_edge_feedback(problem.graph, problem.q, 5000, np.random.default_rng(0))
+    write_edge_feedback(feedback, problem.graph, tmp_path / "e.jsonl")
+    assert main(["solve", "im-edge", "--graph", str(tmp_path / "graph.csv"), "--data",
+                 str(tmp_path / "e.jsonl"), "--k", "2", "--delta", "0.1", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)["certificate"]
+    assert math.isfinite(found["bound"]) and found["bound"] >= 0
+    assert found["failure_probability"] == pytest.approx(IM_EDGE_CERTIFICATE.failure_value(0.1))
