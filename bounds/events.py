@@ -85,8 +85,8 @@ class StatedEvent:
     ----------
     name
         ``counter`` (every arm observed at least half as often as expected), ``arv`` (the
-        empirical query distribution close to the true one), ``intervals`` (influence
-        maximization's node-level intervals).
+        empirical query distribution close to the true one), ``arm1``-``arm3``, ``emp1``,
+        ``emp2`` (influence maximization's node-level intervals and empirical means).
     symbol
         The event's LaTeX name.
     failure
@@ -125,6 +125,31 @@ _THM1 = (
                 "apdx_lem:arm_counter_concen"),
 )
 
+def _im_events(delta_prime: sp.Expr) -> tuple[StatedEvent, ...]:
+    r"""The six events of ``apdx_lem:aux_IM`` for every edge, each at :math:`\delta'`.
+
+    The three interval events bound :math:`q_u`, :math:`p(\bar v)` (count :math:`n`) and
+    :math:`p(\bar v\mid\bar u)` (a union over the :math:`n` values of :math:`n_{0,\bar u}`)
+    from both sides: the radius :math:`\sqrt{6\hat x(1-\hat x)L/N} + 9L/N` is the empirical
+    Bernstein interval of Audibert, Munos and Szepesvari (2009, Theorem 1) at
+    :math:`x = 3L`, whose two-sided failure :math:`3e^{-3L} = 3\delta'^3` is below the
+    lemma's :math:`2\delta'`.  The union runs over the :math:`E` edges.
+    """
+    return (
+        StatedEvent("arm1", r"\mathcal E_{\text{arm},1}", 2 * E * delta_prime, None,
+                    "apdx_lem:aux_IM"),
+        StatedEvent("arm2", r"\mathcal E_{\text{arm},2}", 2 * E * delta_prime, None,
+                    "apdx_lem:aux_IM"),
+        StatedEvent("arm3", r"\mathcal E_{\text{arm},3}", 2 * n * E * delta_prime, None,
+                    "apdx_lem:aux_IM"),
+        StatedEvent("counter", _COUNTER, E * delta_prime, None, "apdx_lem:aux_IM"),
+        StatedEvent("emp1", r"\mathcal E_{\text{emp},1}", E * delta_prime, None,
+                    "apdx_lem:aux_IM"),
+        StatedEvent("emp2", r"\mathcal E_{\text{emp},2}", E * delta_prime, None,
+                    "apdx_lem:aux_IM"),
+    )
+
+
 #: The bound id -> the events its proof rests on.
 EVENTS: Mapping[str, tuple[Event, ...]] = {
     THM1_INF.id: _THM1,
@@ -160,11 +185,8 @@ EVENTS: Mapping[str, tuple[Event, ...]] = {
         HoeffdingEvent("cost", _ARM, m, T, _hoeffding_radius(3 * m * T),
                        "apdx_sec:app_LLM_cache_online"),
     ),
-    # per edge (2 + 2 + 2n + 1 + 1 + 1) intervals at delta' = delta/(12 n E)
-    THM4_IM.id: (
-        StatedEvent("intervals", r"\mathcal E_{\text{IM}}",
-                    (2 * n + 7) * E * delta / (12 * n * E), None, "apdx_lem:aux_IM"),
-    ),
+    # per edge (2 + 2 + 2n + 1 + 1 + 1) failures at delta' = delta/(12 n E), over E edges
+    THM4_IM.id: _im_events(delta / (12 * n * E)),
 }
 
 

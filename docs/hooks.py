@@ -26,6 +26,9 @@ network.  What the hooks do:
   ``{{ proof_event("thm1-inf", "arm") }}``
       one event of a proof (its radius, the union it runs over, its failure probability),
       rendered from :mod:`offcmab.bounds.events`;
+  ``{{ spread_certificate("thm4-im") }}``
+      the failure probability of influence maximization's certificate, exact and estimated,
+      rendered from :mod:`offcmab.bounds.certificates`;
   ``{{ count("claims") }}``, ``{{ count("rows with power", run="/tmp/DIR") }}``
       a count computed from the package (or from the report a ``run`` block above wrote),
       never typed: :mod:`docgen.counts` lists the names;
@@ -75,7 +78,7 @@ log = logging.getLogger("mkdocs.hooks.offcmab")
 
 NAMES = ("side_by_side|listing|run|theory|reproduction_table|reproduction_figures"
          "|signature_table|count|proof_event|figure|provenance|value|corpus_table"
-         "|calibration_table|ledger_table|certificate_derivations")
+         "|calibration_table|ledger_table|certificate_derivations|spread_certificate")
 DIRECTIVE = re.compile(r"(?<!\\)\{\{\s*(" + NAMES + r")\((.*?)\)\s*\}\}", re.S)
 KATEX = DOCS / "assets" / "katex" / "katex.min.js"
 
@@ -157,6 +160,8 @@ def _expand(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
         return ledger_table.certificate_derivations()
     if name == "proof_event":
         return theory.event_sentence(*args, **kwargs)
+    if name == "spread_certificate":
+        return theory.spread_certificate_sentence(*args)
     if name == "signature_table":
         from offcmab.validation.api import signature_table
 

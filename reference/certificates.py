@@ -167,6 +167,11 @@ def cache_cost_bound(cache: IntArray, p_lcb: FloatArray, p_ucb: FloatArray,
     return max(0.0, upper - lowest)
 
 
+#: Anything that certifies an action: :class:`Certifier`, or influence maximization's
+#: :class:`offcmab.reference.im.certificate.SpreadCertifier`.
+ActionCertifier = Callable[[IntArray], Certificate]
+
+
 @dataclass(frozen=True)
 class Certifier:
     r"""What a certificate needs besides the action: its event and the bound of an action.

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from offcmab.reference.certificates import Certificate, Certifier, kpath_certifier
+from offcmab.reference.certificates import ActionCertifier, Certificate, kpath_certifier
 from offcmab.reference.confidence import (
     LOG_CONSTANT,
     ArmStatistics,
@@ -60,14 +60,15 @@ class CLCBResult:
         :math:`\underline{\mu}_i` (:math:`-\infty` if unobserved).
     certifier
         What :attr:`certificate` needs besides the action, where the reward is known: the
-        best-path oracle's (k-path) and the cascade's; ``None`` for another oracle.
+        best-path oracle's (k-path), the cascade's, the spread's (edge-level influence
+        maximization); ``None`` for another oracle.
     """
 
     action: IntArray
     counts: IntArray
     means: FloatArray
     lcb: FloatArray
-    certifier: Certifier | None = field(default=None, kw_only=True, compare=False,
+    certifier: ActionCertifier | None = field(default=None, kw_only=True, compare=False,
                                         repr=False)
 
     @property

@@ -170,7 +170,7 @@ def test_a_subject_exposing_lcb_and_ucb_gets_the_reference_certificate() -> None
         reference = clcb_cascade(dataset, 3, 0.05).certificate
         assert bound_of(mine, "mine", mine.action, cascade_bound, 3) == pytest.approx(
             reference.bound, abs=1e-12)
-    cases = certificate_rows.cascade_cases("cor1-cascade", "quick", _exposing_bounds, "mine")
+    cases = certificate_rows.cascade_cases("cor1-cascade", "quick", _exposing_bounds, "mine", ())
     assert all(run_case(case, 40, 1).trials == 40 for case in cases)  # rows, not n/a
 
 
@@ -180,5 +180,5 @@ def test_a_subject_exposing_neither_gets_na_rows() -> None:
             action = clcb_cascade(dataset, k, delta).action
         return Bare()
 
-    cases = certificate_rows.cascade_cases("cor1-cascade", "quick", action_only, "bare")
+    cases = certificate_rows.cascade_cases("cor1-cascade", "quick", action_only, "bare", ())
     assert all(run_case(case, 5, 1).reason for case in cases)

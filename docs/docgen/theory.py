@@ -295,6 +295,26 @@ def event_sentence(bound_id: str, name: str) -> str:
     return f"${found.symbol}$ fails with probability at most ${failure}${condition}"
 
 
+def spread_certificate_sentence(bound_id: str) -> str:
+    """The failure of an IM certificate, exact and estimated, rendered from
+    :mod:`offcmab.bounds.certificates`."""
+    from offcmab.bounds import certificates  # the docs build only
+    from offcmab.bounds.symbols import LATEX_NAMES
+
+    def tex(expression: Any) -> str:
+        import sympy
+
+        return str(sympy.latex(expression, symbol_names=LATEX_NAMES))
+
+    record = certificates.certificate_of(bound_id)
+    if not isinstance(record, certificates.SpreadCertificateRecord):
+        raise ValueError(f"bound id: {bound_id} has no spread certificate")
+    names = ", ".join(f"${one.symbol}$" for one in record.events)
+    return (f"the events {names} together, failure at most ${tex(record.failure)}$ with exact "
+            f"spreads; with estimated spreads ${tex(record.estimated_failure)}$, each estimate "
+            f"moved outwards by ${tex(record.spread_error)}$")
+
+
 def events_section(bound_id: str) -> str:
     """The events the proof of ``bound_id`` rests on, or nothing for a bound without any."""
     from offcmab.bounds import events  # the docs build only

@@ -16,12 +16,16 @@ References
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from offcmab.reference.clcb import THEOREM_1_ONE_NORM, CLCBResult, clcb
-from offcmab.reference.confidence import RadiusRule, arm_statistics
+from offcmab.reference.confidence import LOG_CONSTANT, RadiusRule, arm_statistics
 from offcmab.reference.dataset import IntArray
+from offcmab.reference.im.certificate import edge_certifier
 from offcmab.reference.im.data import EdgeFeedback
+from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.oracles import Oracle
 
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
@@ -29,10 +33,20 @@ THEORY = (THEOREM_1_ONE_NORM,)
 
 
 def clcb_im_edge(
-    feedback: EdgeFeedback, oracle: Oracle, delta: float, radius: RadiusRule = "alg1"
+    feedback: EdgeFeedback, oracle: Oracle, delta: float, radius: RadiusRule = "alg1",
+    structure: ICGraph | None = None,
 ) -> CLCBResult:
-    r"""CLCB on edge-level feedback; ``oracle`` maps per-edge LCBs to seeds (``-inf`` → 0)."""
-    return clcb(feedback.dataset, oracle, delta, radius)
+    r"""CLCB on edge-level feedback; ``oracle`` maps per-edge LCBs to seeds (``-inf`` → 0).
+
+    Given the graph ``structure`` (its probabilities are not read), the result carries the
+    seeds' spread certificate (:func:`offcmab.reference.im.certificate.edge_certifier`).
+    """
+    result = clcb(feedback.dataset, oracle, delta, radius)
+    if structure is None:
+        return result
+    return replace(result, certifier=edge_certifier(
+        structure, result.counts, result.means, feedback.dataset.n, delta,
+        LOG_CONSTANT[radius]))
 
 
 def empirical_mean_edge(feedback: EdgeFeedback, oracle: Oracle) -> IntArray:

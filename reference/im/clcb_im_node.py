@@ -37,15 +37,18 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from offcmab.reference.certificates import Certificate
 from offcmab.reference.confidence import clip_bound, log_over_delta
 from offcmab.reference.dataset import FloatArray, IntArray
 from offcmab.reference.errors import InputError, check_probability
+from offcmab.reference.im.certificate import SpreadCertifier, node_certifier
 from offcmab.reference.im.data import NodeCascades, step_counts
 from offcmab.reference.im.graph import ICGraph
+from offcmab.reference.im.node_intervals import bernstein_radius, edge_formula
 from offcmab.reference.oracles import Oracle
 
 #: Bound ids (see ``bounds``) whose guarantees cover this algorithm.
@@ -96,20 +99,6 @@ def node_counters(graph: ICGraph, cascades: NodeCascades, check_graph: bool = Fa
     return NodeCounters(n, seeded, n - active_1, neither)
 
 
-def bernstein_radius(mean: FloatArray, count: FloatArray | IntArray, log_term: float) -> FloatArray:
-    r"""Variance-adaptive radius :math:`\sqrt{6\hat x(1-\hat x)L/N} + 9L/N` (``line:IM_intervals``).
-
-    ``inf`` where :math:`N = 0`.
-    """
-    count = np.asarray(count, dtype=np.float64)
-    radius = np.full(count.shape, np.inf)
-    seen = count > 0
-    x = np.where(seen, mean, 0.0)
-    radius[seen] = (np.sqrt(6.0 * x[seen] * (1.0 - x[seen]) * log_term / count[seen])
-                    + 9.0 * log_term / count[seen])
-    return radius
-
-
 @dataclass(frozen=True)
 class NodeEstimates:
     r"""Empirical means (``line:IM_empirical_mean``) and the plug-in edge estimate.
@@ -144,17 +133,6 @@ def node_estimates(
     return NodeEstimates(q, p_not, cond, p_hat)
 
 
-def edge_formula(q_u: FloatArray, p_not_v: FloatArray, p_cond: FloatArray) -> FloatArray:
-    r""":math:`\min\{1,\max\{0,\frac1{q_u}(1 - p(\bar v)/p(\bar v\mid\bar u))\}\}` (``eq:puv``).
-
-    ``NaN`` where ``q_u = 0`` or ``p_cond`` is 0 or ``NaN`` (the formula is undefined there).
-    """
-    out = np.full(q_u.shape, np.nan)
-    ok = (q_u > 0) & (p_cond > 0)
-    out[ok] = (1.0 - p_not_v[ok] / p_cond[ok]) / q_u[ok]
-    return clip_bound(out, 0.0, 1.0)  # NaN stays NaN
-
-
 @dataclass(frozen=True)
 class CLCBIMResult:
     r"""What CLCB-IM-N computed.
@@ -172,6 +150,8 @@ class CLCBIMResult:
         :math:`\underline p_{uv}` per edge (``line:IM_LCB``).
     log_term
         :math:`L = \log(12nE/\delta)`.
+    certifier
+        What :attr:`certificate` needs besides the seeds (set by :func:`clcb_im_node`).
     """
 
     seeds: IntArray
@@ -182,6 +162,14 @@ class CLCBIMResult:
     p_cond_lcb: FloatArray
     lcb: FloatArray
     log_term: float
+    certifier: SpreadCertifier | None = field(default=None, kw_only=True, compare=False,
+                                              repr=False)
+
+    @property
+    def certificate(self) -> Certificate | None:
+        r"""With what probability the seeds' spread gap is at most what, from the data
+        (:mod:`offcmab.reference.im.certificate`); ``None`` without a certifier."""
+        return None if self.certifier is None else self.certifier(self.seeds)
 
 
 def edge_lcbs(
@@ -236,7 +224,19 @@ def clcb_im_node(
     result = edge_lcbs(graph, cascades, delta, estimator)
     seeds = oracle(result.lcb)  # line:IM_oracle
     return CLCBIMResult(seeds, result.counters, result.estimates, result.q_ucb,
-                        result.p_not_ucb, result.p_cond_lcb, result.lcb, result.log_term)
+                        result.p_not_ucb, result.p_cond_lcb, result.lcb, result.log_term,
+                        certifier=certifier_of(graph, result, delta))
+
+
+def certifier_of(graph: ICGraph, result: CLCBIMResult, delta: float, scale: float = 1.0,
+                 seed: int = 0) -> SpreadCertifier:
+    r"""The certifier of CLCB-IM-N's statistics (:func:`offcmab.reference.im.certificate.
+    node_certifier`; ``scale`` narrows its radii, for a negative control; ``seed`` seeds
+    the estimates of a large graph's certificate)."""
+    est = result.estimates
+    return node_certifier(graph, result.counters.n, est.q, est.p_not, est.p_not_given_not,
+                          result.counters.unseeded[graph.sources], result.log_term, delta,
+                          scale, seed)
 
 
 def plug_in_node(graph: ICGraph, cascades: NodeCascades, oracle: Oracle) -> IntArray:

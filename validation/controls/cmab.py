@@ -148,6 +148,10 @@ oracle_random = _broken("random", "A random oracle: CLCB's oracle returns an act
                                   "to the order of the LCBs.")
 
 
+#: The controls that compute a certificate of their own (the others return the reference's
+#: certifier or none, so certificate rows cannot flag them and do not run for them).
+CERTIFICATE_CONTROLS = ("certificate-radius-0.3",)
+
 #: The factor of the narrowed certificate's radius.
 CERTIFICATE_SCALE = 0.3
 

@@ -171,6 +171,10 @@ oracle_random = _broken("random", "A random oracle: CLCB-IM-N's oracle returns s
                                   "unrelated to the edge LCBs.")
 
 
+#: The controls that compute a certificate of their own: the printed estimator certifies
+#: from its own (wrong) estimates; the others return the reference's certifier or none.
+CERTIFICATE_CONTROLS = ("printed-estimator",)
+
 IM_CONTROLS: dict[str, Callable[..., CLCBIMResult]] = {
     "no-pessimism": no_pessimism, "optimism": optimism, "radius-0.1": radius_tenth,
     "radius-0.5": radius_half, "no-union-bound": no_union_bound,

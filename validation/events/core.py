@@ -64,6 +64,8 @@ def event_generator(run_seed: int, event_id: str, instance: str) -> np.random.Ge
 
 def run_case(case: EventCase, trials: int, run_seed: int) -> EventResult:
     """Run ``trials`` independent trials of one case on its own seeded generator."""
+    if case.skip:
+        return EventResult(case, 0, 0, 0.0, case.skip)
     rng = event_generator(run_seed, case.id, case.instance)
     count = case.trials or trials
     start = time.perf_counter()

@@ -102,6 +102,9 @@ class EventCase:
         True for a row that checks the package's own objects (the oracle a scenario hands
         over), not the algorithm under test: it says nothing about a substituted algorithm,
         so it runs in reference runs only.
+    skip
+        Why this row is not run for this subject (it cannot fail for it); the row is
+        ``n/a`` with this reason, and no trial runs.  Empty: the row runs.
     """
 
     id: str
@@ -118,6 +121,7 @@ class EventCase:
     trials: int = 0
     known: KnownRate | None = None
     subject_free: bool = False
+    skip: str = ""
 
     def __post_init__(self) -> None:
         if self.erratum and self.known is None:

@@ -33,11 +33,13 @@ def solve(args: argparse.Namespace) -> Solution:
     feedback = read_edge_feedback(args.data, structure)
     graph = with_nodes(structure, feedback.nodes)
     check_file(args.data, partial(check_feedback_follows_graph, graph), feedback)
-    result = clcb_im_edge(feedback, seed_oracle(graph, args), args.delta, args.radius)
+    result = clcb_im_edge(feedback, seed_oracle(graph, args), args.delta, args.radius,
+                          structure=graph)
     leaving = np.isin(graph.sources, result.action)  # the edges the seeds trigger first
     count = int(result.counts[leaving].min()) if leaving.any() else None
     n, m = feedback.dataset.n, feedback.dataset.m
     return Solution(args.algorithm, "seeds", result.action, n, m, args.delta, count,
                     *hoeffding_rule(count, n, m, args.delta, args.radius),
                     {"u": graph.sources, "v": graph.targets, "p_hat": result.means,
-                     "lcb": result.lcb, "counts": result.counts}, rows_key="edges")
+                     "lcb": result.lcb, "counts": result.counts}, rows_key="edges",
+                    certificate=result.certificate)

@@ -9,7 +9,12 @@ import numpy as np
 
 from offcmab.reference.dataset_io import check_file
 from offcmab.reference.errors import check_cardinality
-from offcmab.reference.im.clcb_im_node import CLCBIMResult, bernstein_radius, edge_lcbs
+from offcmab.reference.im.clcb_im_node import (
+    CLCBIMResult,
+    bernstein_radius,
+    certifier_of,
+    edge_lcbs,
+)
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
 from offcmab.reference.im.oracles import IMMOracle
@@ -81,7 +86,8 @@ def solve(args: argparse.Namespace) -> Solution:
                     count, radius, "at most sqrt(6 x(1-x) L / N) + 9 L / N, L = log(12 n E / "
                     "delta), x = 1/2" if clcb else None, {"u": graph.sources, "v": graph.targets,
                                         "p_hat": result.estimates.p_hat, "lcb": result.lcb,
-                                        "counts": unseeded}, rows_key="edges")
+                                        "counts": unseeded}, rows_key="edges",
+                    certificate=certifier_of(graph, result, args.delta, seed=args.seed)(seeds))
 
 
 def seed_oracle(graph: ICGraph, args: argparse.Namespace) -> IMMOracle:

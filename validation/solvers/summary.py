@@ -34,7 +34,7 @@ SUMMARY = frozenset({"algorithm", "n", "m", "delta", "min_count"})
 RADIUS_FIELDS = frozenset({"radius", "radius_rule"})
 
 #: Summary field of a solver that certifies its action (cascade, k-path, LLM cache with
-#: bounded costs).
+#: bounded costs, influence maximization).
 CERTIFICATE_FIELDS = frozenset({"certificate"})
 
 #: File types ``--out`` writes, by suffix.
@@ -70,7 +70,7 @@ class Solution:
         Further summary fields (e.g. ``path`` for k-path).
     certificate
         How large the action's gap can be, from the data alone, and with what probability
-        (``None`` where no certificate is derived: influence maximization, unbounded costs).
+        (``None`` where no certificate is derived: unbounded costs).
     """
 
     algorithm: str

@@ -27,7 +27,7 @@ from typing import Any
 
 from offcmab.bounds.theorems.cascade import COR1_CASCADE
 from offcmab.reference.clcb_cascade import clcb_cascade
-from offcmab.validation.controls.cmab import CASCADE_CONTROLS
+from offcmab.validation.controls.cmab import CASCADE_CONTROLS, CERTIFICATE_CONTROLS
 from offcmab.validation.events import arms, certificates, oracles
 from offcmab.validation.events.subject import arm_algorithm
 from offcmab.validation.extend import EventCase, Rate, Signature, Theorem
@@ -55,7 +55,8 @@ def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCa
     subject's own LCBs."""
     return [*arms.cascade_cases(profile, arm_algorithm(subject, spec, cascade=True)),
             *oracles.cascade_cases(profile, subject, spec),
-            *certificates.cascade_cases(COR1_CASCADE.id, profile, subject, spec)]
+            *certificates.cascade_cases(COR1_CASCADE.id, profile, subject, spec,
+                                        CERTIFICATE_CONTROLS)]
 
 
 THEOREM = Theorem(

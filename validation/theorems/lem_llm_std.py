@@ -64,7 +64,7 @@ def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCa
     """The standard variant's cost and frequency events; top-k exactness (a row of the
     package's own oracle: reference runs only)."""
     return [*llm.offline_cases(profile, "standard", subject, spec), *oracles.topk_cases(),
-            *certificates.cache_cases(LEM_LLM_STD.id, "standard", profile, subject, spec)]
+            *certificates.cache_cases(LEM_LLM_STD.id, "standard", profile, subject, spec, ())]
 
 
 THEOREM = Theorem(

@@ -33,7 +33,7 @@ from typing import Any
 
 from offcmab.bounds.theorems.upper import THM1_INF
 from offcmab.reference.clcb import clcb
-from offcmab.validation.controls.cmab import CLCB_CONTROLS
+from offcmab.validation.controls.cmab import CERTIFICATE_CONTROLS, CLCB_CONTROLS
 from offcmab.validation.events import arms, certificates, oracles
 from offcmab.validation.events.subject import arm_algorithm
 from offcmab.validation.extend import EventCase, Rate, Signature, Theorem
@@ -50,7 +50,8 @@ def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCa
     subject's LCBs)."""
     return [*arms.clcb_cases(profile, arm_algorithm(subject, spec)),
             *oracles.cmabt_cases(profile, subject, spec),
-            *certificates.kpath_cases(THM1_INF.id, profile, subject, spec)]
+            *certificates.kpath_cases(THM1_INF.id, profile, subject, spec,
+                                        CERTIFICATE_CONTROLS)]
 
 
 THEOREM = Theorem(

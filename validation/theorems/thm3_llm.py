@@ -58,7 +58,7 @@ def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCa
     """The improved variant's cost and arrival events; top-k exactness (a row of the
     package's own oracle: reference runs only)."""
     return [*llm.offline_cases(profile, "improved", subject, spec), *oracles.topk_cases(),
-            *certificates.cache_cases(THM3_LLM.id, "improved", profile, subject, spec)]
+            *certificates.cache_cases(THM3_LLM.id, "improved", profile, subject, spec, ())]
 
 
 THEOREM = Theorem(

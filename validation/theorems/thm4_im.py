@@ -48,8 +48,8 @@ from typing import Any
 
 from offcmab.bounds.theorems.im import THM4_IM
 from offcmab.reference.im.clcb_im_node import clcb_im_node
-from offcmab.validation.controls.im import IM_CONTROLS
-from offcmab.validation.events import im_node, oracles
+from offcmab.validation.controls.im import CERTIFICATE_CONTROLS, IM_CONTROLS
+from offcmab.validation.events import certificates, im_node, oracles
 from offcmab.validation.events.subject import NODE_FIELDS
 from offcmab.validation.falsify.spaces import im_graph_space
 from offcmab.validation.parts.event_case import EventCase
@@ -86,7 +86,8 @@ NO_POWER = {
 def events(profile: str, subject: Callable[..., Any], spec: str) -> list[EventCase]:
     """The estimator's events, the oracle step, and the scenario's oracles' promises."""
     return [*im_node.cases(profile, subject, spec), oracles.relabeled_step_case(subject, spec),
-            *oracles.im_cases(profile)]
+            *oracles.im_cases(profile),
+            *certificates.im_cases(THM4_IM.id, profile, subject, spec, CERTIFICATE_CONTROLS)]
 
 
 THEOREM = Theorem(
