@@ -95,6 +95,10 @@ class StatedEvent:
         What the failure probability needs (``None``: nothing).
     paper_ref
         Where the paper states the event.
+    threshold
+        The distance the event bounds, where a row checks it (``None``: not recorded), e.g.
+        :math:`\|\hat p - p\|_1 \le \sqrt{2m\log(2/\delta')/n}` at the event's share
+        :math:`\delta'` for ``arv``.
     """
 
     name: str
@@ -102,6 +106,7 @@ class StatedEvent:
     failure: sp.Expr
     condition: sp.Basic | None
     paper_ref: str
+    threshold: sp.Expr | None = None
 
 
 Event = HoeffdingEvent | StatedEvent
@@ -115,6 +120,17 @@ def _hoeffding_radius(factor: sp.Expr) -> sp.Expr:
     r""":math:`\sqrt{\log(\text{factor}/\delta)/(2N)}`."""
     return sp.sqrt(sp.log(factor / delta) / (2 * N))
 
+
+def _l1_threshold(share: sp.Expr) -> sp.Expr:
+    r""":math:`\sqrt{2m\log(2/\delta')/n}`, the :math:`\ell_1` distance of
+    ``apdx_lem:vec_concen`` at failure probability :math:`\delta'` = ``share``."""
+    return sp.sqrt(2 * m * sp.log(2 / share) / n)
+
+
+#: The failure probability :math:`\delta' = \delta/(12nE)` at which Theorem 4's proof runs
+#: each interval of ``apdx_lem:aux_IM`` (a two-sided interval misses with probability at
+#: most :math:`2\delta'`); the intervals' log term is :math:`L = \log(1/\delta')`.
+IM_DELTA_PRIME = delta / (12 * n * E)
 
 #: Theorem 1: the arm event at :math:`\delta/2` over :math:`m` arms and :math:`n` counts,
 #: the counter event at :math:`\delta/2`.
@@ -147,7 +163,8 @@ EVENTS: Mapping[str, tuple[Event, ...]] = {
     ),
     # three events at delta/3 each
     THM3_LLM.id: (
-        StatedEvent("arv", _ARV, delta / 3, None, "apdx_lem:vec_concen"),
+        StatedEvent("arv", _ARV, delta / 3, None, "apdx_lem:vec_concen",
+                    _l1_threshold(delta / 3)),
         HoeffdingEvent("cost", _ARM, m, n, _hoeffding_radius(6 * m * n),
                        "apdx_lem:arm_concen"),
         StatedEvent("counter", _COUNTER, delta / 3,
@@ -163,7 +180,7 @@ EVENTS: Mapping[str, tuple[Event, ...]] = {
     # per edge (2 + 2 + 2n + 1 + 1 + 1) intervals at delta' = delta/(12 n E)
     THM4_IM.id: (
         StatedEvent("intervals", r"\mathcal E_{\text{IM}}",
-                    (2 * n + 7) * E * delta / (12 * n * E), None, "apdx_lem:aux_IM"),
+                    (2 * n + 7) * E * IM_DELTA_PRIME, None, "apdx_lem:aux_IM"),
     ),
 }
 
@@ -222,7 +239,7 @@ def covers(bound_id: str, name: str, radius: sp.Expr) -> bool:
     :math:`N r^2` is nonnegative on that domain exactly when the coefficients of the counts'
     logarithms are nonnegative, the coefficient of :math:`\log\delta` (negative on the
     domain) is nonpositive, and the constant (the value at :math:`m=n=T=E=1`,
-    :math:`\delta	o 1`) is nonnegative.  A radius of another form is not decided: ``False``.
+    :math:`\delta\to 1`) is nonnegative.  A radius of another form is not decided: ``False``.
 
     A confidence radius that covers the event's keeps the proof's event, so an algorithm
     with it keeps the theorem: a mutant with such a radius is equivalent.
