@@ -36,7 +36,7 @@ def registry_radius(bound_id: str, name: str, count: float, sizes: dict[sp.Symbo
 
 
 def registry_failure(bound_id: str, name: str, sizes: dict[sp.Symbol, int],
-                     delta_value: float, share: sp.Expr = sp.Integer(1)) -> float:
+                     delta_value: float, share: sp.Expr = sp.S.One) -> float:
     expression = events.event(bound_id, name).failure * share
     return min(float(expression.subs({**sizes, delta: delta_value})), 1.0)
 

@@ -69,9 +69,14 @@ def radius(log_value: float, counts: np.ndarray) -> np.ndarray:
     return np.sqrt(log_value / (2.0 * np.asarray(counts, dtype=float)))
 
 
+def log_text(bound_id: str, name: str) -> str:
+    """The log term of the event's radius in plain text, e.g. ``log(4*m*n/delta)``."""
+    return f"log({sp.sstr(_factor(bound_id, name))}/delta)"
+
+
 def radius_text(bound_id: str, name: str, count: str = "N") -> str:
     """The event's radius in plain text, e.g. ``sqrt(log(4*m*n/delta)/(2 N_i))``."""
-    return f"sqrt(log({sp.sstr(_factor(bound_id, name))}/delta)/(2 {count}))"
+    return f"sqrt({log_text(bound_id, name)}/(2 {count}))"
 
 
 def failure(bound_id: str, name: str, sizes: Mapping[str, int], delta_value: float,
@@ -99,5 +104,5 @@ def im_log_term(sizes: Mapping[str, int], delta_value: float) -> float:
     return -math.log(im_delta_prime(sizes, delta_value))
 
 
-__all__ = ["SYMBOLS", "failure", "im_delta_prime", "im_log_term", "log_term", "radius",
-           "radius_text", "threshold"]
+__all__ = ["SYMBOLS", "failure", "im_delta_prime", "im_log_term", "log_term", "log_text",
+           "radius", "radius_text", "threshold"]
