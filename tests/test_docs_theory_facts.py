@@ -16,6 +16,9 @@ proof or an event (``proof``, ``event``, ``needs``, ``union bound``) and also ty
 What the algorithm prints (Algorithm 1's radius) may be stated in a sentence that does not
 also speak of a proof or an event; a sentence comparing the two renders the proof's side.
 
+The docstrings of ``reference/``, ``validation/`` and ``offcmab/`` (the API pages show them)
+are read the same way; ``bounds/`` is where the facts live.
+
 Sections a ``docs/regenerate_*.py`` script writes from real runs are text the package
 produced: there every logarithm a proof or event sentence states must be one the registry
 holds for some event (the no-power and mutation reasons render them from
@@ -24,6 +27,7 @@ holds for some event (the no-power and mutation reasons render them from
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -165,3 +169,24 @@ def test_no_page_states_a_proof_radius_or_share_by_hand(page: Path) -> None:
         f"{page.relative_to(ROOT)} types a proof's event radius or failure probability; "
         "render it with {{ proof_event(...) }} (offcmab.bounds.events)")
     assert not foreign_logs(generated), page
+
+
+def docstrings() -> list[tuple[str, str]]:
+    """(where, docstring) of every module, class and function outside ``bounds/``."""
+    found = []
+    for folder in ("reference", "validation", "offcmab"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                     ast.AsyncFunctionDef)):
+                    text = ast.get_docstring(node)
+                    if text:
+                        name = getattr(node, "name", "module")
+                        found.append((f"{path.relative_to(ROOT)}:{name}", text))
+    return found
+
+
+def test_no_docstring_states_a_proof_radius_or_share_by_hand() -> None:
+    stated = [(where, line) for where, text in docstrings() for line in hand_stated(text)]
+    assert not stated, stated

@@ -20,6 +20,7 @@ import sympy as sp
 from offcmab.bounds import events
 from offcmab.bounds.events import IM_DELTA_PRIME, N
 from offcmab.bounds.symbols import E, T, delta, m, n
+from offcmab.reference import certificates
 from offcmab.reference.clcb_llm import ucb_radius
 from offcmab.reference.im.clcb_im_node import clcb_im_node
 from offcmab.validation.events import arms, im_node, llm
@@ -175,3 +176,22 @@ def test_im_interval_rows_run_at_the_registry_share() -> None:
     # the registry's event (every interval of every edge) covers the row's union
     assert case.failure <= float(events.event("thm4-im", "intervals").failure.subs(
         {**sizes, delta: delta_value}))
+
+
+@pytest.mark.parametrize(("bound_id", "make"), [
+    ("thm1-inf", lambda n_value, m_value, d: certificates.clcb_event(n_value, m_value, d, 4.0)),
+    ("cor1-cascade",
+     lambda n_value, m_value, d: certificates.clcb_event(n_value, m_value, d, 2.0)),
+    ("lem-llm-std", certificates.cache_event)])
+def test_the_reference_certificate_events_are_the_registry_events(bound_id: str,
+                                                                 make: Any) -> None:
+    """The reference's certificates (numpy only) build their own arm events; at every size
+    here their radius and failure probability are the registry's."""
+    for n_value, m_value, delta_value in ((50, 3, 0.1), (2000, 40, 0.05), (10**6, 7, 1e-6)):
+        built = make(n_value, m_value, delta_value)
+        sizes = {m: m_value, n: n_value}
+        for count in (1, 17, n_value):
+            assert float(built.radius(np.array([count]))[0]) == pytest.approx(
+                registry_radius(bound_id, "arm", count, sizes, delta_value), rel=1e-12)
+        assert built.failure == pytest.approx(
+            registry_failure(bound_id, "arm", sizes, delta_value), rel=1e-12)

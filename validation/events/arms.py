@@ -1,12 +1,12 @@
 r"""The event :math:`\mathcal E_{\text{arm}}` of CLCB, CLCB-Cascade and edge-level IM.
 
 ``apdx_lem:arm_concen``: with the radius :math:`\rho_i = \sqrt{\log(c/\delta)/(2N_i)}`
-the proof's event needs (:mod:`offcmab.bounds.events`: :math:`c = 4mn` for Theorem 1,
-whose proof runs the event at :math:`\delta/2`; :math:`c = 2mn` for CLCB-Cascade's
-corollary, at the whole :math:`\delta`), Hoeffding's inequality for each arm and each value
-:math:`N_i = j` and a union bound over :math:`mn` pairs bound the event's failure
-probability by :math:`mn\cdot 2\delta/c`; the row takes both the radius and that failure
-probability from the registry (:mod:`offcmab.validation.events.proof`).
+the proof's event needs (its constant :math:`c` for Theorem 1 and for CLCB-Cascade's
+corollary is recorded in :mod:`offcmab.bounds.events`), Hoeffding's inequality for each
+arm and each value :math:`N_i = j` and a union bound over :math:`mn` pairs bound the
+event's failure probability by :math:`mn\cdot 2e^{-2N_i\rho_i^2}`; the row takes both the
+radius and that failure probability from the registry
+(:mod:`offcmab.validation.events.proof`).
 On the complement :math:`\mu_i - 2\rho_i \le \underline\mu_i \le \mu_i`
 (``eq:LCB_upper_lower``) for every observed arm.  The row checks exactly that
 sandwich with the LCBs the algorithm returned and the radius the lemma prescribes at

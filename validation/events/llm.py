@@ -495,9 +495,9 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
     r"""Corrected steps (c), (f) (:func:`online_lcb_fails`) on the LCBs the learner exposes.
 
     The runner reads the learner's ``lcb`` after every round; a learner without one makes
-    the row ``n/a``.  Implied by the cost event :math:`\mathcal E_{\text{arm}}`
-    (probability :math:`\ge 1 - 2\delta/3`) for the printed radius, so the row's promised
-    failure is :math:`2\delta/3`.
+    the row ``n/a``.  Implied by the cost event :math:`\mathcal E_{\text{arm}}` for the
+    printed radius, so the row promises that event's failure probability
+    (:func:`online_failure`).
     """
     problem = llm_instances.build(params).problem
     c = np.asarray(problem.c, dtype=float)
