@@ -197,3 +197,28 @@ def test_the_verdicts_are_defined_once() -> None:
     for page in (ROOT / "docs").rglob("*.md"):
         if page != snippet_path:
             assert not definition.search(page.read_text(encoding="utf-8")), page
+
+
+def test_the_readme_states_the_package_false_alarm_budget() -> None:
+    """The README cannot render a value, so its one statement of the budget is checked."""
+    from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    stated = re.search(r"flagged somewhere in a run with probability at most (\S+), split "
+                       r"equally", readme)
+    assert stated is not None
+    assert float(stated.group(1)) == FALSE_ALARM_BUDGET
+
+
+def test_the_node_level_im_page_labels_the_corrected_estimator_line() -> None:
+    """The reference's default estimator is the corrected one, so the page that shows its
+    code beside the paper's pseudo-code says the line differs from the printed one."""
+    import inspect
+
+    from offcmab.reference.im.clcb_im_node import clcb_im_node
+
+    default = inspect.signature(clcb_im_node).parameters["estimator"].default
+    page = (ROOT / "docs" / "algorithms" / "clcb-im-n.md").read_text(encoding="utf-8")
+    assert default == "correct"
+    assert '!!! warning "The estimator line is corrected"' in page
+    assert 'estimator="printed"' in page
