@@ -190,3 +190,22 @@ def docstrings() -> list[tuple[str, str]]:
 def test_no_docstring_states_a_proof_radius_or_share_by_hand() -> None:
     stated = [(where, line) for where, text in docstrings() for line in hand_stated(text)]
     assert not stated, stated
+
+
+def test_the_no_power_reasons_on_the_power_page_are_the_code_s() -> None:
+    """``what-validate-can-catch.md`` is written from a stored run; its no-power reasons are
+    the theorem records' (which render their radii and failure probabilities from
+    :mod:`offcmab.bounds.events`), so a change to a reason needs the page regenerated."""
+    from offcmab.validation.theorems import THEOREMS
+
+    page = (ROOT / "docs" / "what-validate-can-catch.md").read_text(encoding="utf-8")
+    section = page.split("## No power", 1)[1].split("\n## ", 1)[0]
+    shown = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            shown[(cells[0].strip("`"), cells[1])] = cells[2]
+    assert shown
+    for (control, bound_id), reason in shown.items():
+        theorem = next(record for record in THEOREMS if record.id == bound_id)
+        assert theorem.no_power[control] == reason, (control, bound_id)
