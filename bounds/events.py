@@ -230,6 +230,16 @@ def radius_factor(bound_id: str, name: str) -> sp.Expr:
     return factor
 
 
+def log_text(bound_id: str, name: str) -> str:
+    """The log term of the event's radius in plain text, e.g. ``log(4*m*n/delta)``."""
+    return f"log({sp.sstr(radius_factor(bound_id, name))}/delta)"
+
+
+def radius_text(bound_id: str, name: str, count: str = "N") -> str:
+    """The event's radius in plain text, e.g. ``sqrt(log(4*m*n/delta)/(2 N))``."""
+    return f"sqrt({log_text(bound_id, name)}/(2 {count}))"
+
+
 def covers(bound_id: str, name: str, radius: sp.Expr) -> bool:
     r"""Whether ``radius`` is at least the event's radius for every count :math:`N`, every
     :math:`m, n, T, E \ge 1` and every :math:`\delta \in (0, 1)`.

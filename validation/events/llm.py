@@ -41,10 +41,8 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import sympy as sp
 
 from offcmab.bounds import symbols
-from offcmab.bounds.events import event
 from offcmab.bounds.theorems.llm import LEM_LLM_STD, THM3_LLM, THM_LLM_ONLINE
 from offcmab.reference.clcb_llm import ucb_radius
 from offcmab.reference.cucb_llm_stream import VALUE_TOLERANCE, StreamingCache
@@ -154,7 +152,7 @@ def cache_case(event_id: str, variant: str, which: str, instance: str,
         "cost": "|c_hat - c| <= rho_E and c <= c_ucb <= c + rho_E + r",
         "frequency": "|p_hat - p| <= rho_E and p <= p_ucb <= p + rho_E + r",
     }
-    statement = (f"||p_hat - p||_1 <= {sp.sstr(event(bound_id, name).threshold)} (E_arv)"
+    statement = (f"||p_hat - p||_1 <= {proof.threshold_text(bound_id, name)} (E_arv)"
                  if arrival else
                  f"{statements[which]}{radius}, r the printed radius"
                  + (" (the event over 2m arms, its half over m)" if half is not None else ""))

@@ -27,7 +27,9 @@ from offcmab.bounds.events import (
     IM_DELTA_PRIME,
     HoeffdingEvent,
     event,
+    log_text,
     radius_factor,
+    radius_text,
 )
 from offcmab.bounds.symbols import E, T, delta, m, n
 
@@ -69,16 +71,6 @@ def radius(log_value: float, counts: np.ndarray) -> np.ndarray:
     return np.sqrt(log_value / (2.0 * np.asarray(counts, dtype=float)))
 
 
-def log_text(bound_id: str, name: str) -> str:
-    """The log term of the event's radius in plain text, e.g. ``log(4*m*n/delta)``."""
-    return f"log({sp.sstr(_factor(bound_id, name))}/delta)"
-
-
-def radius_text(bound_id: str, name: str, count: str = "N") -> str:
-    """The event's radius in plain text, e.g. ``sqrt(log(4*m*n/delta)/(2 N_i))``."""
-    return f"sqrt({log_text(bound_id, name)}/(2 {count}))"
-
-
 def failure(bound_id: str, name: str, sizes: Mapping[str, int], delta_value: float,
             arms: sp.Expr | None = None) -> float:
     """The event's failure probability at these sizes (at most 1); with ``arms``, that of
@@ -94,6 +86,14 @@ def threshold(bound_id: str, name: str, sizes: Mapping[str, int], delta_value: f
     return _at(found.threshold, sizes, delta_value)
 
 
+def threshold_text(bound_id: str, name: str) -> str:
+    """The distance a stated event bounds, in plain text."""
+    found = event(bound_id, name)
+    if isinstance(found, HoeffdingEvent) or found.threshold is None:
+        raise ValueError(f"{bound_id}'s event {name!r} records no threshold")
+    return sp.sstr(found.threshold)
+
+
 def im_delta_prime(sizes: Mapping[str, int], delta_value: float) -> float:
     r""":math:`\delta'` at which Theorem 4's proof runs each interval of ``apdx_lem:aux_IM``."""
     return _at(IM_DELTA_PRIME, sizes, delta_value)
@@ -105,4 +105,5 @@ def im_log_term(sizes: Mapping[str, int], delta_value: float) -> float:
 
 
 __all__ = ["SYMBOLS", "failure", "im_delta_prime", "im_log_term", "log_term", "log_text",
-           "radius", "radius_text", "threshold"]
+           "radius", "radius_text", "threshold",
+           "threshold_text"]

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from offcmab.bounds import symbols
-from offcmab.bounds.events import IM_DELTA_PRIME, event
+from offcmab.bounds.events import IM_DELTA_PRIME, event, radius_text
 from offcmab.bounds.theorems.cascade import COR1_CASCADE
 from offcmab.bounds.theorems.im import THM4_IM
 from offcmab.bounds.theorems.llm import LEM_LLM_STD, THM3_LLM
@@ -74,7 +74,7 @@ from offcmab.validation.mutation.mutant import (
     relabelling,
     ties_to_larger_ids,
 )
-from offcmab.validation.radius_facts import radius_text, share_value
+from offcmab.validation.radius_facts import share_value
 from offcmab.validation.scenarios import im as im_scenarios
 from offcmab.validation.scenarios.llm_online import printed_cache
 from offcmab.validation.theorem import Theorem
