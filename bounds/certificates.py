@@ -83,6 +83,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from offcmab.bounds.events import (
+    IM_INTERVAL_EVENTS,
     HoeffdingEvent,
     N,
     StatedEvent,
@@ -183,7 +184,7 @@ class SpreadCertificateRecord:
     """
 
     bound_id: str
-    event_names: tuple[str, ...] = ("arm1", "arm2", "arm3")
+    event_names: tuple[str, ...] = IM_INTERVAL_EVENTS
     family: str = "im-node"
     form: str = "spread"
 

@@ -95,6 +95,10 @@ class StatedEvent:
         What the failure probability needs (``None``: nothing).
     paper_ref
         Where the paper states the event.
+    threshold
+        The distance the event bounds, where a row checks it (``None``: not recorded), e.g.
+        :math:`\|\hat p - p\|_1 \le \sqrt{2m\log(2/\delta')/n}` at the event's share
+        :math:`\delta'` for ``arv``.
     """
 
     name: str
@@ -102,6 +106,7 @@ class StatedEvent:
     failure: sp.Expr
     condition: sp.Basic | None
     paper_ref: str
+    threshold: sp.Expr | None = None
 
 
 Event = HoeffdingEvent | StatedEvent
@@ -116,6 +121,17 @@ def _hoeffding_radius(factor: sp.Expr) -> sp.Expr:
     return sp.sqrt(sp.log(factor / delta) / (2 * N))
 
 
+def _l1_threshold(share: sp.Expr) -> sp.Expr:
+    r""":math:`\sqrt{2m\log(2/\delta')/n}`, the :math:`\ell_1` distance of
+    ``apdx_lem:vec_concen`` at failure probability :math:`\delta'` = ``share``."""
+    return sp.sqrt(2 * m * sp.log(2 / share) / n)
+
+
+#: The failure probability :math:`\delta' = \delta/(12nE)` at which Theorem 4's proof runs
+#: each interval of ``apdx_lem:aux_IM`` (a two-sided interval misses with probability at
+#: most :math:`2\delta'`); the intervals' log term is :math:`L = \log(1/\delta')`.
+IM_DELTA_PRIME = delta / (12 * n * E)
+
 #: Theorem 1: the arm event at :math:`\delta/2` over :math:`m` arms and :math:`n` counts,
 #: the counter event at :math:`\delta/2`.
 _THM1 = (
@@ -124,6 +140,11 @@ _THM1 = (
                 sp.GreaterThan(n, 8 * sp.log(2 * m / delta) / p_star),
                 "apdx_lem:arm_counter_concen"),
 )
+
+#: Theorem 4's interval events: every interval of every edge (the counter and empirical-mean
+#: events are the others).
+IM_INTERVAL_EVENTS = ("arm1", "arm2", "arm3")
+
 
 def _im_events(delta_prime: sp.Expr) -> tuple[StatedEvent, ...]:
     r"""The six events of ``apdx_lem:aux_IM`` for every edge, each at :math:`\delta'`.
@@ -172,7 +193,8 @@ EVENTS: Mapping[str, tuple[Event, ...]] = {
     ),
     # three events at delta/3 each
     THM3_LLM.id: (
-        StatedEvent("arv", _ARV, delta / 3, None, "apdx_lem:vec_concen"),
+        StatedEvent("arv", _ARV, delta / 3, None, "apdx_lem:vec_concen",
+                    _l1_threshold(delta / 3)),
         HoeffdingEvent("cost", _ARM, m, n, _hoeffding_radius(6 * m * n),
                        "apdx_lem:arm_concen"),
         StatedEvent("counter", _COUNTER, delta / 3,
@@ -186,7 +208,7 @@ EVENTS: Mapping[str, tuple[Event, ...]] = {
                        "apdx_sec:app_LLM_cache_online"),
     ),
     # per edge (2 + 2 + 2n + 1 + 1 + 1) failures at delta' = delta/(12 n E), over E edges
-    THM4_IM.id: _im_events(delta / (12 * n * E)),
+    THM4_IM.id: _im_events(IM_DELTA_PRIME),
 }
 
 
@@ -216,6 +238,11 @@ def hoeffding_event(bound_id: str, name: str) -> HoeffdingEvent:
     return found
 
 
+def union_failure(bound_id: str, names: tuple[str, ...]) -> sp.Expr:
+    """The union of the failures of the named events of the proof of ``bound_id``."""
+    return sp.simplify(sum((event(bound_id, name).failure for name in names), sp.Integer(0)))
+
+
 def total_failure(bound_id: str) -> sp.Expr:
     """The union of the failures of every event of the proof of ``bound_id``."""
     return sp.simplify(sum((candidate.failure for candidate in events_of(bound_id)),
@@ -235,6 +262,16 @@ def radius_factor(bound_id: str, name: str) -> sp.Expr:
     return factor
 
 
+def log_text(bound_id: str, name: str) -> str:
+    """The log term of the event's radius in plain text, e.g. ``log(4*m*n/delta)``."""
+    return f"log({sp.sstr(radius_factor(bound_id, name))}/delta)"
+
+
+def radius_text(bound_id: str, name: str, count: str = "N") -> str:
+    """The event's radius in plain text, e.g. ``sqrt(log(4*m*n/delta)/(2 N))``."""
+    return f"sqrt({log_text(bound_id, name)}/(2 {count}))"
+
+
 def covers(bound_id: str, name: str, radius: sp.Expr) -> bool:
     r"""Whether ``radius`` is at least the event's radius for every count :math:`N`, every
     :math:`m, n, T, E \ge 1` and every :math:`\delta \in (0, 1)`.
@@ -244,7 +281,7 @@ def covers(bound_id: str, name: str, radius: sp.Expr) -> bool:
     :math:`N r^2` is nonnegative on that domain exactly when the coefficients of the counts'
     logarithms are nonnegative, the coefficient of :math:`\log\delta` (negative on the
     domain) is nonpositive, and the constant (the value at :math:`m=n=T=E=1`,
-    :math:`\delta	o 1`) is nonnegative.  A radius of another form is not decided: ``False``.
+    :math:`\delta\to 1`) is nonnegative.  A radius of another form is not decided: ``False``.
 
     A confidence radius that covers the event's keeps the proof's event, so an algorithm
     with it keeps the theorem: a mutant with such a radius is equivalent.

@@ -198,14 +198,23 @@ class Certifier:
 
 def clcb_event(n: int, m: int, delta: float, constant: float, scale: float = 1.0
                ) -> HoeffdingEvent:
-    r"""CLCB's arm event at radius :math:`\sqrt{\log(c\,mn/\delta)/(2N)}` over :math:`mn`
-    pairs (failure :math:`2\delta/c`)."""
+    r"""CLCB's Hoeffding intervals with the constant ``constant`` of its printed radius, over
+    :math:`mn` pairs.
+
+    With Algorithm 1's constant these are the arm event of Theorem 1's proof, with the
+    cascade constant that of CLCB-Cascade's corollary; their radii and failure probabilities
+    are recorded in ``offcmab.bounds.events``, and a test checks this function against them.
+    """
     return HoeffdingEvent((constant, m, n), m * n, delta, "E_arm", scale)
 
 
 def cache_event(n: int, m: int, delta: float, scale: float = 1.0) -> HoeffdingEvent:
-    r"""The standard cache analysis's arm event: :math:`2m` arms (a frequency and a cost per
-    query), radius :math:`\sqrt{\log(8mn/\delta)/(2N)}` (failure :math:`\delta/2`)."""
+    r"""The standard cache analysis's arm event over :math:`2m` arms (a frequency and a cost
+    per query).
+
+    Its radius and failure probability are those recorded in ``offcmab.bounds.events`` for
+    the standard-view lemma; a test checks this function against them.
+    """
     return HoeffdingEvent((8.0, m, n), 2 * m * n, delta, "E_arm (frequencies and costs)",
                           scale)
 

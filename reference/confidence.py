@@ -8,8 +8,9 @@ For an arm observed :math:`N_i` times, CLCB subtracts
 
 from the empirical mean.  The constant :math:`c` differs between the paper's
 pseudo-codes: Algorithm 1 (``alg:CLCB``, line ``line:LCB``) prints :math:`c=4`,
-Algorithm ``alg:CLCB_cascade`` (line ``line:LCB_cascade``) and the proof's event
-:math:`\mathcal{E}_{\text{arm}}` use :math:`c=2`.  Both are selectable by name.
+Algorithm ``alg:CLCB_cascade`` (line ``line:LCB_cascade``) prints :math:`c=2`.  Both are
+selectable by name.  The radius each proof's event :math:`\mathcal{E}_{\text{arm}}` needs is
+recorded once, in :mod:`offcmab.bounds.events`, and not restated here.
 Arms never observed get :math:`\rho_i = +\infty`, so their LCB is
 :math:`-\infty` and their UCB :math:`+\infty`.
 
@@ -99,7 +100,7 @@ def hoeffding_radius(
         Failure probability in (0, 1).
     rule
         ``"alg1"`` (:math:`c=4`, as printed in Algorithm 1) or ``"cascade"``
-        (:math:`c=2`, as printed in the cascade algorithm and used by the proof).
+        (:math:`c=2`, as printed in the cascade algorithm).
     """
     delta = check_probability(delta)
     if rule not in LOG_CONSTANT:

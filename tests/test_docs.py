@@ -178,3 +178,47 @@ def test_readme_and_home_page_share_one_exit_code_table() -> None:
     assert '--8<-- "docs/snippets/exit-codes.md"' in home
     codes = {int(line.split("|")[1]) for line in table.splitlines()[2:] if line.startswith("|")}
     assert codes == {0, 1, 2, 3, 4, 130, 143}
+
+
+def test_the_verdicts_are_defined_once() -> None:
+    """The verdict list (``note`` and the others) is the report's own definition: the snippet
+    is :func:`~offcmab.validation.runner.report.verdict_list`, the README carries it verbatim,
+    the paper page includes it, and no other page defines a verdict in a list of its own."""
+    from offcmab.validation.runner.report import verdict_list
+
+    snippet_path = ROOT / "docs" / "snippets" / "verdicts.md"
+    snippet = snippet_path.read_text(encoding="utf-8")
+    assert snippet == verdict_list()
+    assert snippet.strip() in (ROOT / "README.md").read_text(encoding="utf-8")
+    paper = (ROOT / "docs" / "using-in-a-paper.md").read_text(encoding="utf-8")
+    assert '--8<-- "docs/snippets/verdicts.md"' in paper
+    definition = re.compile(r"^\s*[-*] `(pass|FAIL|vacuous|n/a|note|known-failure|error)`"
+                            r"(?: and `[^`]+`)?:", re.M)
+    for page in (ROOT / "docs").rglob("*.md"):
+        if page != snippet_path:
+            assert not definition.search(page.read_text(encoding="utf-8")), page
+
+
+def test_the_readme_states_the_package_false_alarm_budget() -> None:
+    """The README cannot render a value, so its one statement of the budget is checked."""
+    from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    stated = re.search(r"flagged somewhere in a run with probability at most (\S+), split "
+                       r"equally", readme)
+    assert stated is not None
+    assert float(stated.group(1)) == FALSE_ALARM_BUDGET
+
+
+def test_the_node_level_im_page_labels_the_corrected_estimator_line() -> None:
+    """The reference's default estimator is the corrected one, so the page that shows its
+    code beside the paper's pseudo-code says the line differs from the printed one."""
+    import inspect
+
+    from offcmab.reference.im.clcb_im_node import clcb_im_node
+
+    default = inspect.signature(clcb_im_node).parameters["estimator"].default
+    page = (ROOT / "docs" / "algorithms" / "clcb-im-n.md").read_text(encoding="utf-8")
+    assert default == "correct"
+    assert '!!! warning "The estimator line is corrected"' in page
+    assert 'estimator="printed"' in page

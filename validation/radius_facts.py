@@ -16,16 +16,11 @@ from functools import cache
 
 import sympy as sp
 
-from offcmab.bounds.events import N, covers, hoeffding_event, radius_factor
+from offcmab.bounds.events import N, covers, hoeffding_event, radius_factor, radius_text
 from offcmab.bounds.symbols import delta, m, n
 
 #: The cost radius the LLM cache algorithms print, :math:`\sqrt{2\log(4mn/\delta)/N}`.
 PRINTED_COST_RADIUS = sp.sqrt(2 * sp.log(4 * m * n / delta) / N)
-
-
-def radius_text(bound_id: str, name: str) -> str:
-    """The event's radius in plain text, e.g. ``sqrt(log(4*m*n/delta)/(2N))``."""
-    return f"sqrt(log({sp.sstr(radius_factor(bound_id, name))}/delta)/(2N))"
 
 
 @cache

@@ -31,8 +31,9 @@ one takes 2.5 s, and ``solve`` beat it), computes the Bernstein LCBs, and then c
 ``1/V`` and seed, so the oracle costs both sides alike and the ratio measures everything
 else: start-up, reading and checking the archive and the graph (``solve`` checks that every
 activation follows an edge, the floor does not), the statistics and the output.  At this size
-the node-level LCBs are all 0 (the estimator needs :math:`n q_u^2` far above
-:math:`\log(12nE/\delta)`, and here :math:`q_u = 3/V`), so IMM runs on an all-zero graph and is
+the node-level LCBs are all 0 (:math:`n q_u^2` must be far above CLCB-IM-N's
+:math:`\log(12nE/\delta)` for an LCB above 0, and here :math:`q_u = 3/V`), so IMM runs on
+an all-zero graph and is
 a small part of either side: the statistics path is what is timed.
 
 Goals: time ratio ``<= 1.2`` for the cascade (the floor is the whole of its work: one

@@ -103,11 +103,11 @@ def no_union_bound(dataset: OfflineDataset, oracle: Oracle, delta: float,
                    radius: RadiusRule = "alg1") -> CLCBResult:
     r"""No union bound: each arm's interval is a lone Hoeffding interval at the stated delta.
 
-    The LCB subtracts :math:`\sqrt{\log(2/\delta)/(2N_i)}` in place of
-    :math:`\sqrt{\log(c\,mn/\delta)/(2N_i)}`: the factor :math:`c\,mn/2` inside the
-    logarithm, the union bound over the :math:`m` arms and the :math:`n` possible values of
-    :math:`N_i`, is dropped, so each interval alone covers with probability
-    :math:`1-\delta` but all of them at once do not.
+    The LCB subtracts :math:`\sqrt{\log(2/\delta)/(2N_i)}` in place of CLCB's printed
+    :math:`\sqrt{\log(c\,mn/\delta)/(2N_i)}`.  The factor :math:`c\,mn/2` inside the
+    logarithm pays for the union over the :math:`m` arms and the :math:`n` possible values of
+    :math:`N_i`; without it each interval alone covers with probability :math:`1-\delta`
+    but all of them at once do not.
     """
     return _run(dataset, oracle, delta,
                 single_interval_scale(dataset.m, dataset.n, delta, radius), radius)

@@ -109,10 +109,11 @@ def radius_half(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
 
 def no_union_bound(graph: ICGraph, cascades: NodeCascades, oracle: Oracle,
                    delta: float) -> CLCBIMResult:
-    r"""No union bound: each interval is the lemma's at the stated delta, not at delta/(12nE).
+    r"""No union bound: each interval is the lemma's at the stated delta, not at the share
+    CLCB-IM-N runs it at.
 
     CLCB-IM-N runs ``apdx_lem:aux_IM`` at :math:`\delta' = \delta/(12nE)`, so every radius
-    has :math:`L = \log(12nE/\delta)`; here :math:`L = \log(1/\delta)`: the
+    has :math:`L = \log(12nE/\delta)`; here :math:`L = \log(1/\delta)`.  The
     :math:`\log(12nE)` that pays for the union over the nodes, the edges and the :math:`n`
     values of a counter is dropped.
     """

@@ -62,9 +62,9 @@ def no_union_bound(log: CacheLog, k: int, delta: float,
 
     The cost UCB adds :math:`\sqrt{\log(2/\delta)/(2N_c(q))}` in place of the printed
     :math:`\sqrt{2\log(4mn/\delta)/N_c(q)}` (the standard variant's arrival UCB likewise,
-    with :math:`n`): the factor :math:`2mn` inside the logarithm, the union bound over the
-    :math:`m` queries and the :math:`n` values of a counter, is dropped (and with it the
-    printed factor 2 in front, which the proof's event does not need).
+    with :math:`n`).  The factor :math:`2mn` inside the logarithm, which pays for the union
+    over the :math:`m` queries and the :math:`n` values of a counter, is dropped, and with it
+    the printed factor 2 in front (costs in [0, 1] do not need it).
     """
     scale = single_interval_scale(log.m, log.n, delta)
     return rescored(log, k, delta, variant, cost_scale=scale,

@@ -51,9 +51,10 @@ def no_union_bound(m: int, k: int, delta: float) -> StreamingCache:
     r"""No union bound: the cost LCB is a lone Hoeffding interval at the stated delta.
 
     :math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{\log(2/\delta)/(2N_{c,t}(q))}, 0\}`:
-    the regret proof's cost event has :math:`\log(3mT/\delta)` under the root, the union
-    bound over the :math:`m` queries and the :math:`T` rounds (the printed radius
-    :math:`\sqrt{6\log t/N}` grows with ``t`` to pay for it); here :math:`3mT` is dropped.
+    the regret proof's cost event has the numbers of queries :math:`m` and of rounds
+    :math:`T` under the root (its union bound over both, :mod:`offcmab.bounds.events`; the
+    printed radius :math:`\sqrt{6\log t/N}` grows with ``t`` to pay for it); here they
+    are dropped.
     Built as the ``fixed-log`` learner with :math:`T = 2`, whose radius
     :math:`s\sqrt{6\log 2/N}` equals that interval for
     :math:`s = \sqrt{\log(2/\delta)/(12\log 2)}` (the two variants differ in the log term

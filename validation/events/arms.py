@@ -1,16 +1,13 @@
 r"""The event :math:`\mathcal E_{\text{arm}}` of CLCB, CLCB-Cascade and edge-level IM.
 
-``apdx_lem:arm_concen``: with the radius
-:math:`\rho_i = \sqrt{\log(c\,mn/\delta)/(2N_i)}` (:math:`c = 2` in the proof and in
-CLCB-Cascade, :math:`c = 4` as printed in Algorithm 1), Hoeffding's inequality for each
-arm and each value :math:`N_i = j` and a union bound over :math:`mn` pairs give
-
-.. math::
-
-    P\big(\exists i:\ |\hat\mu_i - \mu_i| > \rho_i\big) \le mn \cdot \frac{2\delta}{c\,mn}
-    = \frac{2\delta}{c},
-
-and on the complement :math:`\mu_i - 2\rho_i \le \underline\mu_i \le \mu_i`
+``apdx_lem:arm_concen``: with the radius :math:`\rho_i = \sqrt{\log(c/\delta)/(2N_i)}`
+the proof's event needs (its constant :math:`c` for Theorem 1 and for CLCB-Cascade's
+corollary is recorded in :mod:`offcmab.bounds.events`), Hoeffding's inequality for each
+arm and each value :math:`N_i = j` and a union bound over :math:`mn` pairs bound the
+event's failure probability by :math:`mn\cdot 2e^{-2N_i\rho_i^2}`; the row takes both the
+radius and that failure probability from the registry
+(:mod:`offcmab.validation.events.proof`).
+On the complement :math:`\mu_i - 2\rho_i \le \underline\mu_i \le \mu_i`
 (``eq:LCB_upper_lower``) for every observed arm.  The row checks exactly that
 sandwich with the LCBs the algorithm returned and the radius the lemma prescribes at
 the algorithm's own counts :math:`N_i` (arms never observed have
@@ -34,7 +31,10 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.bounds.theorems.cascade import COR1_CASCADE
+from offcmab.bounds.theorems.upper import THM1_INF, THM1_ONE
 from offcmab.reference.oracles import TopK
+from offcmab.validation.events import proof
 from offcmab.validation.parts.event_case import EventCase
 from offcmab.validation.scenarios import cmabt
 from offcmab.validation.scenarios.cmabt import WIDE_N, WIDE_ROUNDS, wide_cascade, wide_im_edge
@@ -44,16 +44,19 @@ from offcmab.validation.scenarios.thm1 import paper_fig1a
 #: An LCB algorithm under test: (dataset, oracle, delta) -> (counts, lcb), both per arm.
 LCBAlgorithm = Callable[[Any, Any, float], tuple[np.ndarray, np.ndarray]]
 
-#: The constant ``c`` of ``log(c m n / delta)`` each algorithm is meant to use.
-LOG_CONSTANT = {"offcmab.reference.clcb": 4.0, "offcmab.reference.clcb_cascade": 2.0,
-                "offcmab.reference.im.clcb_im_edge": 4.0}
+#: The bound ids whose proofs rest on each algorithm's arm event; the first one's event
+#: gives the row its radius and failure probability (Theorem 1's two norms share theirs).
+BOUND_IDS = {"offcmab.reference.clcb": (THM1_INF.id, THM1_ONE.id),
+             "offcmab.reference.clcb_cascade": (COR1_CASCADE.id,),
+             "offcmab.reference.im.clcb_im_edge": (THM1_ONE.id,)}
 
 
-def arm_event_fails(counts: np.ndarray, lcb: np.ndarray, mu: np.ndarray, n: int,
-                    delta: float, constant: float) -> bool:
-    r"""True when some observed arm leaves :math:`[\mu_i - 2\rho_i, \mu_i]`."""
+def arm_event_fails(counts: np.ndarray, lcb: np.ndarray, mu: np.ndarray,
+                    log_term: float) -> bool:
+    r"""True when some observed arm leaves :math:`[\mu_i - 2\rho_i, \mu_i]`,
+    :math:`\rho_i = \sqrt{L/(2N_i)}` with ``log_term`` :math:`L`."""
     seen = counts > 0
-    radius = np.sqrt(np.log(constant * mu.size * n / delta) / (2.0 * counts[seen]))
+    radius = proof.radius(log_term, counts[seen])
     low, high = mu[seen] - 2.0 * radius, mu[seen]
     # A relative allowance of 1e-12 for float rounding of mean - radius at the edges.
     slack = 1e-12 * (1.0 + np.abs(high))
@@ -66,24 +69,25 @@ def arm_case(event_id: str, algorithm: str, instance: str, params: dict[str, Any
     r"""The :math:`\mathcal E_{\text{arm}}` row of one CMAB-T instance (cmabt ``params``).
 
     ``run`` is the subject (:func:`offcmab.validation.events.subject.arm_algorithm`);
-    ``algorithm`` the module whose radius constant the row applies (:data:`LOG_CONSTANT`).
+    ``algorithm`` the module whose proof's event the row checks (:data:`BOUND_IDS`).
     """
     setup = cmabt.build(params)
     mu = np.asarray(setup.problem.mu, dtype=float)
     # The LCBs do not depend on the oracle; a top-k stand-in skips the costly exact IM one.
     oracle = TopK(int(params["k"])) if params["family"] == "im-edge" else setup.oracle
-    constant = LOG_CONSTANT[algorithm]
+    bound_ids = BOUND_IDS[algorithm]
+    sizes = {"m": mu.size, "n": n}
+    log_term = proof.log_term(bound_ids[0], "arm", sizes, delta)
 
     def draw(rng: np.random.Generator) -> bool:
         counts, lcb = run(setup.law.sample(n, rng), oracle, delta)
-        return arm_event_fails(np.asarray(counts), np.asarray(lcb, dtype=float), mu, n,
-                               delta, constant)
+        return arm_event_fails(np.asarray(counts), np.asarray(lcb, dtype=float), mu, log_term)
 
     return EventCase(
-        event_id, (), algorithm, "apdx_lem:arm_concen (eq:LCB_upper_lower)",
+        event_id, bound_ids, algorithm, "apdx_lem:arm_concen (eq:LCB_upper_lower)",
         f"mu_i - 2 rho_i <= lcb_i <= mu_i for every observed arm, "
-        f"rho_i = sqrt(log({constant:g} m n/delta)/(2 N_i))",
-        instance, n, delta, min(2.0 * delta / constant, 1.0), draw)
+        f"rho_i = {proof.radius_text(bound_ids[0], 'arm', 'N_i')}",
+        instance, n, delta, proof.failure(bound_ids[0], "arm", sizes, delta), draw)
 
 
 OOD = {"family": "cascade", "mu": [0.6, 0.5, 0.45, 0.4, 0.3, 0.3, 0.2, 0.1, 0.1, 0.05],

@@ -1,7 +1,10 @@
 r"""Events of the node-level IM proof (``apdx_sec:app_IM_node``, ``apdx_lem:aux_IM``).
 
-CLCB-IM-N runs the lemma at :math:`\delta' = \delta/(12nE)`, i.e. with
-:math:`L = \log(1/\delta') = \log(12nE/\delta)`, the ``log_term`` it reports.  With
+Theorem 4's proof runs the lemma at the share :math:`\delta'` that
+:data:`offcmab.bounds.events.IM_DELTA_PRIME` records, i.e. with
+:math:`L = \log(1/\delta')` (:func:`offcmab.validation.events.proof.im_log_term`; the rows
+compute it from the graph and :math:`n`, never from the ``log_term`` the subject reports).
+With
 :math:`B(x, N) = 4\sqrt3\sqrt{x(1-x)L/N} + 28L/N`, the lemma's events are
 
 * :math:`\mathcal E_{arm,1}(u)`: :math:`q_u \le \bar q_u \le \min\{q_u + B(q_u, n), 1\}`,
@@ -39,9 +42,13 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
+from offcmab.bounds.events import IM_DELTA_PRIME
+from offcmab.bounds.theorems.im import THM4_IM
 from offcmab.reference.im.exact import brute_force_im, exact_spread
 from offcmab.reference.im.one_step import one_step_probabilities
+from offcmab.validation.events import proof
 from offcmab.validation.events.subject import node_algorithm, node_choice
 from offcmab.validation.parts.event_case import EventCase
 from offcmab.validation.scenarios.im import build, exact_oracle, star_and_chain
@@ -66,10 +73,10 @@ def _inside(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> bool:
     return bool(np.all((value >= low - slack) & (value <= high + slack)))
 
 
-def interval_events_fail(result: Any, graph: Any, exact: Any) -> bool:
+def interval_events_fail(result: Any, graph: Any, exact: Any, L: float) -> bool:
     """Whether some :math:`\\mathcal E_{arm,1}`, :math:`\\mathcal E_{arm,2}` or
-    :math:`\\mathcal E_{arm,3}` event fails."""
-    L, n = float(result.log_term), int(result.counters.n)
+    :math:`\\mathcal E_{arm,3}` event fails, with the proof's log term ``L``."""
+    n = int(result.counters.n)
     u, v = np.unique(graph.sources), np.unique(graph.targets)
     q, p_not, p_cond = exact.q, exact.p_not, exact.p_not_given_not
     q_ok = _inside(result.q_ucb[u], q[u], np.minimum(q[u] + _width(q[u], np.full(u.size, n), L),
@@ -124,7 +131,8 @@ def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], 
     hidden = graph.with_probabilities(np.zeros(graph.edges))  # the algorithm sees no truth
     exact = one_step_probabilities(graph, problem.q)
     sources, targets = np.unique(graph.sources).size, np.unique(graph.targets).size
-    delta_prime = delta / (12.0 * n * graph.edges)
+    sizes = {"n": n, "E": graph.edges}
+    delta_prime, L = proof.im_delta_prime(sizes, delta), proof.im_log_term(sizes, delta)
     failure = min(2.0 * delta_prime * (sources + targets) + 2.0 * n * delta_prime * graph.edges,
                   1.0)
 
@@ -132,14 +140,16 @@ def node_case(event_id: str, which: str, instance: str, params: dict[str, Any], 
         result = run(hidden, problem.sample(n, rng), delta)
         if which == "edge":
             return edge_event_fails(result, graph)
-        return interval_events_fail(result, graph, exact)
+        return interval_events_fail(result, graph, exact, L)
 
     statement = ("q_u <= q_ucb <= q_u + B, p(v̄) <= p_ucb(v̄) <= p(v̄) + B, "
                  "p(v̄|ū) - B <= p_lcb(v̄|ū) <= p(v̄|ū), B = 4 sqrt(3 x(1-x) L/N) + 28 L/N, "
-                 "L = log(12nE/delta)" if which == "intervals"
+                 "L = log(1/delta'), delta' = " + sp.sstr(IM_DELTA_PRIME)
+                 if which == "intervals"
                  else "edge LCB <= p_uv for every edge")
     lemma = "apdx_lem:aux_IM" if which == "intervals" else "apdx_sec:app_IM_node step (1)"
-    return EventCase(event_id, (), "offcmab.reference.im.clcb_im_node", lemma, statement,
+    return EventCase(event_id, (THM4_IM.id,), "offcmab.reference.im.clcb_im_node", lemma,
+                     statement,
                      instance, n, delta, failure, draw, trials=trials)
 
 

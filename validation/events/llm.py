@@ -1,20 +1,22 @@
 r"""Events of the LLM cache proofs: offline costs and arrival frequencies, the online stream.
 
+Every radius and failure probability below is the proof's, taken from
+:mod:`offcmab.bounds.events` at the row's sizes (:mod:`offcmab.validation.events.proof`);
+:math:`\rho_E` is an event's radius and :math:`r` the printed UCB radius
+(:func:`offcmab.reference.clcb_llm.ucb_radius`), which is at least :math:`\rho_E` in both
+variants, so on the event :math:`c \le \bar c \le c + \rho_E + r`.
+
 Offline, the standard-view lemma (Algorithm ``alg:CLCB-LLM_std``)
     Theorem 1 applied with :math:`2m` base arms (the costs, observed :math:`N_c(q)`
-    times, and the arrival probabilities, observed :math:`n` times), so its
-    :math:`\mathcal E_{\text{arm}}` has the radius
-    :math:`\rho_E(N) = \sqrt{\log(2\cdot 2m\cdot n/\delta)/(2N)}` and fails with
-    probability at most :math:`\delta` (Hoeffding and a union bound over :math:`2m`
-    arms and :math:`n` counts; costs and indicators lie in [0, 1]).  The printed UCBs
-    add :math:`r(N) = \sqrt{2\log(4mn/\delta)/N} = 2\rho_E(N)`, so on the event
-    :math:`c \le \bar c \le c + 3\rho_E` and :math:`p \le \bar p \le p + 3\rho_E`.
+    times, and the arrival probabilities, observed :math:`n` times): one event
+    :math:`\mathcal E_{\text{arm}}` over the :math:`2m` arms (Hoeffding and a union bound;
+    costs and indicators lie in [0, 1]).  The cost row checks its half over the costs,
+    the frequency row its half over the arrival probabilities, each promising its half's
+    failure probability.
 Offline, Theorem 3 (Algorithm ``alg:CLCB-LLM``)
-    :math:`\mathcal E_{\text{arm}}` over the :math:`m` costs at
-    :math:`\rho_E(N) = \sqrt{\log(2mn/\delta)/(2N)}` (probability :math:`\le \delta`,
-    then :math:`c \le \bar c \le c + \rho_E + r`), and :math:`\mathcal E_{\text{arv}}`:
-    :math:`\|\hat p - p\|_1 \le \sqrt{2m\log(2/\delta)/n}` (``apdx_lem:vec_concen``,
-    probability :math:`\le \delta`).
+    The cost event over the :math:`m` costs, and :math:`\mathcal E_{\text{arv}}`, an
+    :math:`\ell_1` bound on :math:`\hat p - p` (``apdx_lem:vec_concen``), each at its
+    share of :math:`\delta`.
 Online, the regret bound (Algorithm ``alg:CUCB-LLM_stream``)
     ``apdx_lem:stream_oracle``: in every round the streaming cache maximises
     :math:`\sum_{\mathcal M}\hat p_t\underline c_t` over :math:`|\mathcal M| \le k`, the
@@ -22,9 +24,9 @@ Online, the regret bound (Algorithm ``alg:CUCB-LLM_stream``)
     (promised failure 0).  It is false for the printed radius :math:`\sqrt{6\log t/N}`
     (erratum ``apdx_lem:stream_oracle``) and holds with a radius fixed between two
     feedbacks (the ``fixed-log`` variant, the erratum's correction).  The cost event
-    :math:`|\hat c_t(q) - c(q)| \le \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}` for every
-    :math:`q` and :math:`t` fails with probability at most :math:`2\delta/3`; on it the
-    LCBs the printed algorithm computes satisfy steps (c) and (f) in the corrected form of
+    :math:`|\hat c_t(q) - c(q)| \le r_E` for every :math:`q` and :math:`t`, with
+    :math:`r_E` the radius of the proof's cost event; on it the LCBs the printed
+    algorithm computes satisfy steps (c) and (f) in the corrected form of
     :func:`online_lcb_fails` (``event-online-lcb``, read from the result's ``lcbs``).
 
 The rows read :math:`\hat p`, :math:`\hat c`, :math:`\bar p`, :math:`\bar c` and the
@@ -40,8 +42,12 @@ from typing import Any
 
 import numpy as np
 
+from offcmab.bounds import symbols
+from offcmab.bounds.theorems.llm import LEM_LLM_STD, THM3_LLM, THM_LLM_ONLINE
+from offcmab.reference.clcb_llm import ucb_radius
 from offcmab.reference.cucb_llm_stream import VALUE_TOLERANCE, StreamingCache
 from offcmab.reference.problems.llm_cache import sample_log
+from offcmab.validation.events import proof
 from offcmab.validation.events import subject as substitute
 from offcmab.validation.events.core import run_case
 from offcmab.validation.parts.event_case import EventCase, KnownRate
@@ -68,19 +74,24 @@ def _within(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> bool:
     return bool(np.all((value >= low - slack) & (value <= high + slack)))
 
 
-def _radius(log_term: float, counts: np.ndarray) -> np.ndarray:
-    return np.sqrt(log_term / (2.0 * counts))
+#: The bound id of each offline variant; its proof's events give the rows their radii and
+#: failure probabilities (:mod:`offcmab.validation.events.proof`).
+OFFLINE_BOUND = {"standard": LEM_LLM_STD.id, "improved": THM3_LLM.id}
+
+#: The name of the Hoeffding event over the costs in each variant's proof.
+COST_EVENT = {"standard": "arm", "improved": "cost"}
 
 
-def cost_event_fails(result: Any, c: np.ndarray, n: int, delta: float, variant: str) -> bool:
+def cost_event_fails(result: Any, c: np.ndarray, n: int, delta: float,
+                     log_term: float) -> bool:
     r"""On observed costs: :math:`|\hat c - c| \le \rho_E` and
-    :math:`c \le \bar c \le c + \rho_E + r`."""
-    m = c.size
+    :math:`c \le \bar c \le c + \rho_E + r`, with :math:`\rho_E = \sqrt{L/(2N_c)}` for
+    ``log_term`` :math:`L` and :math:`r` the printed radius
+    (:func:`offcmab.reference.clcb_llm.ucb_radius`)."""
     seen = np.asarray(result.cost_counts) > 0
     counts = np.asarray(result.cost_counts)[seen]
-    arms = 2 * m if variant == "standard" else m
-    rho = _radius(float(np.log(2.0 * arms * n / delta)), counts)
-    printed = np.sqrt(2.0 * np.log(4.0 * m * n / delta) / counts)
+    rho = proof.radius(log_term, counts)
+    printed = ucb_radius(counts, n, c.size, delta)
     c_seen = c[seen]
     c_hat = np.asarray(result.c_hat, dtype=float)[seen]
     c_ucb = np.asarray(result.c_ucb, dtype=float)[seen]
@@ -89,51 +100,68 @@ def cost_event_fails(result: Any, c: np.ndarray, n: int, delta: float, variant: 
 
 
 def frequency_event_fails(result: Any, p: np.ndarray, n: int, delta: float,
-                          variant: str) -> bool:
-    r"""Standard: :math:`|\hat p - p| \le \rho_E(n)`, :math:`p \le \bar p \le p + 3\rho_E(n)`;
-    improved: :math:`\|\hat p - p\|_1 \le \sqrt{2m\log(2/\delta)/n}`."""
-    m = p.size
+                          log_term: float) -> bool:
+    r"""Standard variant: :math:`|\hat p - p| \le \rho_E(n)` and
+    :math:`p \le \bar p \le p + \rho_E(n) + r(n)`, :math:`\rho_E(n) = \sqrt{L/(2n)}`."""
+    rho = float(proof.radius(log_term, np.array([n]))[0])
+    printed = float(ucb_radius(np.array([n]), n, p.size, delta)[0])
     p_hat = np.asarray(result.p_hat, dtype=float)
-    if variant == "standard":
-        rho = float(np.sqrt(np.log(4.0 * m * n / delta) / (2.0 * n)))
-        p_ucb = np.asarray(result.p_ucb, dtype=float)
-        return not (_within(p_hat, p - rho, p + rho) and _within(p_ucb, p, p + 3.0 * rho))
-    return float(np.abs(p_hat - p).sum()) > np.sqrt(2.0 * m * np.log(2.0 / delta) / n) \
-        * (1.0 + ROUNDING)
+    p_ucb = np.asarray(result.p_ucb, dtype=float)
+    return not (_within(p_hat, p - rho, p + rho) and _within(p_ucb, p, p + rho + printed))
+
+
+def arrival_event_fails(result: Any, p: np.ndarray, threshold: float) -> bool:
+    r"""Improved variant (:math:`\mathcal E_{\text{arv}}`):
+    :math:`\|\hat p - p\|_1 > \text{threshold}`."""
+    p_hat = np.asarray(result.p_hat, dtype=float)
+    return float(np.abs(p_hat - p).sum()) > threshold * (1.0 + ROUNDING)
 
 
 def cache_case(event_id: str, variant: str, which: str, instance: str,
                params: dict[str, Any], n: int, delta: float,
                run: CacheAlgorithm) -> EventCase:
-    """One offline cache event row (``which`` is ``cost`` or ``frequency``) of the subject
-    ``run`` (:func:`offcmab.validation.events.subject.cache_algorithm`)."""
+    r"""One offline cache event row (``which`` is ``cost`` or ``frequency``) of the subject
+    ``run`` (:func:`offcmab.validation.events.subject.cache_algorithm`).
+
+    The standard variant's proof runs one event over :math:`2m` base arms (costs and arrival
+    indicators); each row checks the half over its :math:`m` arms and promises that half's
+    failure probability.  The improved variant's cost row checks the cost event, its
+    frequency row the event :math:`\mathcal E_{\text{arv}}`.
+    """
     setup = llm_instances.build(params)
     problem = setup.problem
     p, c = np.asarray(problem.p, dtype=float), np.asarray(problem.c, dtype=float)
+    bound_id, sizes = OFFLINE_BOUND[variant], {"m": c.size, "n": n}
+    arrival = variant == "improved" and which == "frequency"
+    name = "arv" if arrival else COST_EVENT[variant]
+    half = symbols.m if variant == "standard" else None
+    level = proof.threshold(bound_id, name, sizes, delta) if arrival else \
+        proof.log_term(bound_id, name, sizes, delta)
 
     def draw(rng: np.random.Generator) -> bool:
         log = sample_log(problem, setup.law, n, rng, params["noise"])
         result = run(log, problem.k, delta)
         if which == "cost":
-            return cost_event_fails(result, c, n, delta, variant)
-        return frequency_event_fails(result, p, n, delta, variant)
+            return cost_event_fails(result, c, n, delta, level)
+        if arrival:
+            return arrival_event_fails(result, p, level)
+        return frequency_event_fails(result, p, n, delta, level)
 
+    count = "N_c" if which == "cost" else "n"
+    radius = "" if arrival else f", rho_E = {proof.radius_text(bound_id, name, count)}"
     statements = {
-        ("cost", "standard"): "|c_hat - c| <= rho_E and c <= c_ucb <= c + 3 rho_E, "
-                              "rho_E = sqrt(log(4mn/delta)/(2 N_c)) (2m arms)",
-        ("cost", "improved"): "|c_hat - c| <= rho_E and c <= c_ucb <= c + rho_E + r, "
-                              "rho_E = sqrt(log(2mn/delta)/(2 N_c)), r the printed radius",
-        ("frequency", "standard"): "|p_hat - p| <= rho_E and p <= p_ucb <= p + 3 rho_E, "
-                                   "rho_E = sqrt(log(4mn/delta)/(2n))",
-        ("frequency", "improved"): "||p_hat - p||_1 <= sqrt(2m log(2/delta)/n) (E_arv)",
+        "cost": "|c_hat - c| <= rho_E and c <= c_ucb <= c + rho_E + r",
+        "frequency": "|p_hat - p| <= rho_E and p <= p_ucb <= p + rho_E + r",
     }
+    statement = (f"||p_hat - p||_1 <= {proof.threshold_text(bound_id, name)} (E_arv)"
+                 if arrival else
+                 f"{statements[which]}{radius}, r the printed radius"
+                 + (" (the event over 2m arms, its half over m)" if half is not None else ""))
     lemma = ("apdx_lem:arm_concen (via thm:upper_bound, 2m arms)" if variant == "standard"
-             else "apdx_lem:arm_concen" if which == "cost" else "apdx_lem:vec_concen")
-    # Standard: one E_arm over 2m arms (probability <= delta), split here into its
-    # cost and frequency halves, each failing with probability <= delta/2.
-    failure = delta / 2.0 if variant == "standard" else delta
-    return EventCase(event_id, (), "offcmab.reference.clcb_llm", lemma,
-                     statements[(which, variant)], instance, n, delta, failure, draw)
+             else "apdx_lem:vec_concen" if arrival else "apdx_lem:arm_concen")
+    return EventCase(event_id, (bound_id,), "offcmab.reference.clcb_llm", lemma, statement,
+                     instance, n, delta, proof.failure(bound_id, name, sizes, delta, half),
+                     draw)
 
 
 #: Arrivals of the ``cache-wide`` cost rows (each of the 800 costs observed ~25 times).
@@ -324,9 +352,23 @@ def corrected_oracle_case(trials: int) -> EventCase:
                      ORACLE_HORIZON, 0.05, 0.0, draw, "", trials, subject_free=True)
 
 
+def online_log_term(m: int, T: int, delta: float) -> float:
+    r""":math:`L` of the online proof's cost event radius :math:`r_E = \sqrt{L/(2N)}`."""
+    return proof.log_term(THM_LLM_ONLINE.id, "cost", {"m": m, "T": T}, delta)
+
+
+def online_failure(m: int, T: int, delta: float) -> float:
+    """The failure probability of the online proof's cost event."""
+    return proof.failure(THM_LLM_ONLINE.id, "cost", {"m": m, "T": T}, delta)
+
+
+#: The online proof's cost event radius, as the rows state it.
+R_E = proof.radius_text(THM_LLM_ONLINE.id, "cost", "N_c,t(q)")
+
+
 def online_cost_event_fails(queries: np.ndarray, costs: np.ndarray, hits: np.ndarray,
                             c: np.ndarray, delta: float) -> bool:
-    r"""Whether :math:`|\hat c_t(q) - c(q)| > \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}` for some
+    r"""Whether :math:`|\hat c_t(q) - c(q)| > r_E` (:func:`online_log_term`) for some
     :math:`q, t` (every running mean after each miss, grouped by query, no loop)."""
     T, m = queries.size, c.size
     missed = np.flatnonzero(~hits)
@@ -338,7 +380,7 @@ def online_cost_event_fails(queries: np.ndarray, costs: np.ndarray, hits: np.nda
     totals = np.cumsum(costs[order])
     before = np.where(group > 0, totals[np.maximum(group - 1, 0)], 0.0)
     means = (totals - before) / position
-    radius = np.sqrt(np.log(3.0 * m * T / delta) / (2.0 * position))
+    radius = proof.radius(online_log_term(m, T, delta), position)
     return bool(np.any(np.abs(means - c[q_sorted]) > radius * (1.0 + ROUNDING)))
 
 
@@ -359,14 +401,14 @@ def printed_lcb_sandwich_fails(queries: np.ndarray, costs: np.ndarray, hits: np.
 
     After the miss of round :math:`t` the printed algorithm recomputes
     :math:`\underline c_t(q) = \max\{\hat c_t(q) - \sqrt{6\log t/N_{c,t}(q)}, 0\}` for
-    every observed :math:`q`; :math:`r_E = \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}`.  The
+    every observed :math:`q`; :math:`r_E` is the cost event's radius.  The
     LCBs are rebuilt from the run's own trace (queries, hits, observed costs) with the
     printed radius (:func:`_printed_lcbs`), at the miss rounds only.
     """
     T, m = queries.size, c.size
     missed, counts, safe = _miss_counts(queries, hits, m)
     lcb = _printed_lcbs(queries, costs, hits, m)[missed]
-    r_e = np.sqrt(np.log(3.0 * m * T / delta) / (2.0 * safe))
+    r_e = proof.radius(online_log_term(m, T, delta), safe)
     slack = ROUNDING * (1.0 + c)
     outside = (lcb > c + slack) | (lcb < c - 2.0 * r_e - slack)
     return bool(np.any(outside & (counts > 0)))
@@ -378,12 +420,13 @@ def online_lcb_fails(queries: np.ndarray, hits: np.ndarray, lcbs: np.ndarray, c:
     steps (c) and (f) for the printed radius :math:`\rho_t(N) = \sqrt{6\log t/N}`.
 
     On :math:`\mathcal E_{\text{arm}}` (:math:`|\hat c_t - c| \le r_E`,
-    :math:`r_E = \sqrt{\log(3mT/\delta)/(2N_{c,t}(q))}`) the printed LCB
+    :math:`r_E = \sqrt{L/(2N_{c,t}(q))}`, :math:`L` from :func:`online_log_term`) the
+    printed LCB
     :math:`\max\{\hat c_t - \rho_t, 0\}` satisfies, after the miss of every round
     :math:`t` and for every observed :math:`q`,
 
     * (c) :math:`\underline c_t(q) \le c(q)` once :math:`\rho_t \ge r_E`, i.e.
-      :math:`12\log t \ge \log(3mT/\delta)` (the printed statement claims every
+      :math:`12\log t \ge L` (the printed statement claims every
       :math:`t`: erratum ``alg:CUCB-LLM_stream/radius-vs-proof``);
     * (f) :math:`c(q) - \underline c_t(q) \le r_E + \rho_t` (the printed :math:`2r_E`
       holds only while :math:`\rho_t \le r_E`).
@@ -394,8 +437,8 @@ def online_lcb_fails(queries: np.ndarray, hits: np.ndarray, lcbs: np.ndarray, c:
     T, m = queries.size, c.size
     missed, counts, safe = _miss_counts(queries, hits, m)
     rounds = (missed + 1.0)[:, None]
-    log_term = float(np.log(3.0 * m * T / delta))
-    r_e = np.sqrt(log_term / (2.0 * safe))
+    log_term = online_log_term(m, T, delta)
+    r_e = proof.radius(log_term, safe)
     rho = np.sqrt(6.0 * np.log(rounds) / safe)
     lcb = np.asarray(lcbs, dtype=float)[missed]
     slack = ROUNDING * (1.0 + c)
@@ -417,11 +460,12 @@ def printed_radius_case(factory: Callable[..., Any] = printed_cache, name: str =
                                      rng, name)
         return printed_lcb_sandwich_fails(queries, costs, run.hits, c, 0.05)
 
-    return EventCase("event-online-lcb-printed", (), name,
+    return EventCase("event-online-lcb-printed", (THM_LLM_ONLINE.id,), name,
                      "apdx_sec:app_LLM_cache_online steps (c), (f)",
                      "c(q) - 2 r_E <= lcb_t(q) <= c(q) for all q, t with the printed radius "
-                     "sqrt(6 log t/N_c) (corrected: event-online-cost, the radius r_E)",
-                     "stream-erratum", RADIUS_HORIZON, 0.05, 2.0 * 0.05 / 3.0, draw,
+                     f"sqrt(6 log t/N_c) (corrected: event-online-cost, r_E = {R_E})",
+                     "stream-erratum", RADIUS_HORIZON, 0.05,
+                     online_failure(c.size, RADIUS_HORIZON, 0.05), draw,
                      "alg:CUCB-LLM_stream/radius-vs-proof", trials, PRINTED_RADIUS_RATE)
 
 
@@ -437,10 +481,11 @@ def online_cost_case(params: dict[str, Any], instance: str, horizon: int, delta:
                                      name)
         return online_cost_event_fails(queries, costs, run.hits, c, delta)
 
-    return EventCase("event-online-cost", (), name,
+    return EventCase("event-online-cost", (THM_LLM_ONLINE.id,), name,
                      "apdx_sec:app_LLM_cache_online (E_arm)",
-                     "|c_hat_t(q) - c(q)| <= sqrt(log(3mT/delta)/(2 N_c,t(q))) for all q, t",
-                     instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
+                     f"|c_hat_t(q) - c(q)| <= {R_E} for all q, t",
+                     instance, horizon, delta, online_failure(c.size, horizon, delta), draw,
+                     "", trials)
 
 
 def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: float,
@@ -449,9 +494,9 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
     r"""Corrected steps (c), (f) (:func:`online_lcb_fails`) on the LCBs the learner exposes.
 
     The runner reads the learner's ``lcb`` after every round; a learner without one makes
-    the row ``n/a``.  Implied by the cost event :math:`\mathcal E_{\text{arm}}`
-    (probability :math:`\ge 1 - 2\delta/3`) for the printed radius, so the row's promised
-    failure is :math:`2\delta/3`.
+    the row ``n/a``.  Implied by the cost event :math:`\mathcal E_{\text{arm}}` for the
+    printed radius, so the row promises that event's failure probability
+    (:func:`online_failure`).
     """
     problem = llm_instances.build(params).problem
     c = np.asarray(problem.c, dtype=float)
@@ -465,12 +510,13 @@ def online_lcb_case(params: dict[str, Any], instance: str, horizon: int, delta: 
                 "m, attribute or method), which event-online-lcb inspects")
         return online_lcb_fails(queries, run.hits, run.lcbs, c, delta)
 
-    return EventCase("event-online-lcb", (), name,
+    return EventCase("event-online-lcb", (THM_LLM_ONLINE.id,), name,
                      "apdx_sec:app_LLM_cache_online steps (c), (f), corrected for the printed "
                      "radius", "after each miss in round t, for every observed q: lcb_t(q) <= "
-                     "c(q) once 12 log t >= log(3mT/delta), and c(q) - lcb_t(q) <= r_E + "
-                     "sqrt(6 log t/N_c,t(q)), r_E = sqrt(log(3mT/delta)/(2 N_c,t(q)))",
-                     instance, horizon, delta, 2.0 * delta / 3.0, draw, "", trials)
+                     "c(q) once sqrt(6 log t/N_c,t(q)) >= r_E, and c(q) - lcb_t(q) <= r_E + "
+                     f"sqrt(6 log t/N_c,t(q)), r_E = {R_E}",
+                     instance, horizon, delta, online_failure(c.size, horizon, delta), draw,
+                     "", trials)
 
 
 def online_cases(profile: str, function: Callable[..., Any], spec: str) -> list[EventCase]:

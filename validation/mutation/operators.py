@@ -27,15 +27,24 @@ survivor with such a reason is *explained* and does not fail ``offcmab mutation`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from offcmab.bounds import symbols
+from offcmab.bounds.events import (
+    IM_DELTA_PRIME,
+    IM_INTERVAL_EVENTS,
+    radius_text,
+    union_failure,
+)
 from offcmab.bounds.theorems.cascade import COR1_CASCADE
+from offcmab.bounds.theorems.im import THM4_IM
 from offcmab.bounds.theorems.llm import LEM_LLM_STD, THM3_LLM
-from offcmab.bounds.theorems.upper import THM1_INF
+from offcmab.bounds.theorems.upper import THM1_INF, THM1_ONE
 from offcmab.reference.clcb import CLCBResult, clcb, lower_confidence_bounds
 from offcmab.reference.clcb_cascade import clcb_cascade
 from offcmab.reference.clcb_llm import (
@@ -61,6 +70,7 @@ from offcmab.reference.problems.llm_cache import CacheLog, QueryLog
 from offcmab.validation.controls import cmab, im, stream
 from offcmab.validation.controls.llm import IMPROVED_CONTROLS, STANDARD_CONTROLS, rescored
 from offcmab.validation.controls.oracles import BrokenOracle, Mistake
+from offcmab.validation.events import proof
 from offcmab.validation.mutation.mutant import (
     EVERY_ID,
     Family,
@@ -70,7 +80,8 @@ from offcmab.validation.mutation.mutant import (
     ties_to_larger_ids,
 )
 from offcmab.validation.parts.theorem import Theorem
-from offcmab.validation.radius_facts import radius_text, share_value
+from offcmab.validation.radius_facts import share_value
+from offcmab.validation.scenarios import im as im_scenarios
 from offcmab.validation.scenarios.llm_online import printed_cache
 
 #: Radius multipliers of the ``radius-scale`` operator (the power curve's abscissae).
@@ -109,31 +120,98 @@ OPERATORS: dict[str, str] = {
 
 _NO_ESTIMATOR = "the algorithm has one estimator, the empirical mean"
 
+#: The ids whose proofs rest on a Hoeffding event over the arms the mutants narrow.
+_HOEFFDING_EVENTS = ((THM1_INF.id, "arm"), (THM1_ONE.id, "arm"), (COR1_CASCADE.id, "arm"),
+                     (LEM_LLM_STD.id, "arm"), (THM3_LLM.id, "cost"))
+
+#: The instance of the narrowest-radius arithmetic: many arms, many samples, delta 0.05.
+_WIDE_M, _WIDE_N, _WIDE_DELTA = 600, 12000, 0.05
+
+
+def _event_logs(m_value: int) -> dict[str, float]:
+    """The log term of each of those events at ``m_value`` arms and the wide ``n``."""
+    return {proof.log_text(bound_id, name):
+            proof.log_term(bound_id, name, {"m": m_value, "n": _WIDE_N}, _WIDE_DELTA)
+            for bound_id, name in _HOEFFDING_EVENTS}
+
+
+def _smallest_event_log(m_value: int = _WIDE_M) -> tuple[str, float]:
+    """The smallest log term among those events, and its text."""
+    logs = _event_logs(m_value)
+    text = min(logs, key=logs.__getitem__)
+    return text, logs[text]
+
+
+def _union_miss(scale: float, m_value: int) -> tuple[float, float]:
+    """Per arm and union miss probabilities of the smallest event radius times ``scale``
+    (two-sided normal tail at ``scale * sqrt(2 L)``) for ``m_value`` arms near 1/2."""
+    log_value = _smallest_event_log(m_value)[1]
+    arm = math.erfc(scale * math.sqrt(log_value))
+    return arm, -math.expm1(m_value * math.log1p(-arm))
+
+
+def _arms_to_fail(scale: float) -> int:
+    """The first doubling of the wide instance's arms at which the union misses more often
+    than delta (the search stops at 2**200 arms)."""
+    arms = _WIDE_M
+    while _union_miss(scale, arms)[1] < _WIDE_DELTA and arms < 2**200:
+        arms *= 2
+    return arms
+
+
+def _narrow_hoeffding() -> str:
+    """Why a Hoeffding radius times 0.7 or 0.9 keeps the proof's event at every runnable
+    size, with the miss probabilities computed at the smallest of the events' radii."""
+    text = _smallest_event_log()[0]
+    arm_7, union_7 = _union_miss(0.7, _WIDE_M)
+    arm_9 = _union_miss(0.9, _WIDE_M)[0]
+    arms_7, arms_9 = _arms_to_fail(0.7), _arms_to_fail(0.9)
+    return (
+        f"the radius the proof's event needs (offcmab.bounds.events; the smallest is "
+        f"sqrt({text}/(2N))) times c leaves an arm with mean near 1/2 outside its interval "
+        f"with probability about 2 PhiBar(c sqrt(2 {text})): at m = {_WIDE_M} arms and "
+        f"n = {_WIDE_N} samples (delta = {_WIDE_DELTA:g}) that is {arm_7:.1g} per arm at "
+        f"c = 0.7 (the union event fails in about {union_7:.1%} of datasets, below delta) and "
+        f"{arm_9:.1g} at c = 0.9; the miss probability per arm falls almost as fast as the "
+        "number of arms grows, so at this n the event fails more often than delta only from "
+        f"about {arms_7:.1e} arms at c = 0.7 and {arms_9:.1e} at c = 0.9 (doubling from "
+        f"{_WIDE_M}): the mutant keeps the theorem's event on every runnable instance")
+
+
 #: Why a Hoeffding radius times 0.7 or 0.9 keeps the proof's event at every runnable size.
-NARROW_HOEFFDING = (
-    "a Hoeffding radius sqrt(log(4mn/delta)/(2N)) times c leaves an arm with mean near 1/2 "
-    "outside its interval with probability about PhiBar(c sqrt(2 log(4mn/delta))): at "
-    "m = 600 arms and n = 12000 samples that is 4e-6 per arm at c = 0.7 (the union event "
-    "fails in about 0.3% of datasets, below delta = 0.05) and 5e-9 at c = 0.9; the miss "
-    "probability per arm falls almost as fast as the number of arms grows, so the event "
-    "fails more often than delta only from several hundred thousand arms per dataset at "
-    "c = 0.7, and at no size at c = 0.9: the mutant keeps the theorem's event")
+NARROW_HOEFFDING = _narrow_hoeffding()
 
 #: Why a count off by one keeps the theorems of the offline algorithms with Hoeffding radii.
 OFF_BY_ONE_HOEFFDING = (
     "dividing a sum by N + 1 moves an estimate by at most 1/(N + 1), below the radius "
-    "sqrt(log(4mn/delta)/(2N)) for every N >= 1, so on the proof's event the gap stays "
-    "below 3/2 of the bound (the proven bounds have more slack than that); a radius with "
-    "N + 1 samples is the radius times sqrt(N/(N + 1)) >= 0.7, the radius-x0.7 case")
+    f"sqrt({_smallest_event_log()[0]}/(2N)) of every such proof's event for every N >= 1 "
+    "(offcmab.bounds.events), so on the proof's event the gap stays below 3/2 of the bound "
+    "(the proven bounds have more slack than that); a radius with N + 1 samples is the "
+    "radius times sqrt(N/(N + 1)) >= 0.7, the radius-x0.7 case")
+
+def _narrow_bernstein(cascades: int = 5000, delta_value: float = 0.05) -> str:
+    """Why CLCB-IM-N's narrower radii keep its events, at the interval row's size on the
+    six-node graph, with L and the promised failure from the registry."""
+    graph = im_scenarios.build(im_scenarios.star_and_chain()).graph
+    sizes = {"n": cascades, "E": graph.edges}
+    log_value = proof.im_log_term(sizes, delta_value)
+    # the radius over the standard deviation sqrt(x(1-x)/N) of an estimate at x = 1/2
+    spans = math.sqrt(6.0 * log_value) + 18.0 * log_value / math.sqrt(cascades)
+    promised = float(union_failure(THM4_IM.id, IM_INTERVAL_EVENTS).subs(
+        {symbols.n: cascades, symbols.E: graph.edges, symbols.delta: delta_value}))
+    return (
+        "CLCB-IM-N's Bernstein radius sqrt(6 x(1-x) L/N) + 9 L/N, L = log(1/delta') "
+        f"(offcmab.bounds.events), spans about {spans:.0f} standard deviations of an estimate "
+        f"near 1/2 at n = {cascades} cascades on the six-node graph (L = {log_value:.1f}) and "
+        f"more elsewhere; times 0.3 it still spans about {0.3 * spans:.0f}, so an interval "
+        "misses with probability below 1e-4 and the union event (promised failure "
+        f"{promised:.3g} at delta = {delta_value:g}) would need tens of thousands of "
+        "intervals, each observed thousands of times, to fail visibly: far beyond a runnable "
+        "node-level instance")
+
 
 #: Why CLCB-IM-N's narrower radii keep its events at every runnable size.
-NARROW_BERNSTEIN = (
-    "CLCB-IM-N's Bernstein radius sqrt(6 x(1-x) L/N) + 9 L/N, L = log(12nE/delta), spans "
-    "about 14 standard deviations of an estimate near 1/2 at n = 5000 cascades on the "
-    "six-node graph (L = 15.8) and more elsewhere; times 0.3 it still spans about 4, so an "
-    "interval misses with probability below 1e-4 and the union event (promised failure "
-    "about delta/6) would need tens of thousands of intervals, each observed thousands of "
-    "times, to fail visibly: far beyond a runnable node-level instance")
+NARROW_BERNSTEIN = _narrow_bernstein()
 
 #: Why an off-by-one count keeps CLCB-IM-N's events.
 OFF_BY_ONE_BERNSTEIN = (
@@ -639,7 +717,8 @@ IM = Family("IM", (
 ), {
     "sum-for-mean": "the estimates are ratios of node-event counts; a count in place of a "
                     "ratio is the counts-for-mean mutant",
-    "proof-constant": "the printed log(12nE/delta) is the proof's",
+    "proof-constant": "the printed log(12nE/delta) is the proof's log(1/delta'), delta' = "
+                      f"{IM_DELTA_PRIME} (offcmab.bounds.events)",
     "unseen-optimism": "not built for this algorithm: every cascade records every node, so "
                        "only the conditional estimate of a node seeded in every cascade can "
                        "go unobserved, and the reference then sets its edges' LCBs to 0",

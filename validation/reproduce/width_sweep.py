@@ -14,33 +14,38 @@ concentration event :math:`\mathcal E_{\text{arm}}` the proofs rest on.  With th
 radius, Hoeffding's inequality and the proofs' union bound over :math:`m` arms and
 :math:`n` counts give
 
-* LLM cache (``thm:LLM_cache_main``; costs in :math:`[0, 1]`; the proof runs
-  :math:`\mathcal E_{\text{arm}}` at :math:`\delta/3` with radius
-  :math:`\sqrt{\log(6mn/\delta)/(2N_c)}`, claim ``alg:CLCB-LLM/radius-vs-proof``):
-  :math:`\Pr[\text{fail}] \le 2mn\,(\delta/(4mn))^{4s^2} + 2\delta/3`;
+* LLM cache (``thm:LLM_cache_main``; costs in :math:`[0, 1]`): the scaled printed radius
+  misses with probability :math:`2(\delta/(4mn))^{4s^2}` per interval.  That is summed over
+  the cost event's union, and the failure probabilities of the proof's other events are
+  added (all from :mod:`offcmab.bounds.events`; claim ``alg:CLCB-LLM/radius-vs-proof``);
 * cascade (``thm:app_ranking``; erratum ``thm:app_ranking/confidence-budget``: the
   printed radius already gives only :math:`1 - 2\delta`):
   :math:`\Pr[\text{fail}] \le 2mn\,(\delta/(2mn))^{s^2} + \delta`.
 
 ``failure_bound`` is that bound (capped at 1), maximised over the grid of :math:`n`; the
 guarantee is kept when it is at most :math:`\delta` (LLM cache) or :math:`2\delta`
-(cascade, the printed radius's corrected confidence).  For the LLM cache this needs
-:math:`s \ge \tfrac12\sqrt{\log(6mn/\delta)/\log(4mn/\delta)}` (about 0.51 here): the
-printed radius is the sub-Gaussian radius with variance proxy 1, twice what costs in
-:math:`[0,1]` need.  For the cascade it needs :math:`s \ge 1`.
+(cascade, the printed radius's corrected confidence).  For the LLM cache that takes a
+scale of about 1/2: the printed radius is the sub-Gaussian radius with variance proxy 1,
+twice what costs in :math:`[0,1]` need.  For the cascade it needs :math:`s \ge 1`.
 """
 
 from __future__ import annotations
 
 import csv
+import math
 from collections.abc import Sequence
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
+from offcmab.bounds import symbols
+from offcmab.bounds.events import hoeffding_event, total_failure
+from offcmab.bounds.theorems.llm import THM3_LLM
 from offcmab.reference.clcb_llm import clcb_llm
+from offcmab.reference.confidence import log_over_delta
 from offcmab.reference.llm_baselines import lec, lfu
 from offcmab.validation.reproduce import fig1a, fig3a
 from offcmab.validation.reproduce.cascade_common import ALGORITHMS, Algorithm, clcb_scaled
@@ -66,11 +71,28 @@ def scale_name(algorithm: str, scale: float) -> str:
     return f"{algorithm} x{scale:g}"
 
 
+@cache
+def _llm_event_parts() -> tuple[sp.Expr, sp.Expr]:
+    """Theorem 3's cost event: its union size (arms times counts) and the failure
+    probability of the proof's other events (offcmab.bounds.events)."""
+    cost = hoeffding_event(THM3_LLM.id, "cost")
+    return cost.arms * cost.counts, sp.simplify(total_failure(THM3_LLM.id) - cost.failure)
+
+
 def failure_bound(experiment: str, scale: float, m: int, n: int, delta: float) -> float:
-    """The proof's failure probability with the radius scaled by ``scale`` (module doc)."""
+    r"""The proof's failure probability with the radius scaled by ``scale`` (module doc).
+
+    LLM cache: the printed radius :math:`r = s\sqrt{2L/N}`, :math:`L = \log(4mn/\delta)`,
+    misses with probability at most :math:`2e^{-2Nr^2} = 2e^{-4s^2L}` per interval.  That
+    is summed over the cost event's union, and the proof's other events add their own
+    failure probabilities.
+    """
     if experiment == "llm":
-        arm = 2 * m * n * (delta / (4 * m * n)) ** (4 * scale**2)
-        return float(min(1.0, arm + 2 * delta / 3))
+        pairs, others = _llm_event_parts()
+        sizes = {symbols.m: m, symbols.n: n, symbols.delta: delta}
+        printed_log = log_over_delta((4.0, m, n), delta)
+        arm = float(pairs.subs(sizes)) * 2.0 * math.exp(-4.0 * scale**2 * printed_log)
+        return float(min(1.0, arm + float(others.subs(sizes))))
     return float(min(1.0, 2 * m * n * (delta / (2 * m * n)) ** (scale**2) + delta))
 
 

@@ -84,6 +84,41 @@ def _number(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
+#: What each verdict of a row means: the one definition that ``report.md``, the README and
+#: the docs show (``docs/snippets/verdicts.md`` is :func:`verdict_list`, checked by a test).
+VERDICTS = (
+    ("pass", "the bound could have been exceeded (it lies below `max_gap`, the largest gap "
+             "the instance allows), or the event could have failed, and the trials do not "
+             "show it beyond the row's share of the false-alarm budget"),
+    ("FAIL", "the bound is exceeded, or the event fails, more often than the row's "
+             "`failure_probability` allows (validate exits 1)"),
+    ("vacuous", "the bound is at least `max_gap` (exact over the feasible actions, or a "
+                "proven upper bound: the row's `max_gap_source` says which), so no algorithm "
+                "could exceed it; such a row has no power and is not counted as a pass"),
+    ("n/a", "the row could not be checked: a precondition of the theorem does not hold at "
+            "that size, or the algorithm does not expose what an event row reads (the row "
+            "says which)"),
+    ("note", "something the run reports without judging the algorithm by it: a stated "
+             "lower bound that the measured risk falls below on one pair of instances (a "
+             "point estimate, which cannot refute it), a printed statement that an erratum "
+             "refutes but this run did not reproduce, or an algorithm that returned another "
+             "result when a trial was repeated with the same data and seeds (its rows are "
+             "not reproducible); a `note` never fails the run and takes no share of the "
+             "false-alarm budget"),
+    ("known-failure", "a printed statement that an erratum refutes, reproduced by this run "
+                      "and never failing it; a user's algorithm that breaks the statement "
+                      "significantly more often than the paper's algorithm does gets `FAIL` "
+                      "on that row instead"),
+    ("error", "the algorithm raised, exited or ran out of time on that row (validate exits "
+              "4; the reason names the fault)"),
+)
+
+
+def verdict_list() -> str:
+    """The verdicts and what each means, as a markdown list (:data:`VERDICTS`)."""
+    return "\n".join(f"* `{verdict}`: {meaning}." for verdict, meaning in VERDICTS) + "\n"
+
+
 #: Columns of a bound row; ``failure_probability`` is the probability the row's exact test
 #: is at: the instance's ``delta``, or the variant's own where its statement fails with another.
 COLUMNS = ("instance", "n", "variant", "trials", "delta", "failure_probability", "bound",
@@ -221,8 +256,7 @@ def markdown(report: dict[str, Any]) -> str:
         "probability it flags with probability 0.9. `tightness` is the empirical "
         "(1 - failure_probability)-quantile of the gap over the bound; `parameters` the "
         "values of the bound's symbols; `min_scale` the smallest "
-        "`--bound-scale` that would still pass. A `note` row falls short of a statement "
-        "that the measurement cannot refute (a stated lower bound on one pair of instances). "
+        "`--bound-scale` that would still pass. "
         "A `slope` row fits the log-log slope of CLCB's risk on the lower-bound pair and "
         "accepts -1/2 within z standard errors (normal approximation, z at the row level) "
         "plus 1e-9 for rounding. A `rate` row, on each instance whose bound rows cannot "
@@ -240,9 +274,12 @@ def markdown(report: dict[str, Any]) -> str:
         "algorithm's own statistics: a row fails when the exact binomial tail "
         "P(Binomial(trials, failure_probability) >= violations) falls below the row level; "
         "`detectable_rate` is the event-failure rate it flags with probability 0.9. A "
-        "`known-failure` row reproduces a printed statement that an erratum refutes (it "
-        "never fails the run); its corrected statement is a row of its own.",
+        "`known-failure` row checks a printed statement that an erratum refutes; its "
+        "corrected statement is a row of its own.",
         "",
+        "Verdicts:",
+        "",
+        verdict_list(),
         *_per_id(rows),
         "",
     ]

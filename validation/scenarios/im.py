@@ -14,9 +14,9 @@ stricter check than IMM's :math:`1-1/e-\varepsilon`).  The bound's parameters co
 from ``NodeLevelIM.theorem_parameters`` (tightest :math:`\gamma, \eta` of the paper's
 assumption, exact :math:`\sigma^*`, :math:`d_{\max}`).
 
-The theorem's sample-size condition (:math:`n \ge 392\log(12nE/\delta)/(\eta\gamma)`,
-1536 in the proved variant) needs tens of thousands of cascades even here; grids
-start there.
+The theorem's sample-size condition is
+:math:`n \ge 392\log(12nE/\delta)/(\eta\gamma)` (1536 in the proved variant).  Even
+here it asks for tens of thousands of cascades; grids start there.
 
 Every instance but the trap has its node ids relabelled by a seeded permutation
 (``permutation`` in its params: node ``i`` as first drawn is node ``permutation[i]``; the

@@ -43,13 +43,14 @@ Everything validation checks for this bound:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 from offcmab.bounds.theorems.im import THM4_IM
 from offcmab.reference.im.clcb_im_node import clcb_im_node
 from offcmab.validation.controls.im import CERTIFICATE_CONTROLS, IM_CONTROLS
-from offcmab.validation.events import certificates, im_node, oracles
+from offcmab.validation.events import certificates, im_node, oracles, proof
 from offcmab.validation.events.subject import NODE_FIELDS
 from offcmab.validation.falsify.spaces import im_graph_space
 from offcmab.validation.parts.event_case import EventCase
@@ -61,25 +62,47 @@ from offcmab.validation.regions import (
     TIES_AND_EXTREMES,
     UNOBSERVED_ARMS,
 )
-from offcmab.validation.scenarios.im import RATE_INSTANCE, IMScenario, rate_factor
+from offcmab.validation.scenarios.im import (
+    RATE_INSTANCE,
+    IMScenario,
+    build,
+    rate_factor,
+    star_and_chain,
+)
 from offcmab.validation.scenarios.traps import imm_oracle_traps
 from offcmab.validation.tightness.files import IM_PARAMS
 from offcmab.validation.tightness.spaces import im_space
+
+
+def _not_run(graph: Any, cascades: Any, delta: float) -> Any:
+    raise AssertionError("the no-power reasons read the row's numbers, never its trials")
+
+
+#: The interval row of the default profile, whose numbers the no-power reasons quote.
+_INTERVALS = im_node.node_case("event-im-intervals", "intervals", "star-and-chain",
+                               star_and_chain(), 5000, 0.05, _not_run)
+#: Its log term L = log(1/delta'), delta' the registry's share (offcmab.bounds.events).
+_L = proof.im_log_term({"n": _INTERVALS.n, "E": build(star_and_chain()).graph.edges},
+                       _INTERVALS.delta)
+_L_LONE = math.log(1.0 / _INTERVALS.delta)
 
 #: Control -> why no row of this bound can flag it.
 NO_POWER = {
     "radius-0.5": (
         "CLCB-IM-N's Bernstein radius sqrt(6 x(1-x) L/N) + 9 L/N spans at least sqrt(6 L) "
-        "standard deviations of an estimate (L = log(12nE/delta) = 15.8 on the six-node graph "
-        "at n = 5000: 9.7); at half width still 4.9, so each interval misses with probability "
-        "below 1e-6 and the interval event (promised failure ~delta/6 = 0.008) would need "
+        f"standard deviations of an estimate (L = log(1/delta') = {_L:.1f} on the six-node "
+        f"graph at n = {_INTERVALS.n}: {math.sqrt(6 * _L):.1f}); at half width still "
+        f"{math.sqrt(6 * _L) / 2:.1f}, so each interval misses with probability "
+        "below 1e-6 and the interval event (promised failure "
+        f"{_INTERVALS.failure:.3g}) would need "
         "about 10^4 independent intervals observed thousands of times each to fail visibly, "
         "far beyond a runnable node-level instance; the proof's event holds for this control"),
     "no-union-bound": (
-        "with L = log(1/delta) = 3.0 in place of log(12nE/delta) the Bernstein radius still "
-        "spans sqrt(18) = 4.2 standard deviations before its 9 L/N term: each interval misses "
-        "with probability ~1e-5, so as for radius-0.5 no runnable instance holds enough "
-        "intervals for the event (promised failure ~delta/6) to fail visibly"),
+        f"with L = log(1/delta) = {_L_LONE:.1f} in place of log(1/delta') the Bernstein radius "
+        f"still spans sqrt(6 L) = {math.sqrt(6 * _L_LONE):.1f} standard deviations before its "
+        "9 L/N term: each interval misses with probability ~1e-5, so as for radius-0.5 no "
+        "runnable instance holds enough intervals for the event (promised failure "
+        f"{_INTERVALS.failure:.3g}) to fail visibly"),
 }
 
 

@@ -50,11 +50,12 @@ from typing import Any
 
 from offcmab.bounds.theorems.llm import THM_LLM_ONLINE
 from offcmab.validation.controls.stream import STREAM_CONTROLS
-from offcmab.validation.events import llm
+from offcmab.validation.events import llm, proof
 from offcmab.validation.falsify.spaces import online_paired_space
 from offcmab.validation.parts.event_case import EventCase
 from offcmab.validation.parts.theorem import Rate, Signature, Theorem
 from offcmab.validation.regions import RELABELED, TIES_AND_EXTREMES
+from offcmab.validation.scenarios.llm_instances import wide_stream
 from offcmab.validation.scenarios.llm_online import (
     RATE_INSTANCE,
     StreamScenario,
@@ -65,12 +66,18 @@ from offcmab.validation.scenarios.traps import lock_in_traps
 from offcmab.validation.tightness.files import CACHE_PARAMS
 from offcmab.validation.tightness.spaces import online_space
 
+#: The cost event's radius sqrt(log(c/delta)/(2N)) (offcmab.bounds.events).
+_R_E = proof.radius_text(THM_LLM_ONLINE.id, "cost")
+_LOG = proof.log_text(THM_LLM_ONLINE.id, "cost")
+#: The stream-wide LCB row, whose promised failure a reason quotes.
+_WIDE = llm.online_lcb_case(wide_stream(), "stream-wide", llm.WIDE_HORIZON, 0.05, 1)
+
 #: Control -> why no row of this bound can flag it.
 NO_POWER = {
     "radius-0.5": (
         "half the printed radius, sqrt(1.5 log t/N), is at least the cost event's "
-        "r_E = sqrt(log(3mT/delta)/(2N)) once 3 log t >= log(3mT/delta), and the LCB row "
-        "checks lcb <= c only from 12 log t >= log(3mT/delta); in between an LCB above its cost "
+        f"r_E = {_R_E} once 3 log t >= {_LOG}, and the LCB row "
+        f"checks lcb <= c only from 12 log t >= {_LOG}; in between an LCB above its cost "
         "needs the running mean sqrt(6 log t) >= 2.9 standard deviations above it with at "
         "most t observations: on stream-wide (50 queries near 1/2, T = 1500) the LCB row saw "
         "it in no trial of 20 runs. Its caches differ from the printed algorithm's, so the "
@@ -78,7 +85,8 @@ NO_POWER = {
         "the lemma in all 20 trials of a default run) can flag it, never with the 10 trials "
         "a control gets in --quick"),
     "no-union-bound": (
-        "the stream-wide row breaks it in 43% of trials (86 of 200 measured; promised 3.3%), "
+        "the stream-wide row breaks it in 43% of trials (86 of 200 measured; promised "
+        f"{_WIDE.failure:.1%}), "
         "but a trial feeds the learner 1500 rounds one at a time (~0.1 s), so the row runs 20 "
         "trials (10 for a control in --quick): flagged with probability 0.83 in a default "
         "run, 0.22 in --quick; fewer queries or rounds lower the rate (30 queries, 1200 "
