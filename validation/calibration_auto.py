@@ -86,7 +86,8 @@ LOG_NAME, DROPPED_NAME, RESULT_NAME = "runs.jsonl", "runs.dropped.jsonl", "calib
 #: Version of the folder's line format.
 FORMAT = 1
 
-#: Runs handed to the workers at once, per job: the count is looked at between batches.
+#: Runs handed to the workers at once, per job: the count is looked at between batches
+#: (after every run when they run serially).
 BATCH_PER_JOB = 4
 
 
@@ -316,7 +317,8 @@ def _run_until_decided(log: RunLog, configs: Sequence[RunConfig], planned: Plan,
             while len(log.found) < limit and \
                     overall_decision(_counted(log, ids, run), planned) == UNDECIDED:
                 todo = [index for index in range(planned.runs) if index not in log.found]
-                batch = todo[:min(BATCH_PER_JOB * pool.jobs, limit - len(log.found))]
+                size = 1 if pool.backend == "serial" else BATCH_PER_JOB * pool.jobs
+                batch = todo[:min(size, limit - len(log.found))]
                 run_all(pool, [configs[index] for index in batch], bar,
                         lambda position, outcome, batch=batch: log.append(batch[position],
                                                                           outcome))

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from offcmab.reference.errors import InputError
+from offcmab.validation.arguments import backend_of
 from offcmab.validation.costs import confirmation_cost
 from offcmab.validation.falsify import report
 from offcmab.validation.falsify.confirm import CONFIRM_TRIALS
@@ -25,6 +26,7 @@ from offcmab.validation.falsify.falsification import (
     uncovered,
 )
 from offcmab.validation.limits import check_cost
+from offcmab.validation.runner.backends import Settings
 from offcmab.validation.runner.door import describe
 from offcmab.validation.runner.folder import atomic_write_text, check_output_folder
 from offcmab.validation.sandbox import (
@@ -124,7 +126,11 @@ def search(args: argparse.Namespace) -> int:
                         budget=args.budget, run_seed=args.seed,
                         database=args.database,
                         confirm_trials=args.confirm_trials or CONFIRM_TRIALS,
-                        algorithm=args.algorithm, store=not args.no_database)
+                        algorithm=args.algorithm, store=not args.no_database,
+                        backend=backend_of(args), jobs=args.jobs, scheduler=args.scheduler,
+                        settings=Settings(args.trial_timeout,
+                                          str(args.out / ALGORITHM_LOG)
+                                          if is_user(spec) else None))
     if args.json:
         sys.stdout.write(json.dumps(found.record, indent=2) + "\n")
     else:

@@ -26,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
     check_cost(mutation_cost(args.replicates), args.force)  # before any run is planned
     report = mutation(only, profile=args.profile, seed=args.seed,
                       replicates=args.replicates, jobs=args.jobs,
-                      mutants=tuple(dict.fromkeys(args.mutants or ())))
+                      mutants=tuple(dict.fromkeys(args.mutants or ())),
+                      backend=args.backend, scheduler=args.scheduler)
     if args.json:
         sys.stdout.write(to_json(jsonable(report)) + "\n")
     else:

@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import argparse
 
-from offcmab.validation.arguments import nonnegative_int, output_path, positive_int
+from offcmab.validation.arguments import (
+    add_backend_arguments,
+    nonnegative_int,
+    output_path,
+    positive_int,
+)
 
 HELP = "search for the instance where a bound is tightest; save it for validate --instances"
 
@@ -24,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instances to evaluate (default 60)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,
                         help="seed of the optimizer and of every trial (default 2025)")
+    add_backend_arguments(parser, "evaluations of each generation")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace an existing --out file (without it, it is refused)")
     parser.add_argument("--out", type=output_path, default=None, metavar="FILE.json",

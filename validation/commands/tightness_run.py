@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation.arguments import backend_of
 from offcmab.validation.output import short
 from offcmab.validation.runner.folder import check_output_file
 from offcmab.validation.theorem import find
@@ -35,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or Path(f"tightness-{args.id}.json")
     check_output_file(out, "out", args.overwrite)
     start = time.perf_counter()
-    result = search(theorem, args.budget, args.seed)
+    result = search(theorem, args.budget, args.seed, backend=backend_of(args), jobs=args.jobs,
+                    scheduler=args.scheduler)
     seconds = time.perf_counter() - start
     counts = result.counts
     sys.stdout.write(

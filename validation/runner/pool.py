@@ -10,7 +10,9 @@ same three backends through :func:`worker_pool`:
   (:class:`~offcmab.validation.runner.backends.WorkerContext`), ended at once on Ctrl-C,
   ``SIGTERM`` or a failed task (:func:`~offcmab.validation.runner.backends.stop_pool`);
 * ``dask``: the cluster at ``scheduler``, or a ``LocalCluster`` of ``jobs`` one-thread worker
-  processes started for the block and closed after it.
+  processes started for the block and closed after it.  A cluster given by address needs
+  workers of one thread each: a trial seeds the global random generators for a user's
+  code, so two trials must not run in one process at the same time.
 
 A pool lives for a ``with`` block, so a command that maps many times (a search, one
 generation after another) starts its workers once.  :meth:`Pool.map` returns the results
@@ -57,10 +59,19 @@ def handed_here(records: Sequence[Theorem]) -> Iterator[None]:
         backends._HANDED.update(saved)
 
 
-def _call_with_records(records: tuple[Theorem, ...], function: Callable[[Any], Any],
-                       item: Any) -> Any:
-    """A dask worker's task: keep the handed records, then run the function."""
+def take(records: tuple[Theorem, ...], settings: backends.Settings | None) -> None:
+    """In a worker: keep the handed records, and take the run's settings for a user's code
+    (the trial timeout, where its output goes) once per process."""
     backends.receive(records)
+    if settings is not None and settings not in backends._SETTLED:
+        backends._SETTLED.append(settings)
+        settings.apply()
+
+
+def _call_with_records(records: tuple[Theorem, ...], settings: backends.Settings | None,
+                       function: Callable[[Any], Any], item: Any) -> Any:
+    """A dask worker's task: :func:`take` the records and settings, then run the function."""
+    take(records, settings)
     return function(item)
 
 
@@ -75,6 +86,7 @@ class Pool:
     jobs: int
     records: tuple[Theorem, ...]
     executor: Any = None
+    settings: backends.Settings | None = None
 
     def map(self, function: Callable[[Item], Result], items: Sequence[Item],
             done: Done | None = None) -> list[Result]:
@@ -117,7 +129,8 @@ class Pool:
         from dask.distributed import as_completed
 
         futures = self.executor.map(functools.partial(_call_with_records, self.records,
-                                                      function), items, pure=False)
+                                                      self.settings, function),
+                                    items, pure=False)
         index = {future.key: position for position, future in enumerate(futures)}
         try:
             for future in as_completed(futures):
@@ -157,12 +170,15 @@ def check_backend(backend: str, jobs: int, scheduler: str | None) -> None:
 
 @contextlib.contextmanager
 def worker_pool(backend: str, jobs: int = 1, scheduler: str | None = None,
-                theorems: Sequence[Theorem] = (), verbose: bool = False) -> Iterator[Pool]:
+                theorems: Sequence[Theorem] = (), verbose: bool = False,
+                settings: backends.Settings | None = None) -> Iterator[Pool]:
     """A :class:`Pool` of ``jobs`` workers on ``backend`` for the ``with`` block.
 
     ``theorems`` are the records the tasks look up; those outside the package's index are
-    handed to every worker.  ``processes`` with one job runs serially.  The workers are
-    ended when the block is left, at once when it is left by an error or an interrupt.
+    handed to every worker.  ``settings``, when given, are taken by every worker (the
+    trial timeout of a user's algorithm and where its output goes).  ``processes`` with one
+    job runs serially.  The workers are ended when the block is left, at once when it is
+    left by an error or an interrupt.
     """
     check_backend(backend, jobs, scheduler)
     records = backends.unregistered(theorems) if backend != "serial" else tuple(theorems)
@@ -171,9 +187,9 @@ def worker_pool(backend: str, jobs: int = 1, scheduler: str | None = None,
         return
     if backend == "processes":
         executor = ProcessPoolExecutor(max_workers=jobs, mp_context=backends.WorkerContext(),
-                                       initializer=backends.receive, initargs=(records,))
+                                       initializer=take, initargs=(records, settings))
         try:
-            yield Pool(backend, jobs, records, executor)
+            yield Pool(backend, jobs, records, executor, settings)
         except BaseException:
             backends.stop_pool(executor)
             raise
@@ -182,7 +198,7 @@ def worker_pool(backend: str, jobs: int = 1, scheduler: str | None = None,
     with backends.quiet_dask(verbose):
         client, cluster = _dask_client(jobs, scheduler, verbose)
         try:
-            yield Pool(backend, jobs, records, client)
+            yield Pool(backend, jobs, records, client, settings)
         finally:
             client.close()
             if cluster is not None:

@@ -17,7 +17,9 @@ every candidate (a vacuous one by bound over largest gap, so the optimizer is le
 towards smaller bounds), and no trial is run for them.
 
 The optimizer is :func:`scipy.optimize.differential_evolution` with a fixed seed,
-one worker, immediate updating, no polishing and no convergence test (a population
+deferred updating (a whole generation is scored at once, its evaluations on the workers of
+:func:`~offcmab.validation.runner.pool.worker_pool`: serial, processes or dask), no
+polishing and no convergence test (a population
 whose scores are all equal keeps searching until the budget is spent), started from
 a population whose first member is the space's starting instance and whose others
 are a Latin hypercube drawn from the seed: for a fixed seed the search is
@@ -29,7 +31,7 @@ stopped after its current generation.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +39,8 @@ import numpy as np
 from scipy.optimize import differential_evolution
 
 from offcmab.validation.runner import analysis
-from offcmab.validation.runner.backends import Task, run_task
+from offcmab.validation.runner.backends import Task, lookup, run_task
+from offcmab.validation.runner.pool import Pool, worker_pool
 from offcmab.validation.runner.spec import FALSE_ALARM_BUDGET, PROFILES, Instance, TrialKey
 from offcmab.validation.theorem import Theorem
 from offcmab.validation.tightness.spaces import Space
@@ -121,23 +124,43 @@ class SearchResult:
     trials: int
 
 
-class _Objective:
-    """Decode, evaluate, remember the best candidate; stop running trials past the budget."""
+def evaluate_task(task: tuple[str, dict[str, Any], float, int, int, int]) -> Evaluation:
+    """A worker's evaluation: ``(bound id, params, delta, n, seed, trials)``, the theorem
+    looked up by its id."""
+    bound_id, params, delta, n, seed, trials = task
+    return evaluate(lookup(bound_id), params, delta, n, seed, trials)
 
-    def __init__(self, theorem: Theorem, space: Space, seed: int, budget: int, trials: int):
+
+class _Objective:
+    """Decode, evaluate, remember the best candidate; stop running trials past the budget.
+
+    Differential evolution hands over a whole generation at once (:meth:`map`, its
+    ``workers``); the generation's evaluations run on ``pool`` and are counted in the
+    order of the population, so the search is the same on every backend.
+    """
+
+    def __init__(self, theorem: Theorem, space: Space, seed: int, budget: int, trials: int,
+                 pool: Pool):
         self.theorem, self.space, self.seed = theorem, space, seed
-        self.budget, self.trials = budget, trials
+        self.budget, self.trials, self.pool = budget, trials, pool
         self.evaluations = 0
         self.counts = {"candidate": 0, "vacuous": 0, "n/a": 0}
         self.best: Evaluation | None = None
         self.first: Evaluation | None = None
         self.closest_vacuous = math.inf
 
-    def __call__(self, x: np.ndarray) -> float:
-        if self.evaluations >= self.budget:
-            return NOT_APPLICABLE_SCORE
-        params, delta, n = self.space.decode(x)
-        found = evaluate(self.theorem, params, delta, n, self.seed, self.trials)
+    def map(self, _function: Any, points: Iterable[np.ndarray]) -> list[float]:
+        """The scores of a generation (the objective itself is this object's, so
+        ``_function``, scipy's wrapper of it, is not needed)."""
+        points = list(points)
+        room = max(0, min(len(points), self.budget - self.evaluations))
+        tasks = [(self.theorem.id, *self.space.decode(x), self.seed, self.trials)
+                 for x in points[:room]]
+        scores = [self.record(found) for found in self.pool.map(evaluate_task, tasks)]
+        return scores + [NOT_APPLICABLE_SCORE] * (len(points) - room)
+
+    def record(self, found: Evaluation) -> float:
+        """Count one evaluation, keep the best candidate; its score."""
         self.evaluations += 1
         self.counts[found.status] += 1
         if self.first is None:
@@ -147,6 +170,9 @@ class _Objective:
         if found.status == "candidate" and (self.best is None or found.score < self.best.score):
             self.best = found
         return found.score
+
+    def __call__(self, x: np.ndarray) -> float:
+        return self.map(None, [x])[0]
 
     def spent(self, *_: Any, **__: Any) -> bool:
         """Differential evolution's callback: stop once the budget is spent."""
@@ -168,22 +194,28 @@ def population_size(budget: int, dimension: int) -> int:
     return max(5, min(budget // 5, dimension + 5))
 
 
-def search(theorem: Theorem, budget: int, seed: int, trials: int = TRIALS) -> SearchResult:
-    """Differential evolution over the space of ``theorem`` for at most ``budget`` evaluations.
+def search(theorem: Theorem, budget: int, seed: int, trials: int = TRIALS,
+           backend: str = "serial", jobs: int = 1, scheduler: str | None = None
+           ) -> SearchResult:
+    """Differential evolution over the space of ``theorem`` for at most ``budget`` evaluations,
+    each generation's evaluations on ``backend``
+    (:func:`~offcmab.validation.runner.pool.worker_pool`; the result does not depend on it).
     """
     if theorem.space is None:
         raise ValueError(f"id: {theorem.id} has no instance space to search")
     if budget < 1:
         raise ValueError(f"budget: must be at least 1, got {budget}")
     space = theorem.space()
-    objective = _Objective(theorem, space, seed, budget, trials)
     size = population_size(budget, len(space.names))
     generations = max(1, math.ceil(budget / size))
-    differential_evolution(
-        objective, list(zip(space.lower, space.upper, strict=True)),
-        integrality=np.array(space.integral), init=initial_population(space, size, seed),
-        maxiter=generations, rng=np.random.default_rng(seed), polish=False, workers=1,
-        updating="immediate", tol=0.0, atol=-1.0, callback=objective.spent)
+    with worker_pool(backend, jobs, scheduler, [theorem]) as pool:
+        objective = _Objective(theorem, space, seed, budget, trials, pool)
+        differential_evolution(
+            objective, list(zip(space.lower, space.upper, strict=True)),
+            integrality=np.array(space.integral), init=initial_population(space, size, seed),
+            maxiter=generations, rng=np.random.default_rng(seed), polish=False,
+            workers=objective.map, updating="deferred", tol=0.0, atol=-1.0,
+            callback=objective.spent)
     assert objective.first is not None  # the start point is evaluated first
     return SearchResult(theorem.id, space, objective.best, objective.first, objective.counts,
                         objective.evaluations, objective.closest_vacuous, seed, budget, trials)
