@@ -61,9 +61,9 @@ def test_pool_keeps_the_order_of_the_tasks(scheduler: str) -> None:
 
 
 def test_pool_refuses_a_scheduler_without_dask() -> None:
-    with pytest.raises(ValueError, match="^scheduler: "), worker_pool("processes", 2, "tcp://x"):
+    with pytest.raises(ValueError, match=r"^scheduler: "), worker_pool("processes", 2, "tcp://x"):
         pass
-    with pytest.raises(ValueError, match="^backend: "), worker_pool("threads", 2):
+    with pytest.raises(ValueError, match=r"^backend: "), worker_pool("threads", 2):
         pass
 
 

@@ -234,7 +234,7 @@ class AutoCalibration:
         counted = self.calibration
         theorems = [] if counted is None else [
             entry.json() | {"decision": decision(entry)} for entry in counted.theorems]
-        return {"tool": "offcmab calibrate", "mode": "auto",
+        return {"tool": "offcmab calibrate", "mode": "auto", "level": LEVEL,
                 "plan": {"budget": self.plan.budget, "runs": self.plan.runs,
                          "refuting_count": self.plan.refuting, "level": LEVEL},
                 "decision": self.decision, "runs": 0 if counted is None else
