@@ -16,6 +16,7 @@ in memory is refused before any run, unless ``--force``), 130 on Ctrl-C and 143 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from offcmab.validation.arguments import (
     add_backend_arguments,
@@ -72,4 +73,7 @@ def run(args: argparse.Namespace) -> int:
     # need every theorem (sympy, scipy); the parser alone stays light
     from offcmab.validation.commands import calibrate_run
 
+    args.auto = args.runs == AUTO
+    if args.auto and args.out is None:
+        args.out = Path(DEFAULT_FOLDER)
     return calibrate_run.run(args)

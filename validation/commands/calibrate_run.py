@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from offcmab.validation.calibration import (
     CONFIRMED,
@@ -26,7 +25,6 @@ from offcmab.validation.calibration_auto import (
     decision,
     plan,
 )
-from offcmab.validation.commands.calibrate import AUTO, DEFAULT_FOLDER
 from offcmab.validation.costs import calibration_cost
 from offcmab.validation.limits import check_cost
 from offcmab.validation.output import jsonable, to_json
@@ -44,7 +42,7 @@ HEADER = ("id", "runs", "runs with a FAIL", "rate", f"{LEVEL:.0%} interval",
 def run(args: argparse.Namespace) -> int:
     if args.jobs > MAX_JOBS:  # each job is a Python process started here
         raise ValueError(f"jobs: at most {MAX_JOBS} workers, got {args.jobs}")
-    if args.runs == AUTO:
+    if args.auto:
         return run_auto(args)
     for name in ("out", "max_runs"):
         if getattr(args, name) is not None:
@@ -81,7 +79,7 @@ AUTO_EXIT_CODES = {CONFIRMED: 0, REFUTED: 1, UNDECIDED: 3}
 def run_auto(args: argparse.Namespace) -> int:
     """``--runs auto``: calibrate in the folder ``--out`` until the plan decides."""
     only = tuple(dict.fromkeys(args.only)) if args.only else ()
-    folder = args.out or Path(DEFAULT_FOLDER)
+    folder = args.out
     check_cost(calibration_cost(plan(FALSE_ALARM_BUDGET).runs), args.force)
     try:
         with stop_signals():
