@@ -39,6 +39,7 @@ moved to ``runs.dropped.jsonl`` and their runs made again.  The result is writte
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
@@ -297,6 +298,11 @@ def calibrate_auto(theorems: Sequence[Theorem], profile: Profile, *, seed: int, 
     return found
 
 
+def _append(log: RunLog, batch: Sequence[int], position: int, outcome: RunOutcome) -> None:
+    """Write the run at ``position`` of ``batch`` to the log."""
+    log.append(batch[position], outcome)
+
+
 def _counted(log: RunLog, ids: Sequence[str], run: tuple[str, int, float]
              ) -> Calibration | None:
     """The estimates of the runs on file (``run``: profile, base seed, bound scale)."""
@@ -320,7 +326,6 @@ def _run_until_decided(log: RunLog, configs: Sequence[RunConfig], planned: Plan,
                 size = 1 if pool.backend == "serial" else BATCH_PER_JOB * pool.jobs
                 batch = todo[:min(size, limit - len(log.found))]
                 run_all(pool, [configs[index] for index in batch], bar,
-                        lambda position, outcome, batch=batch: log.append(batch[position],
-                                                                          outcome))
+                        functools.partial(_append, log, batch))
     finally:
         bar.close()
