@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
         return 2
     date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1, 3):  # 3: a calibration stopped undecided, with counts
         print(f"record_run: {shlex.join(command)} exited {done.returncode}:\n{done.stderr}",
               file=sys.stderr)
         return 1

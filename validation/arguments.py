@@ -80,3 +80,19 @@ def add_theorem_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--theorem", action="append", default=[], metavar="FILE.py:NAME",
                         help="a theorem of your own (or package.module:NAME; repeatable), "
                              "built with offcmab.validation.extend; the file is run as Python")
+def add_backend_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--jobs``, ``--backend`` and ``--scheduler`` of a heavy command (``what`` it runs in
+    parallel, for the help)."""
+    parser.add_argument("--jobs", type=positive_int, default=1,
+                        help=f"{what} executed in parallel workers (default 1)")
+    parser.add_argument("--backend", choices=["serial", "processes", "dask"], default=None,
+                        help="where they run (default: serial for --jobs 1, else processes); "
+                             "the results do not depend on it")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="dask scheduler address (with --backend dask; default: a local "
+                             "cluster of --jobs workers, started and closed by the command)")
+
+
+def backend_of(args: argparse.Namespace) -> str:
+    """The backend a command's arguments choose (serial for one job, else processes)."""
+    return args.backend or ("serial" if args.jobs == 1 else "processes")

@@ -52,10 +52,11 @@ accepts it and reruns that very run).  Child ``i`` depends on the base seed and 
 so ``N`` runs are the first ``N`` of any longer calibration with the same base seed.
 
 Runs are independent: with ``jobs > 1`` they go to a pool of worker processes (started
-with ``spawn``), each run executed serially inside its worker.  Each run writes its trial
-log to a temporary folder that is removed afterwards.  On Ctrl-C, ``SIGTERM`` or a failed
-run, the runs not started are cancelled and the workers ended (terminated, then killed)
-before the error goes on: nothing keeps running.
+with ``spawn``) or to a dask cluster (:mod:`offcmab.validation.runner.pool`), each run
+executed serially inside its worker; a run's outcome depends on its seed only.  Each run
+writes its trial log to a temporary folder that is removed afterwards.  On Ctrl-C,
+``SIGTERM`` or a failed run, the runs not started are cancelled and the workers ended
+(terminated, then killed) before the error goes on: nothing keeps running.
 
 Extension point
 ---------------
@@ -71,8 +72,7 @@ from __future__ import annotations
 import math
 import sys
 import tempfile
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -81,16 +81,10 @@ import numpy as np
 from scipy import stats
 from tqdm import tqdm
 
-from offcmab.validation import sandbox
 from offcmab.validation.parts.spec import Instance, Profile
 from offcmab.validation.parts.theorem import Theorem
-from offcmab.validation.runner.backends import (
-    WorkerContext,
-    lookup,
-    portable,
-    receive,
-    stop_pool,
-)
+from offcmab.validation.runner.backends import lookup
+from offcmab.validation.runner.pool import Pool, worker_pool
 from offcmab.validation.runner.sweep import RunConfig, run_validation, selected
 from offcmab.validation.theorems import index as package_index
 
@@ -257,53 +251,72 @@ class Calibration:
                                  for o in self.outcomes if o.fail_rows]}
 
 
+def run_configs(theorems: Sequence[Theorem], profile: Profile, seeds: Sequence[int],
+                only: Sequence[str] = (), bound_scale: float = 1.0,
+                extra_instances: tuple[tuple[str, Instance], ...] = ()) -> list[RunConfig]:
+    """The validation run of each seed: the ``only`` theorems (default all) of ``profile``,
+    without power requirements, with the ``extra_instances`` of the chosen ids."""
+    ids = tuple(theorem.id for theorem in selected(theorems, only))
+    base = RunConfig(profile=profile, seed=0, out=Path(), only=ids, bound_scale=bound_scale,
+                     power=False, extra_instances=tuple(
+                         pair for pair in extra_instances if pair[0] in ids))
+    return [replace(base, seed=run_seed) for run_seed in seeds]
+
+
+def run_all(pool: Pool, configs: Sequence[RunConfig], bar: Any = None,
+            done: Callable[[int, RunOutcome], None] | None = None) -> list[RunOutcome]:
+    """The outcome of every run, in order, computed on ``pool``'s workers (``bar``, when
+    given, advances by one per finished run; ``done`` gets each as it finishes)."""
+    def finished(index: int, outcome: RunOutcome) -> None:
+        if bar is not None:
+            bar.update(1)
+        if done is not None:
+            done(index, outcome)
+
+    return pool.map(_worker_run, configs, finished)
+
+
+def summary(outcomes: Sequence[RunOutcome], ids: Sequence[str], profile: str, seed: int,
+            bound_scale: float) -> Calibration:
+    """The whole-run and per-theorem estimates of ``outcomes``."""
+    runs = len(outcomes)
+    overall = estimate(OVERALL, sum(o.fail_rows > 0 for o in outcomes), runs,
+                       math.fsum(o.budget for o in outcomes) / runs)
+    per_theorem = tuple(
+        estimate(bound_id, sum(bound_id in o.flagged for o in outcomes), runs,
+                 math.fsum(o.shares[bound_id] for o in outcomes) / runs)
+        for bound_id in ids)
+    return Calibration(profile, seed, bound_scale, tuple(outcomes), overall, per_theorem)
+
+
+def progress_bar(total: int, shown: bool, initial: int = 0) -> Any:
+    """The progress bar of a calibration on stderr (hidden unless ``shown``)."""
+    return tqdm(total=total, initial=initial, unit="run", desc="calibrate", leave=False,
+                file=sys.stderr, disable=not shown)
+
+
 def calibrate(theorems: Sequence[Theorem], profile: Profile, *, runs: int, seed: int,
               only: Sequence[str] = (), jobs: int = 1, bound_scale: float = 1.0,
               extra_instances: tuple[tuple[str, Instance], ...] = (),
-              progress: bool = False) -> Calibration:
+              progress: bool = False, backend: str | None = None,
+              scheduler: str | None = None) -> Calibration:
     """Run validation of the ``only`` theorems (default all) ``runs`` times and count false alarms.
 
     ``extra_instances`` are run beside the scenarios' own, as in ``validate``
-    (``RunConfig.extra_instances``).  ``ValueError`` naming the field for an unknown id,
-    ``runs < 1`` or records that worker processes cannot receive (``jobs > 1``).
+    (``RunConfig.extra_instances``).  The runs go to ``backend`` (default: serial for one
+    job, else processes; :func:`~offcmab.validation.runner.pool.worker_pool`); the result
+    does not depend on it.  ``progress`` shows a bar on stderr.  ``ValueError`` naming the
+    field for an unknown id, ``runs < 1`` or records that worker processes cannot receive.
     """
     chosen = selected(theorems, only)
-    ids = tuple(theorem.id for theorem in chosen)
-    seeds = run_seeds(seed, runs)
-    base = RunConfig(profile=profile, seed=seed, out=Path(), only=ids, bound_scale=bound_scale,
-                     power=False, extra_instances=tuple(
-                         pair for pair in extra_instances if pair[0] in ids))
-    configs = [replace(base, seed=run_seed) for run_seed in seeds]
-    bar = tqdm(total=runs, unit="run", desc="calibrate", leave=False,
-               disable=not (progress and sys.stderr.isatty()))
-    found: dict[int, RunOutcome] = {}  # run index -> outcome, in order of completion
+    configs = run_configs(theorems, profile, run_seeds(seed, runs), only, bound_scale,
+                          extra_instances)
+    bar = progress_bar(runs, progress)
     try:
-        if jobs == 1:
-            for index, config in enumerate(configs):
-                found[index] = one_run(config, chosen)
-                bar.update(1)
-        else:
-            handed = portable(chosen, package_index)
-            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=WorkerContext(),
-                                       initializer=receive, initargs=(handed,))
-            try:
-                with sandbox.children_ignore_interrupts():  # the run stops its workers
-                    futures = {pool.submit(_worker_run, config): index
-                               for index, config in enumerate(configs)}
-                for future in as_completed(futures):
-                    found[futures[future]] = future.result()
-                    bar.update(1)
-            except BaseException:  # Ctrl-C, SIGTERM, a failed run: no queued run goes on
-                stop_pool(pool)
-                raise
-            pool.shutdown()
+        with worker_pool(backend or ("serial" if jobs == 1 else "processes"), jobs, scheduler,
+                         chosen, index=package_index) as pool:
+            outcomes = run_all(pool, configs, bar)
     finally:
         bar.close()
-    outcomes = [found[index] for index in range(runs)]
-    overall = estimate(OVERALL, sum(o.fail_rows > 0 for o in outcomes), runs,
-                       float(np.mean([o.budget for o in outcomes])))
-    per_theorem = tuple(
-        estimate(bound_id, sum(bound_id in o.flagged for o in outcomes), runs,
-                 float(np.mean([o.shares[bound_id] for o in outcomes])))
-        for bound_id in ids)
-    return Calibration(profile.name, seed, bound_scale, tuple(outcomes), overall, per_theorem)
+    return summary(outcomes, [theorem.id for theorem in chosen], profile.name, seed,
+                   bound_scale)

@@ -23,6 +23,7 @@ import argparse
 from pathlib import Path
 
 from offcmab.validation.arguments import (
+    add_backend_arguments,
     add_theorem_argument,
     input_path,
     nonnegative_int,
@@ -65,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="SECONDS",
                         help="longest a call of the algorithm may take before the search "
                              "stops with exit 4 (default 600)")
+    add_backend_arguments(parser, "trials of each searched instance and of the confirmation")
     parser.add_argument("--json", action="store_true",
                         help="print the summary as JSON instead of text")
     add_force_argument(parser)

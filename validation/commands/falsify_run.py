@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from offcmab.reference.errors import InputError
+from offcmab.validation.arguments import backend_of
 from offcmab.validation.costs import confirmation_cost
 from offcmab.validation.door import describe
 from offcmab.validation.falsify import report
@@ -27,6 +28,7 @@ from offcmab.validation.falsify.falsification import (
 )
 from offcmab.validation.limits import check_cost
 from offcmab.validation.parts.theorem import Theorem, find
+from offcmab.validation.runner.backends import Settings
 from offcmab.validation.runner.folder import atomic_write_text, check_output_folder
 from offcmab.validation.sandbox import (
     FAULT_EXIT,
@@ -38,7 +40,7 @@ from offcmab.validation.sandbox import (
 )
 from offcmab.validation.subjects import CONTROL, REFERENCE, is_user, resolve
 from offcmab.validation.theorem_loader import records
-from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.theorems import THEOREMS, index
 from offcmab.validation.tightness.files import read_instance
 
 #: Where what a user's algorithm prints goes, inside ``--out`` (as validate's).
@@ -129,7 +131,12 @@ def search(args: argparse.Namespace, theorems: Sequence[Theorem]) -> int:
                         budget=args.budget, run_seed=args.seed,
                         database=args.database,
                         confirm_trials=args.confirm_trials or CONFIRM_TRIALS,
-                        algorithm=args.algorithm, store=not args.no_database)
+                        algorithm=args.algorithm, store=not args.no_database,
+                        backend=backend_of(args), jobs=args.jobs, scheduler=args.scheduler,
+                        settings=Settings(args.trial_timeout,
+                                          str(args.out / ALGORITHM_LOG)
+                                          if is_user(spec) else None),
+                        index=index)
     if args.json:
         sys.stdout.write(json.dumps(found.record, indent=2) + "\n")
     else:

@@ -17,7 +17,12 @@ from __future__ import annotations
 
 import argparse
 
-from offcmab.validation.arguments import add_theorem_argument, nonnegative_int, positive_int
+from offcmab.validation.arguments import (
+    add_backend_arguments,
+    add_theorem_argument,
+    nonnegative_int,
+    positive_int,
+)
 from offcmab.validation.limits import add_force_argument
 
 HELP = ("how many broken variants of the reference validate flags; exit 1 on an unexplained "
@@ -36,8 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--replicates", type=positive_int, default=1, metavar="R",
                         help="runs per mutant, on seeds seed .. seed+R-1: the kill "
                              "probability and its exact interval (default 1)")
-    parser.add_argument("--jobs", type=positive_int, default=1,
-                        help="mutant runs executed in parallel worker processes (default 1)")
+    add_backend_arguments(parser, "mutant runs (every mutant and replicate)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_force_argument(parser)
     add_theorem_argument(parser)

@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     check_cost(mutation_cost(args.replicates), args.force)  # before any run is planned
     report = mutation(only, profile=args.profile, seed=args.seed,
                       replicates=args.replicates, jobs=args.jobs,
-                      mutants=tuple(dict.fromkeys(args.mutants or ())), theorems=theorems)
+                      mutants=tuple(dict.fromkeys(args.mutants or ())), theorems=theorems,
+                      backend=args.backend, scheduler=args.scheduler)
     if args.json:
         sys.stdout.write(to_json(jsonable(report)) + "\n")
     else:

@@ -19,6 +19,7 @@ import argparse
 from pathlib import Path
 
 from offcmab.validation.arguments import (
+    add_backend_arguments,
     add_theorem_argument,
     nonnegative_int,
     output_path,
@@ -39,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instances to evaluate (default 60)")
     parser.add_argument("--seed", type=nonnegative_int, default=2025,
                         help="seed of the optimizer and of every trial (default 2025)")
+    add_backend_arguments(parser, "evaluations of each generation")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace an existing --out file (without it, it is refused)")
     parser.add_argument("--out", type=output_path, default=None, metavar="FILE.json",

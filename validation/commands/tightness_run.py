@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from offcmab.validation.arguments import backend_of
 from offcmab.validation.output import emit, short
 from offcmab.validation.parts.theorem import Theorem, find
 from offcmab.validation.runner.folder import check_output_file
 from offcmab.validation.theorem_loader import records
-from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.theorems import THEOREMS, index
 from offcmab.validation.tightness.files import read_instance, write_instance
 from offcmab.validation.tightness.ledger import LEDGER_TRIALS, Ledger, describe, ledger
 from offcmab.validation.tightness.search import certified, search, searchable
@@ -46,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     # the human lines go to stderr under --json, so stdout is one JSON object
     say = sys.stderr.write if args.json else sys.stdout.write
     start = time.perf_counter()
-    result = search(theorem, args.budget, args.seed, objective=args.objective)
+    result = search(theorem, args.budget, args.seed, objective=args.objective,
+                    backend=backend_of(args), jobs=args.jobs, scheduler=args.scheduler,
+                    index=index)
     seconds = time.perf_counter() - start
     counts = result.counts
     say(f"offcmab tightness {args.id}: {result.evaluations} instances of {result.space.family} "

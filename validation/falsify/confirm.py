@@ -25,6 +25,7 @@ from scipy.stats import binomtest
 from offcmab.validation.falsify.evaluate import CANDIDATE, Evaluation, evaluate
 from offcmab.validation.parts.spec import Instance
 from offcmab.validation.parts.theorem import Theorem
+from offcmab.validation.runner.pool import Pool
 
 #: Name of the confirmed (and saved) instance: part of its trial seeds.
 CONFIRM_NAME = "counterexample"
@@ -57,13 +58,15 @@ class Confirmation:
 
 
 def confirm(theorem: Theorem, subject: str, found: Evaluation, run_seed: int,
-            trials: int = CONFIRM_TRIALS, level: float = CONFIRM_LEVEL) -> Confirmation:
-    """Re-run ``found`` on ``trials`` fresh trials and test its violation rate."""
+            trials: int = CONFIRM_TRIALS, level: float = CONFIRM_LEVEL,
+            pool: Pool | None = None) -> Confirmation:
+    """Re-run ``found`` on ``trials`` fresh trials (on ``pool``'s workers, when given) and
+    test its violation rate."""
     if trials < 1:
         raise ValueError(f"confirm_trials: must be at least 1, got {trials}")
     source = found.instance
     instance = Instance(CONFIRM_NAME, source.params, source.delta, source.n_grid, "falsify")
-    fresh = evaluate(theorem, subject, instance, run_seed, trials)
+    fresh = evaluate(theorem, subject, instance, run_seed, trials, pool=pool)
     if fresh.status != CANDIDATE:  # a found instance is a candidate: the same bound
         raise ValueError(f"instance: not a candidate on confirmation ({fresh.reason})")
     test = binomtest(fresh.violations, fresh.trials, fresh.failure, alternative="greater")

@@ -11,6 +11,7 @@ instance allows) is not run.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +21,8 @@ import numpy as np
 from offcmab.validation.parts import verdict
 from offcmab.validation.parts.spec import Instance, TrialKey
 from offcmab.validation.parts.theorem import Theorem
-from offcmab.validation.runner.backends import Task, run_task
+from offcmab.validation.runner.backends import Task, lookup, run_task
+from offcmab.validation.runner.pool import Pool
 
 CANDIDATE, VACUOUS, NOT_APPLICABLE = "candidate", "vacuous", "n/a"
 
@@ -79,13 +81,31 @@ class Evaluation:
                        "ratio": self.ratio}
 
 
+def run_trials(batch: tuple[str, str, Instance, int, int, int]) -> list[tuple[float, float]]:
+    """The (gap, gap error) of trials ``first`` to ``last - 1``: a batch of one evaluation,
+    ``(bound id, subject, instance, seed, first, last)``, its theorem looked up by id."""
+    bound_id, subject, instance, seed, first, last = batch
+    theorem, n = lookup(bound_id), instance.n_grid[0]
+    records = [run_task(Task(instance, TrialKey(bound_id, instance.name, n, t, subject), seed),
+                        theorem) for t in range(first, last)]
+    return [(record.gap, record.gap_error) for record in records]
+
+
+def batches(first: int, last: int, parts: int) -> list[tuple[int, int]]:
+    """``range(first, last)`` cut into at most ``parts`` consecutive pieces of near-equal size."""
+    edges = np.linspace(first, last, min(parts, max(last - first, 1)) + 1).round().astype(int)
+    return [(int(low), int(high)) for low, high in itertools.pairwise(edges) if high > low]
+
+
 def evaluate(theorem: Theorem, subject: str, instance: Instance, seed: int,
-             trials: int, screen: int = 0) -> Evaluation:
+             trials: int, screen: int = 0, pool: Pool | None = None) -> Evaluation:
     """Run ``trials`` trials of ``subject`` on ``instance`` at its one ``n`` (seeded).
 
     With ``screen`` > 0, stop after the first ``screen`` trials when none of them exceeds
     the bound (the evaluation then holds those trials only): a search spends its trials
-    on the instances that show a violation early.
+    on the instances that show a violation early.  With a ``pool``, the trials run on its
+    workers in one batch per worker (:func:`run_trials`); each trial's seed is its key's,
+    so the evaluation is the same.
     """
     n = instance.n_grid[0]
     value = theorem.scenario.bound(instance, n, "stated")
@@ -97,10 +117,12 @@ def evaluate(theorem: Theorem, subject: str, instance: Instance, seed: int,
         return Evaluation(instance, VACUOUS, value.value, failure, largest,
                           reason=f"bound {value.value:.4g} >= largest gap {largest:.4g}")
     def run(first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
-        records = [run_task(Task(instance, TrialKey(theorem.id, instance.name, n, t, subject),
-                                 seed), theorem) for t in range(first, last)]
-        return (np.array([record.gap for record in records]),
-                np.array([record.gap_error for record in records]))
+        parts = [(theorem.id, subject, instance, seed, low, high)
+                 for low, high in batches(first, last, 1 if pool is None else pool.jobs)]
+        found = ([run_trials(part) for part in parts] if pool is None
+                 else pool.map(run_trials, parts))
+        pairs = np.array([pair for part in found for pair in part], dtype=float).reshape(-1, 2)
+        return pairs[:, 0], pairs[:, 1]
 
     start = min(screen, trials) if screen > 0 else trials
     gaps, errors = run(0, start)

@@ -27,6 +27,8 @@ from offcmab.validation.falsify.paired import (
 from offcmab.validation.falsify.search import DEFAULT_BUDGET, SEARCH_LEVEL, SearchResult, search
 from offcmab.validation.parts.spec import Instance
 from offcmab.validation.parts.theorem import Theorem
+from offcmab.validation.runner.backends import Index, Settings
+from offcmab.validation.runner.pool import Pool, worker_pool
 
 #: Where the example database goes inside the output folder (unless named).
 DATABASE_FOLDER = "examples"
@@ -70,12 +72,15 @@ def default_budget(theorem: Theorem) -> int:
 
 
 def recheck(theorem: Theorem, subject: str, instance: Instance, run_seed: int,
-            trials: int = CONFIRM_TRIALS) -> Confirmation | PairedConfirmation:
+            trials: int = CONFIRM_TRIALS, pool: Pool | None = None
+            ) -> Confirmation | PairedConfirmation:
     """The confirmation of ``instance`` (a saved counterexample): the same fresh seeds,
-    so a replay with the search's seed repeats the confirmation exactly."""
+    so a replay with the search's seed repeats the confirmation exactly.  The trials of a
+    bound's confirmation run on ``pool``'s workers when given (a paired one's here)."""
     if paired(theorem):
         return confirm_paired(theorem, subject, instance, run_seed, trials)
-    return confirm(theorem, subject, Evaluation(instance, "candidate"), run_seed, trials)
+    return confirm(theorem, subject, Evaluation(instance, "candidate"), run_seed, trials,
+                   pool=pool)
 
 
 @dataclass(frozen=True)
@@ -94,23 +99,31 @@ class Falsification:
 def falsify(theorem: Theorem, subject: str, out: Path, theorems: Sequence[Theorem],
             budget: int | None = None, run_seed: int = 2025, database: Path | None = None,
             confirm_trials: int = CONFIRM_TRIALS, algorithm: str = "",
-            store: bool = True) -> Falsification:
+            store: bool = True, backend: str = "serial", jobs: int = 1,
+            scheduler: str | None = None, settings: Settings | None = None,
+            index: Index | None = None) -> Falsification:
     """Search ``theorem`` for a counterexample of ``subject``, confirm it, write the files.
 
     ``algorithm`` is how the user named the subject (for the replay command; default the
     spec); ``budget`` defaults to :func:`default_budget`.  The example database is
-    ``database`` (default ``out/examples``); ``store`` false searches without one."""
+    ``database`` (default ``out/examples``); ``store`` false searches without one.  The
+    trials of each searched instance and of the confirmation run on ``backend``
+    (:func:`~offcmab.validation.runner.pool.worker_pool`); the result does not depend on it
+    (a paired search runs here); workers take ``settings`` (the trial timeout) and find the
+    package's records through ``index``."""
     reason = uncovered(theorem)
     if reason:
         raise ValueError(f"only: {reason}")
     folder = database if database is not None else out / DATABASE_FOLDER
     judge = paired_judge(theorem, subject, SEARCH_LEVEL) if paired(theorem) else None
-    result = search(theorem, subject, budget or default_budget(theorem), run_seed,
-                    folder if store else None, judge=judge)
-    confirmation = None
-    if result.shrunk is not None:
-        confirmation = recheck(theorem, subject, result.shrunk.instance, run_seed,
-                               confirm_trials)
+    with worker_pool(backend, jobs, scheduler, theorems, settings=settings,
+                     index=index) as pool:
+        result = search(theorem, subject, budget or default_budget(theorem), run_seed,
+                        folder if store else None, judge=judge, pool=pool)
+        confirmation = None
+        if result.shrunk is not None:
+            confirmation = recheck(theorem, subject, result.shrunk.instance, run_seed,
+                                   confirm_trials, pool)
     record = report.summary(result, confirmation, theorem, out, algorithm or subject)
     report.write(record, result, confirmation, theorem, theorems, out)
     return Falsification(result, confirmation, record)

@@ -54,6 +54,7 @@ from offcmab.validation.falsify.strategies import points
 from offcmab.validation.parts.space import Space
 from offcmab.validation.parts.spec import Instance
 from offcmab.validation.parts.theorem import Theorem
+from offcmab.validation.runner.pool import Pool
 from offcmab.validation.sandbox import AlgorithmFault
 
 #: Name of every searched instance: part of its trial seeds (the search seeds).
@@ -170,10 +171,11 @@ def _bound_targets(found: Evaluation) -> dict[str, float]:
     return targets
 
 
-def bound_judge(theorem: Theorem, subject: str) -> Judge:
-    """The judge of an upper bound: the gap against the bound (:func:`failing`, :func:`score`)."""
+def bound_judge(theorem: Theorem, subject: str, pool: Pool | None = None) -> Judge:
+    """The judge of an upper bound: the gap against the bound (:func:`failing`, :func:`score`),
+    each instance's trials on ``pool``'s workers when given."""
     def run(instance: Instance, run_seed: int, trials: int, screen: int) -> Evaluation:
-        return evaluate(theorem, subject, instance, run_seed, trials, screen)
+        return evaluate(theorem, subject, instance, run_seed, trials, screen, pool)
 
     return Judge(run, failing, _bound_targets, lambda found: found.ratio,
                  lambda found: f"gap quantile {found.quantile:.4g} > bound {found.bound:.4g}")
@@ -236,9 +238,10 @@ class _Search:
 
 def search(theorem: Theorem, subject: str, budget: int = DEFAULT_BUDGET, run_seed: int = 2025,
            database: Path | None = None, trials: int = SEARCH_TRIALS,
-           judge: Judge | None = None) -> SearchResult:
+           judge: Judge | None = None, pool: Pool | None = None) -> SearchResult:
     """Search ``theorem``'s space for an instance where ``subject`` breaks the bound
-    (or fails ``judge``'s test, when given).
+    (or fails ``judge``'s test, when given), the trials of each instance on ``pool``'s
+    workers when given.
 
     Deterministic for a fixed ``run_seed`` and an empty (or no) ``database``.
     """
@@ -248,7 +251,7 @@ def search(theorem: Theorem, subject: str, budget: int = DEFAULT_BUDGET, run_see
         raise ValueError(f"budget: must be at least 1, got {budget}")
     space = (theorem.falsify_space or theorem.space)()
     result = SearchResult(theorem.id, subject, run_seed, budget, trials, space.family)
-    state = _Search(judge or bound_judge(theorem, subject), space, result)
+    state = _Search(judge or bound_judge(theorem, subject, pool), space, result)
 
     def instance_holds(point: np.ndarray) -> None:
         state.test(point)

@@ -25,8 +25,7 @@ exact (Clopper-Pearson) 95% interval.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -42,7 +41,7 @@ from offcmab.validation.mutation.operators import (
 )
 from offcmab.validation.parts.spec import PROFILES
 from offcmab.validation.parts.theorem import Theorem
-from offcmab.validation.runner.backends import WorkerContext
+from offcmab.validation.runner.pool import check_backend, worker_pool
 from offcmab.validation.theorems import THEOREMS
 from offcmab.validation.user_algorithm import AlgorithmError
 
@@ -187,22 +186,28 @@ def _run_serial_door(arguments: tuple[Job, str]) -> Outcome:
 
 
 def outcomes(planned: Sequence[Job], profile: str, jobs: int, split: str = "mutants",
-             theorems: Sequence[Theorem] = THEOREMS) -> Iterator[Outcome]:
+             theorems: Sequence[Theorem] = THEOREMS, backend: str | None = None,
+             scheduler: str | None = None) -> list[Outcome]:
     """The outcome of each planned run, in plan order.
 
-    Mutants of a record outside the package's own run in this process (a worker could not
-    find the record or its controls), their trials split over ``jobs`` workers.
+    With ``split="mutants"`` the runs (every mutant and replicate) go to ``backend``'s
+    workers (:func:`~offcmab.validation.runner.pool.worker_pool`; default processes), each
+    run serial inside its worker; a run's outcome depends on its job only, so the report
+    is the same on every backend.  Mutants of a record outside the package's own run in
+    this process (a worker could not find the record or its controls), their trials split
+    over ``jobs`` workers, as with ``split="trials"``.
     """
     if split not in SPLITS:
         raise ValueError(f"split: must be one of {', '.join(SPLITS)}, got {split!r}")
     outside = any(not any(theorem is ours for ours in THEOREMS) for theorem in theorems)
-    if jobs == 1 or split == "trials" or len(planned) == 1 or outside:
-        for job in planned:
-            yield run_job(job, profile, jobs, theorems)
-        return
-    with ProcessPoolExecutor(max_workers=min(jobs, len(planned)),
-                             mp_context=WorkerContext()) as pool:
-        yield from pool.map(_run_serial_door, [(job, profile) for job in planned])
+    chosen = backend or ("serial" if jobs == 1 else "processes")
+    if chosen == "serial" or split == "trials" or outside or \
+            (len(planned) == 1 and chosen == "processes"):
+        check_backend(chosen, jobs, scheduler)
+        return [run_job(job, profile, jobs if chosen != "serial" else 1, theorems)
+                for job in planned]
+    with worker_pool(chosen, min(jobs, len(planned)), scheduler) as pool:
+        return pool.map(_run_serial_door, [(job, profile) for job in planned])
 
 
 def score(planned: Sequence[Job], results: Sequence[Outcome]) -> list[dict[str, Any]]:
@@ -263,11 +268,12 @@ def summarize(entries: Sequence[dict[str, Any]], ids: Sequence[str]) -> dict[str
 
 def mutation(only: Sequence[str] = (), profile: str = "default", seed: int = 2025,
              replicates: int = 1, jobs: int = 1, split: str = "mutants",
-             mutants: Sequence[str] = (), theorems: Sequence[Theorem] = THEOREMS
-             ) -> dict[str, Any]:
+             mutants: Sequence[str] = (), theorems: Sequence[Theorem] = THEOREMS,
+             backend: str | None = None, scheduler: str | None = None) -> dict[str, Any]:
     r"""The mutation report of the ids ``only`` (all when empty): entries, scores, verdict.
 
-    ``mutants`` restricts the run to the mutants of these names (all when empty).
+    ``mutants`` restricts the run to the mutants of these names (all when empty); the runs
+    go to ``backend`` (:func:`outcomes`).
     ``ValueError`` naming the field for an unknown id or mutant name, a bad profile, seed,
     count of replicates or of jobs.
     """
@@ -296,11 +302,12 @@ def mutation(only: Sequence[str] = (), profile: str = "default", seed: int = 202
         raise ValueError(f"mutants: unknown mutant {strange[0]!r}; known: {', '.join(names)}")
     planned, left_out = plan(chosen, seed, replicates, mutants)
     start = time.perf_counter()
-    results = list(outcomes(planned, profile, jobs, split, theorems))
+    results = outcomes(planned, profile, jobs, split, theorems, backend, scheduler)
     entries = score(planned, results)
     summary = summarize(entries, [theorem.id for theorem in chosen])
     verdict = verdict_of(summary["overall"])
     return {"profile": profile, "seed": seed, "replicates": replicates, "jobs": jobs,
+            "backend": backend or ("serial" if jobs == 1 else "processes"),
             "split": split, "seconds": time.perf_counter() - start,
             "operators": OPERATORS, "families": [family.name for family in FAMILIES],
             "entries": entries, "not_applicable": left_out, "summary": summary,

@@ -17,7 +17,9 @@ every candidate (a vacuous one by bound over largest gap, so the optimizer is le
 towards smaller bounds), and no trial is run for them.
 
 The optimizer is :func:`scipy.optimize.differential_evolution` with a fixed seed,
-one worker, immediate updating, no polishing and no convergence test (a population
+deferred updating (a whole generation is scored at once, its evaluations on the workers of
+:func:`~offcmab.validation.runner.pool.worker_pool`: serial, processes or dask), no
+polishing and no convergence test (a population
 whose scores are all equal keeps searching until the budget is spent), started from
 a population whose first member is the space's starting instance and whose others
 are a Latin hypercube drawn from the seed: for a fixed seed the search is
@@ -41,7 +43,7 @@ err once among them, however rarely they err elsewhere.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +55,8 @@ from offcmab.validation.parts.space import Space
 from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET, PROFILES, Instance, TrialKey
 from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner import analysis
-from offcmab.validation.runner.backends import Task, run_task
+from offcmab.validation.runner.backends import Index, Task, lookup, run_task
+from offcmab.validation.runner.pool import Pool, worker_pool
 from offcmab.validation.tightness.ledger import quantile_ratio, trial_terms
 
 #: Name of every evaluated instance: part of its trial seeds, kept by the saved instance.
@@ -170,25 +173,45 @@ class SearchResult:
     objective: str = "stated"
 
 
+def evaluate_task(task: tuple[str, str, dict[str, Any], float, int, int, int]) -> Evaluation:
+    """A worker's evaluation: ``(objective, bound id, params, delta, n, seed, trials)``, the
+    theorem looked up by its id."""
+    objective, bound_id, params, delta, n, seed, trials = task
+    measure = evaluate_certificate if objective == "certificate" else evaluate
+    return measure(lookup(bound_id), params, delta, n, seed, trials)
+
+
 class _Objective:
-    """Decode, evaluate, remember the best candidate; stop running trials past the budget."""
+    """Decode, evaluate, remember the best candidate; stop running trials past the budget.
+
+    Differential evolution hands over a whole generation at once (:meth:`map`, its
+    ``workers``); the generation's evaluations run on ``pool`` and are counted in the
+    order of the population, so the search is the same on every backend.
+    """
 
     def __init__(self, theorem: Theorem, space: Space, seed: int, budget: int, trials: int,
-                 objective: str = "stated"):
+                 pool: Pool, objective: str = "stated"):
         self.theorem, self.space, self.seed = theorem, space, seed
-        self.budget, self.trials = budget, trials
-        self.evaluate = evaluate_certificate if objective == "certificate" else evaluate
+        self.budget, self.trials, self.pool = budget, trials, pool
+        self.objective = objective
         self.evaluations = 0
         self.counts = {"candidate": 0, "vacuous": 0, "n/a": 0}
         self.best: Evaluation | None = None
         self.first: Evaluation | None = None
         self.closest_vacuous = math.inf
 
-    def __call__(self, x: np.ndarray) -> float:
-        if self.evaluations >= self.budget:
-            return NOT_APPLICABLE_SCORE
-        params, delta, n = self.space.decode(x)
-        found = self.evaluate(self.theorem, params, delta, n, self.seed, self.trials)
+    def map(self, _function: Any, points: Iterable[np.ndarray]) -> list[float]:
+        """The scores of a generation (the objective itself is this object's, so
+        ``_function``, scipy's wrapper of it, is not needed)."""
+        points = list(points)
+        room = max(0, min(len(points), self.budget - self.evaluations))
+        tasks = [(self.objective, self.theorem.id, *self.space.decode(x), self.seed,
+                  self.trials) for x in points[:room]]
+        scores = [self.record(found) for found in self.pool.map(evaluate_task, tasks)]
+        return scores + [NOT_APPLICABLE_SCORE] * (len(points) - room)
+
+    def record(self, found: Evaluation) -> float:
+        """Count one evaluation, keep the best candidate; its score."""
         self.evaluations += 1
         self.counts[found.status] += 1
         if self.first is None:
@@ -198,6 +221,9 @@ class _Objective:
         if found.status == "candidate" and (self.best is None or found.score < self.best.score):
             self.best = found
         return found.score
+
+    def __call__(self, x: np.ndarray) -> float:
+        return self.map(None, [x])[0]
 
     def spent(self, *_: Any, **__: Any) -> bool:
         """Differential evolution's callback: stop once the budget is spent."""
@@ -220,10 +246,14 @@ def population_size(budget: int, dimension: int) -> int:
 
 
 def search(theorem: Theorem, budget: int, seed: int, trials: int | None = None,
-           objective: str = "stated") -> SearchResult:
+           objective: str = "stated", backend: str = "serial", jobs: int = 1,
+           scheduler: str | None = None, index: Index | None = None) -> SearchResult:
     """Differential evolution over the space of ``theorem`` for at most ``budget`` evaluations,
     maximising the ratio ``objective`` names (``trials`` logs per evaluation; by default
-    :data:`TRIALS`, or :data:`CERTIFICATE_TRIALS` for the certificate).
+    :data:`TRIALS`, or :data:`CERTIFICATE_TRIALS` for the certificate), each generation's
+    evaluations on ``backend`` (:func:`~offcmab.validation.runner.pool.worker_pool`, with
+    the package's ``index`` for workers to find its records; the result does not depend on
+    the backend).
     """
     if theorem.space is None:
         raise ValueError(f"id: {theorem.id} has no instance space to search")
@@ -237,14 +267,16 @@ def search(theorem: Theorem, budget: int, seed: int, trials: int | None = None,
     if trials is None:
         trials = CERTIFICATE_TRIALS if objective == "certificate" else TRIALS
     space = theorem.space()
-    objective_run = _Objective(theorem, space, seed, budget, trials, objective)
     size = population_size(budget, len(space.names))
     generations = max(1, math.ceil(budget / size))
-    differential_evolution(
-        objective_run, list(zip(space.lower, space.upper, strict=True)),
-        integrality=np.array(space.integral), init=initial_population(space, size, seed),
-        maxiter=generations, rng=np.random.default_rng(seed), polish=False, workers=1,
-        updating="immediate", tol=0.0, atol=-1.0, callback=objective_run.spent)
+    with worker_pool(backend, jobs, scheduler, [theorem], index=index) as pool:
+        objective_run = _Objective(theorem, space, seed, budget, trials, pool, objective)
+        differential_evolution(
+            objective_run, list(zip(space.lower, space.upper, strict=True)),
+            integrality=np.array(space.integral), init=initial_population(space, size, seed),
+            maxiter=generations, rng=np.random.default_rng(seed), polish=False,
+            workers=objective_run.map, updating="deferred", tol=0.0, atol=-1.0,
+            callback=objective_run.spent)
     assert objective_run.first is not None  # the start point is evaluated first
     return SearchResult(theorem.id, space, objective_run.best, objective_run.first,
                         objective_run.counts, objective_run.evaluations,
