@@ -108,12 +108,14 @@ def certificate_derivations() -> str:
              "the certificate | needs only | fails with probability at most |",
              "|---|---|---|---|---|---|"]
     for bound_id, record in CERTIFICATES.items():
+        # a record resting on several events names them all (the spread certificate)
+        names = getattr(record, "event_names", (record.event_name,))
         needed = ", ".join(f"`{found.name}`" for found in events.events_of(bound_id))
         lines.append(
             f"| `{bound_id}` | {needed} and the coverage constants of $S^*$ "
             f"| ${theory.latex(events.total_failure(bound_id))}$ | {_form(record)} "
             f"| `{record.event_name}` of `{record.event_of}`: "
-            f"{theory.event_sentence(record.event_of, record.event_name)} "
+            f"{'; '.join(theory.event_sentence(record.event_of, name) for name in names)} "
             f"| ${theory.latex(record.failure)}$ |")
     return ("The certificate's steps (`offcmab.bounds.certificates.STEPS`):\n\n" + steps
             + "\n\n" + "\n".join(lines) + "\n")

@@ -13,16 +13,15 @@ Hence, for any seed set :math:`\hat S` (whatever chose it),
 * **Small graphs** (:func:`exact_certifiable`): both spreads are exact (live-edge
   enumeration) and the maximum runs over every seed set, so the certificate bounds the gap
   with :math:`\alpha = 1`, hence every :math:`\alpha`-gap too.  It fails only with the
-  interval events: :math:`(2 + 2 + 2n)\delta'` per edge over :math:`E` edges at
-  :math:`\delta' = \delta/(12nE)`, i.e. :math:`(n+2)\delta/(6n)` (:func:`interval_failure`).
+  interval events of Theorem 4's proof (:func:`interval_failure` evaluates their union).
 * **Large graphs**: IMM on the UCB graph stands in for the maximum, which is valid for the
   :math:`\alpha`-gap :math:`\alpha\sigma(S^*) - \sigma(\hat S)` with IMM's
   :math:`\alpha = 1 - 1/e - \varepsilon`, because :math:`\alpha\max_S\sigma(S;\bar p) \le
   \sigma(\text{IMM}(\bar p);\bar p)` when IMM keeps its promise (failure :math:`\delta/4`).
   Each spread is a mean of :data:`SPREAD_SAMPLES` cascades whose sizes lie in
   :math:`[k, V]`, moved outwards by Hoeffding's :math:`(V-k)\sqrt{\log(4/\delta)/(2R)}`
-  (failure :math:`\delta/4` each).  The certificate's failure is the events' plus
-  :math:`3\delta/4`.
+  (failure :math:`\delta/4` each).  The certificate's failure adds the oracle's and the
+  two estimates' to the interval events'.
 
 The derivation and these failure probabilities are the record
 :data:`offcmab.bounds.certificates.IM_NODE_CERTIFICATE`; this module computes the numbers.
@@ -60,8 +59,9 @@ ORACLE_EPS = 0.1
 
 
 def interval_failure(n: int, edges: int, delta: float) -> float:
-    r""":math:`(2 + 2 + 2n)\delta'` per edge over ``edges`` edges, :math:`\delta' =
-    \delta/(12nE)`: the failure of the three interval events (capped at 1)."""
+    r"""The union of the failures of Theorem 4's three interval events over ``edges`` edges
+    (capped at 1), in plain floats; the record in :mod:`offcmab.bounds.certificates` holds
+    the same union as a formula, and a test compares the two."""
     delta_prime = delta / (12.0 * n * max(edges, 1))
     return min(1.0, (4.0 + 2.0 * n) * max(edges, 1) * delta_prime)
 
@@ -143,8 +143,8 @@ class SpreadCertifier:
 def edge_certifier(graph: ICGraph, counts: IntArray, means: FloatArray, n: int, delta: float,
                    constant: float) -> SpreadCertifier:
     r"""The certifier of CLCB on edge-level feedback: each edge a base arm, CLCB's Hoeffding
-    arm event at constant :math:`c` (radius :math:`\sqrt{\log(c\,En/\delta)/(2N)}`, failure
-    :math:`2\delta/c`), spreads as for node-level data."""
+    arm event at constant :math:`c` (its radius and failure are
+    :func:`~offcmab.reference.certificates.clcb_event`'s), spreads as for node-level data."""
     event = clcb_event(n, graph.edges, delta, constant)
     lcb, ucb = event.interval(counts, means)
     return SpreadCertifier(graph, lcb, ucb, delta, event.failure, event.describe())

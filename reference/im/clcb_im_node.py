@@ -149,7 +149,7 @@ class CLCBIMResult:
     lcb
         :math:`\underline p_{uv}` per edge (``line:IM_LCB``).
     log_term
-        :math:`L = \log(12nE/\delta)`.
+        :math:`L = \log(1/\delta')` at the proof's :math:`\delta'`.
     certifier
         What :attr:`certificate` needs besides the seeds (set by :func:`clcb_im_node`).
     """

@@ -32,8 +32,8 @@ and a *fixed* seed set: for :math:`\mathcal R_2` and :math:`S^*` (chosen on
 :math:`\Pr[\sigma(S^*) < \sigma^l(S^*)] \le \delta/(3 i_{\max})`; for an optimal set
 :math:`S^\circ` (fixed, unknown) and :math:`\mathcal R_1`,
 :math:`\Pr[\mathrm{OPT} > \sigma^u(S^\circ)] \le \delta/(3 i_{\max})` since
-:math:`\Lambda_1(S^\circ) \le \Lambda_1^u`.  A union bound over the :math:`i_{\max}` rounds
-costs :math:`2\delta/3`.  If no round stops early, the last one holds
+:math:`\Lambda_1(S^\circ) \le \Lambda_1^u`.  A union bound covers both bounds of
+every one of the :math:`i_{\max}` rounds.  If no round stops early, the last one holds
 :math:`\theta_{i_{\max}} \ge \theta_{\max}` sets, with
 
 .. math::
@@ -125,9 +125,8 @@ class Schedule:
 
     @property
     def failure(self) -> float:
-        r"""The union of every event the guarantee rests on: :math:`2 i_{\max}` bounds at
-        :math:`\delta/(3 i_{\max})` and the last round's :math:`\delta/3` (equals
-        :math:`\delta`)."""
+        r"""The union of every event the guarantee rests on: both bounds of every round and
+        the last round's guarantee (it equals :math:`\delta`; a test checks it)."""
         return 2.0 * self.rounds * self.bound_failure + self.rounds * self.bound_failure
 
 

@@ -33,17 +33,13 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import sympy as sp
 
-from offcmab.bounds import symbols
-from offcmab.bounds.events import hoeffding_event, total_failure
-from offcmab.bounds.theorems.llm import THM3_LLM
 from offcmab.reference.clcb_llm import clcb_llm
 from offcmab.reference.confidence import log_over_delta
 from offcmab.reference.llm_baselines import lec, lfu
@@ -72,11 +68,23 @@ def scale_name(algorithm: str, scale: float) -> str:
 
 
 @cache
-def _llm_event_parts() -> tuple[sp.Expr, sp.Expr]:
-    """Theorem 3's cost event: its union size (arms times counts) and the failure
-    probability of the proof's other events (offcmab.bounds.events)."""
-    cost = hoeffding_event(THM3_LLM.id, "cost")
-    return cost.arms * cost.counts, sp.simplify(total_failure(THM3_LLM.id) - cost.failure)
+def _llm_event_parts() -> Callable[[int, int, float], tuple[float, float]]:
+    """Theorem 3's cost event at sizes (m, n, delta): its union size (arms times counts)
+    and the failure probability of the proof's other events (offcmab.bounds.events).  The
+    registry (and sympy) is imported here, when the sweep runs, so that listing the
+    figures stays cheap."""
+    from offcmab.bounds import events, symbols
+    from offcmab.bounds.theorems.llm import THM3_LLM
+
+    cost = events.hoeffding_event(THM3_LLM.id, "cost")
+    pairs = cost.arms * cost.counts
+    others = (events.total_failure(THM3_LLM.id) - cost.failure).simplify()
+
+    def at(m: int, n: int, delta: float) -> tuple[float, float]:
+        sizes = {symbols.m: m, symbols.n: n, symbols.delta: delta}
+        return float(pairs.subs(sizes)), float(others.subs(sizes))
+
+    return at
 
 
 def failure_bound(experiment: str, scale: float, m: int, n: int, delta: float) -> float:
@@ -88,11 +96,10 @@ def failure_bound(experiment: str, scale: float, m: int, n: int, delta: float) -
     failure probabilities.
     """
     if experiment == "llm":
-        pairs, others = _llm_event_parts()
-        sizes = {symbols.m: m, symbols.n: n, symbols.delta: delta}
+        pairs, others = _llm_event_parts()(m, n, delta)
         printed_log = log_over_delta((4.0, m, n), delta)
-        arm = float(pairs.subs(sizes)) * 2.0 * math.exp(-4.0 * scale**2 * printed_log)
-        return float(min(1.0, arm + float(others.subs(sizes))))
+        arm = pairs * 2.0 * math.exp(-4.0 * scale**2 * printed_log)
+        return float(min(1.0, arm + others))
     return float(min(1.0, 2 * m * n * (delta / (2 * m * n)) ** (scale**2) + delta))
 
 
