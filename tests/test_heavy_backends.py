@@ -24,7 +24,7 @@ from offcmab.validation.mutation.score import mutation
 from offcmab.validation.parts.spec import PROFILES
 from offcmab.validation.parts.theorem import find
 from offcmab.validation.runner.pool import worker_pool
-from offcmab.validation.theorems import THEOREMS
+from offcmab.validation.theorems import THEOREMS, index
 from offcmab.validation.tightness.search import search
 
 distributed = pytest.importorskip("dask.distributed")
@@ -92,7 +92,7 @@ def test_tightness_on_dask_gives_the_serial_search(scheduler: str) -> None:
     theorem = find(THEOREMS, "thm1-inf")
     serial = search(theorem, budget=10, seed=5, trials=5)
     spread = search(theorem, budget=10, seed=5, trials=5, backend="dask", jobs=2,
-                    scheduler=scheduler)
+                    scheduler=scheduler, index=index)
     assert serial.evaluations == spread.evaluations == 10
     assert serial.counts["candidate"] > 0  # some evaluations ran trials
     assert serial.counts == spread.counts
@@ -111,7 +111,7 @@ def test_falsify_on_dask_gives_the_serial_search_and_confirmation(scheduler: str
                        store=False, algorithm=algorithm, **options)
 
     serial = run(tmp_path / "serial")
-    spread = run(tmp_path / "dask", backend="dask", jobs=2, scheduler=scheduler)
+    spread = run(tmp_path / "dask", backend="dask", jobs=2, scheduler=scheduler, index=index)
     assert serial.result.best is not None and serial.result.best.trials > 0
     assert spread.result.best == serial.result.best
     assert spread.result.counts == serial.result.counts
@@ -119,6 +119,6 @@ def test_falsify_on_dask_gives_the_serial_search_and_confirmation(scheduler: str
     # the confirmation's trials, on the best instance the search saw
     instance = serial.result.best.instance
     alone = recheck(theorem, spec, instance, 2025, 40)
-    with worker_pool("dask", 2, scheduler) as pool:
+    with worker_pool("dask", 2, scheduler, [theorem], index=index) as pool:
         assert recheck(theorem, spec, instance, 2025, 40, pool) == alone
     assert alone.evaluation.trials == 40

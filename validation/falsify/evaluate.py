@@ -81,14 +81,20 @@ class Evaluation:
                        "ratio": self.ratio}
 
 
-def run_trials(batch: tuple[str, str, Instance, int, int, int]) -> list[tuple[float, float]]:
-    """The (gap, gap error) of trials ``first`` to ``last - 1``: a batch of one evaluation,
-    ``(bound id, subject, instance, seed, first, last)``, its theorem looked up by id."""
+def trials_of(theorem: Theorem, batch: tuple[str, str, Instance, int, int, int]
+              ) -> list[tuple[float, float]]:
+    """The (gap, gap error) of trials ``first`` to ``last - 1`` of ``theorem``: a batch of
+    one evaluation, ``(bound id, subject, instance, seed, first, last)``."""
     bound_id, subject, instance, seed, first, last = batch
-    theorem, n = lookup(bound_id), instance.n_grid[0]
+    n = instance.n_grid[0]
     records = [run_task(Task(instance, TrialKey(bound_id, instance.name, n, t, subject), seed),
                         theorem) for t in range(first, last)]
     return [(record.gap, record.gap_error) for record in records]
+
+
+def run_trials(batch: tuple[str, str, Instance, int, int, int]) -> list[tuple[float, float]]:
+    """A worker's batch (:func:`trials_of`), its theorem looked up by the batch's bound id."""
+    return trials_of(lookup(batch[0]), batch)
 
 
 def batches(first: int, last: int, parts: int) -> list[tuple[int, int]]:
@@ -119,7 +125,7 @@ def evaluate(theorem: Theorem, subject: str, instance: Instance, seed: int,
     def run(first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
         parts = [(theorem.id, subject, instance, seed, low, high)
                  for low, high in batches(first, last, 1 if pool is None else pool.jobs)]
-        found = ([run_trials(part) for part in parts] if pool is None
+        found = ([trials_of(theorem, part) for part in parts] if pool is None
                  else pool.map(run_trials, parts))
         pairs = np.array([pair for part in found for pair in part], dtype=float).reshape(-1, 2)
         return pairs[:, 0], pairs[:, 1]
