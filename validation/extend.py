@@ -169,6 +169,8 @@ def make_scenario(bound: Bound,
     kind
         ``upper`` (a high-probability gap bound; the default).
 
+    Notes
+    -----
     Every function must be defined at the top level of a module, so that worker processes
     find it.  ``ValueError`` naming the field for a missing or misplaced piece.
     """
