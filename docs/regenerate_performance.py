@@ -97,13 +97,20 @@ def solve_scaling(folder: Path) -> list[float]:
 def trial_scaling() -> list[float]:
     import numpy as np
 
+    from offcmab.bounds.theorems.cascade import COR1_CASCADE
     from offcmab.validation.parts.spec import PROFILES
-    from offcmab.validation.scenarios.cascade import CascadeScenario
+    from offcmab.validation.parts.scenario import Subject
+    from offcmab.validation.parts.theorem import find
+    from offcmab.validation.subjects import REFERENCE, resolve
+    from offcmab.validation.theorems import THEOREMS
 
-    scenario = CascadeScenario()
+    theorem = find(THEOREMS, COR1_CASCADE.id)
+    scenario = theorem.scenario
+    subject = Subject(REFERENCE, resolve(REFERENCE, theorem))
     instance = scenario.instances(PROFILES["quick"], 0)[0]
     rng = np.random.default_rng(0)
-    return [median_seconds(lambda n=n: scenario.trial(instance, n, rng)) for n in TRIAL_SIZES]
+    return [median_seconds(lambda n=n: scenario.trial(instance, n, rng, subject))
+            for n in TRIAL_SIZES]
 
 
 def plot(scaling: dict[str, Any], path: Path) -> None:
