@@ -98,8 +98,8 @@ def trial_scaling() -> list[float]:
     import numpy as np
 
     from offcmab.bounds.theorems.cascade import COR1_CASCADE
-    from offcmab.validation.parts.spec import PROFILES
     from offcmab.validation.parts.scenario import Subject
+    from offcmab.validation.parts.spec import PROFILES
     from offcmab.validation.parts.theorem import find
     from offcmab.validation.subjects import REFERENCE, resolve
     from offcmab.validation.theorems import THEOREMS
