@@ -170,7 +170,9 @@ def section(record: Mapping[str, Any]) -> list[str]:
     if curve is None:
         lines += ["Not generated yet (`python docs/regenerate_mutation.py --curve`).", ""]
     else:
-        lines += [f"`{run['curve_command']}` ({run['curve_seconds']:.0f} s): the probability "
+        lines += [f"`{run['curve_command']}` at commit "
+                  f"`{run.get('curve_commit', run['git_commit'])}` "
+                  f"({run['curve_seconds']:.0f} s): the probability "
                   "that validate flags the reference with its confidence radius multiplied "
                   "by c, or without the union bound, with its exact 95% (Clopper-Pearson) "
                   "interval, over "
@@ -229,7 +231,10 @@ def main() -> None:
         table = json.loads(args.finished.read_text(encoding="utf-8"))
         record = json.loads(NUMBERS.read_text(encoding="utf-8")) if NUMBERS.exists() else {}
         record |= {"operators": OPERATORS, "table": table}
-        record["run"] = record.get("run", {}) | {
+        previous = record.get("run", {})
+        if "curve" in record and "curve_commit" not in previous:  # the kept curve's own commit
+            previous = previous | {"curve_commit": previous.get("git_commit", "unknown")}
+        record["run"] = previous | {
             "git_commit": git_commit(),
             "date": written(args.finished),
             "table_command": f"offcmab mutation --profile {table['profile']} --seed "
@@ -261,7 +266,7 @@ def main() -> None:
         "curve_command": f"offcmab mutation --profile {args.curve_profile} --seed {SEED} "
                          f"--jobs 2 --replicates {args.replicates} --mutants "
                          + " ".join(names),
-        "curve_seconds": time.perf_counter() - start}
+        "curve_seconds": time.perf_counter() - start, "curve_commit": git_commit()}
     save(record)
     print("\n".join(aligned([("wrote", str(PAGE)), ("wrote", str(NUMBERS))])))
 
