@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -81,16 +82,21 @@ def _every_seed_set(nodes: int, k: int) -> list[np.ndarray]:
     return [np.array(chosen) for chosen in itertools.combinations(range(nodes), k)]
 
 
+def _six_node_pairs() -> tuple[Any, Any, list[np.ndarray], list[float]]:
+    """The six-node graph, its exact oracle for pairs, every seed pair and its gap."""
+    problem = build(star_and_chain())
+    sets = _every_seed_set(problem.graph.nodes, 2)
+    gaps = [problem.sigma_star - problem.spread(chosen).spread for chosen in sets]
+    return problem, exact_oracle(problem.graph, 2), sets, gaps
+
+
 def test_exact_certificate_holds_on_simulated_cascades() -> None:
     # On the interval events every seed set's certificate holds at once, so the count of
     # logs where some seed set's gap sigma(S*) - sigma(S) exceeds its certificate is
     # stochastically below Binomial(T, d), d = (n+2) delta/(6n) (exact spreads, alpha = 1).
     # At this n the algorithm's own certificate is below the largest gap (checked), so the
     # test can see a certificate that is too small.
-    problem = build(star_and_chain())
-    oracle = exact_oracle(problem.graph, 2)
-    sets = _every_seed_set(problem.graph.nodes, 2)
-    gaps = [problem.sigma_star - problem.spread(chosen).spread for chosen in sets]
+    problem, oracle, sets, gaps = _six_node_pairs()
     rng = np.random.default_rng(17)
     trials, n, delta = 40, 100000, 0.05
     violations = 0
@@ -192,10 +198,7 @@ def test_edge_level_certificate_holds_on_simulated_feedback() -> None:
     # CLCB on edge-level feedback of the six-node graph, exact oracle: violations of
     # sigma(S*) - sigma(S_hat) <= certificate stochastically below Binomial(T, d), d the
     # arm event's failure (from the record: 2 delta / 4), every seed set at once
-    problem = build(star_and_chain())
-    oracle = exact_oracle(problem.graph, 2)
-    sets = _every_seed_set(problem.graph.nodes, 2)
-    gaps = [problem.sigma_star - problem.spread(chosen).spread for chosen in sets]
+    problem, oracle, sets, gaps = _six_node_pairs()
     rng = np.random.default_rng(29)
     trials, n, delta = 100, 2000, 0.05
     violations = 0

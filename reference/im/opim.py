@@ -66,13 +66,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
-from offcmab.reference.confidence import clip_bound
 from offcmab.reference.dataset import IntArray
 from offcmab.reference.errors import InputError, check_cardinality, check_probability
 from offcmab.reference.im.graph import ICGraph
 from offcmab.reference.im.oracles import (
+    IMMOracle,
     RRSets,
     covered_sets,
     extend_rr_sets,
@@ -242,34 +241,13 @@ def _halves(rr: RRSets) -> tuple[RRSets, RRSets]:
 
 
 @dataclass(frozen=True)
-class OPIMOracle:
-    r"""OPIM-C as the IM solver of ``line:IM_oracle`` (an
-    :class:`~offcmab.reference.oracles.Oracle`), in the mould of
-    :class:`~offcmab.reference.im.oracles.IMMOracle`.
+class OPIMOracle(IMMOracle):
+    r"""OPIM-C as the IM solver of ``line:IM_oracle``: an
+    :class:`~offcmab.reference.im.oracles.IMMOracle` (same fields, same clipping of the
+    weights, same :math:`\alpha = 1 - 1/e - \varepsilon` with probability at least
+    ``1 - delta_prime``) that runs :func:`opim_c` instead of IMM."""
 
-    Called with one probability per edge of ``structure`` (clipped to [0, 1]), it runs
-    :func:`opim_c` with a fresh generator seeded by ``seed``.
-
-    Attributes
-    ----------
-    alpha
-        :math:`1 - 1/e - \varepsilon`, holding with probability at least ``1 - delta_prime``.
-    """
-
-    structure: ICGraph
-    k: int
-    eps: float = 0.1
-    delta_prime: float = 0.01
-    seed: int = 0
-
-    @property
-    def alpha(self) -> float:
-        return E_FACTOR - self.eps
-
-    def __call__(self, weights: npt.NDArray[np.float64]) -> IntArray:
-        w = clip_bound(weights, 0.0, 1.0, undefined=0.0)
-        graph = self.structure.with_probabilities(w)
-        rng = np.random.default_rng(self.seed)
+    def solve(self, graph: ICGraph, rng: np.random.Generator) -> IntArray:
         return opim_c(graph, self.k, self.eps, self.delta_prime, rng).seeds
 
 

@@ -310,7 +310,10 @@ class IMMOracle:
     def __call__(self, weights: npt.NDArray[np.float64]) -> IntArray:
         w = clip_bound(weights, 0.0, 1.0, undefined=0.0)  # edge probabilities for IMM
         graph = self.structure.with_probabilities(w)
-        rng = np.random.default_rng(self.seed)
+        return self.solve(graph, np.random.default_rng(self.seed))
+
+    def solve(self, graph: ICGraph, rng: np.random.Generator) -> IntArray:
+        """The seeds on the weighted graph (IMM; a subclass runs another solver)."""
         return imm(graph, self.k, self.eps, self.delta_prime, rng).seeds
 
 
