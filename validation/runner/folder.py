@@ -27,6 +27,7 @@ import contextlib
 import io
 import os
 import stat
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -68,17 +69,34 @@ def folder_lock(folder: Path, field: str = "out") -> Iterator[None]:
     lock_path = folder / LOCK_NAME
     descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _locked(fcntl, descriptor):
             raise InputError(field, f"{folder} is in use by another offcmab run (pid "
                              f"{_holder(lock_path)}); wait for it to end or choose "
-                             "another --out") from None
+                             "another --out")
         os.ftruncate(descriptor, 0)
         os.write(descriptor, f"{os.getpid()}\n".encode("ascii"))
         yield
     finally:
         os.close(descriptor)  # releases the lock
+
+
+#: How long a lock held by another process is waited for before the folder is refused: a
+#: run killed a moment ago may still be ending (its supervised process is killed with its
+#: parent, but the kernel delivers that asynchronously).
+LOCK_GRACE_SECONDS = 1.0
+
+
+def _locked(fcntl: Any, descriptor: int) -> bool:
+    """Take the exclusive lock, retrying for :data:`LOCK_GRACE_SECONDS`; whether it was taken."""
+    deadline = time.monotonic() + LOCK_GRACE_SECONDS
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
 
 
 def check_blank(path: Path | str, option: str) -> None:
