@@ -11,6 +11,7 @@ user's code, so two trials must not share a process at the same time.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from offcmab.validation.falsify.falsification import falsify, recheck
 from offcmab.validation.mutation.score import mutation
 from offcmab.validation.parts.spec import PROFILES
 from offcmab.validation.parts.theorem import find
+from offcmab.validation.runner import backends
 from offcmab.validation.runner.pool import worker_pool
 from offcmab.validation.theorems import THEOREMS, index
 from offcmab.validation.tightness.search import search
@@ -58,6 +60,26 @@ def test_pool_keeps_the_order_of_the_tasks(scheduler: str) -> None:
         assert pool.map(abs, [-3, 2, -1, 0], lambda index, _: finished.append(index)) == \
             [3, 2, 1, 0]
     assert sorted(finished) == [0, 1, 2, 3]
+
+
+def _environment(name: str) -> str | None:
+    """A worker's value of the environment variable ``name``."""
+    return os.environ.get(name)
+
+
+def test_local_cluster_workers_keep_the_default_allocator(monkeypatch: pytest.MonkeyPatch) \
+        -> None:
+    """Dask's nanny sets ``MALLOC_TRIM_THRESHOLD_`` in its workers, which turns off glibc's
+    adaptive mmap threshold and slows every mid-sized numpy array; the local cluster of
+    the heavy commands must leave it unset (and still pass on the rest of the nanny's
+    settings, such as one BLAS thread per worker)."""
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    assert distributed.Nanny is not None  # the nanny is what sets the environment
+    with backends.dask_client(2, None, verbose=False) as client:
+        trim = client.run(_environment, "MALLOC_TRIM_THRESHOLD_")
+        threads = client.run(_environment, "OMP_NUM_THREADS")
+    assert len(trim) == 2 and set(trim.values()) == {None}
+    assert set(threads.values()) == {"1"}
 
 
 def test_pool_refuses_a_scheduler_without_dask() -> None:

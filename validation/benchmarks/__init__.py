@@ -16,6 +16,7 @@ from types import ModuleType
 
 from offcmab.validation.benchmarks import (
     bounds_eval,
+    calibrate_dask,
     certificate_cost,
     clcb_statistics,
     ic_simulation,
@@ -32,4 +33,5 @@ BENCHMARKS: dict[str, ModuleType] = {
     "bounds-eval": bounds_eval,
     "startup": startup,
     "certificate-cost": certificate_cost,
+    "calibrate-dask": calibrate_dask,
 }

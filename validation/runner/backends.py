@@ -450,6 +450,56 @@ def quiet_dask(verbose: bool) -> Iterator[None]:
             logger.setLevel(level)
 
 
+#: Environment variables dask's nanny sets in a worker before it starts, which a local
+#: cluster of this package leaves unset.  With ``MALLOC_TRIM_THRESHOLD_`` set, glibc stops
+#: raising its mmap threshold as a process allocates, so every array above 128 KiB is a
+#: fresh ``mmap`` whose pages are faulted in and zeroed again: a trial, made of many
+#: mid-sized numpy arrays, then runs markedly slower than in a plain worker process.
+#: Set the same to ``null`` in the dask configuration of your own cluster's workers
+#: (``distributed.nanny.pre-spawn-environ``).
+UNSET_WORKER_ENVIRONMENT = ("MALLOC_TRIM_THRESHOLD_",)
+
+
+#: Where a local cluster's scheduler serves its dashboard: a free port of this machine only.
+#: (Without an address distributed takes port 8787, and warns when another cluster
+#: holds it.)
+LOCAL_DASHBOARD = "127.0.0.1:0"
+
+
+@contextlib.contextmanager
+def dask_client(jobs: int, scheduler: str | None, verbose: bool) -> Iterator[Any]:
+    """A dask client for the block: of the cluster at ``scheduler``, or of a
+    ``LocalCluster`` of ``jobs`` one-thread worker processes started for the block (with
+    :data:`UNSET_WORKER_ENVIRONMENT` unset) and closed after it.
+
+    :class:`~offcmab.validation.extras.MissingExtra` without the dask extra; an
+    ``InputError`` naming ``scheduler`` when no scheduler answers at the address.
+    """
+    try:  # optional: dask extra
+        import dask.config
+        from dask.distributed import Client, LocalCluster
+    except ImportError as error:
+        raise MissingExtra("dask[distributed]", "dask", "--backend dask") from error
+    cluster: Any = None
+    if scheduler is None:
+        unset = {f"distributed.nanny.pre-spawn-environ.{name}": None
+                 for name in UNSET_WORKER_ENVIRONMENT}
+        with sandbox.children_ignore_interrupts(), dask.config.set(unset):
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                   dashboard_address=LOCAL_DASHBOARD,
+                                   silence_logs=logging.INFO if verbose
+                                   else logging.CRITICAL + 1)
+        client = Client(cluster)
+    else:
+        client = connect(Client, scheduler)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def run_dask(tasks: Sequence[Task], sieve: Sieve, jobs: int, scheduler: str | None,
              handed: Handed = Handed(), settings: Settings = Settings()) -> None:
     """Run the tasks on a dask.distributed cluster (``scheduler`` address or a local one).
@@ -457,44 +507,26 @@ def run_dask(tasks: Sequence[Task], sieve: Sieve, jobs: int, scheduler: str | No
     A worker that dies on a trial is restarted by its nanny; once the scheduler gives the
     trial up, it is reported as the subject's fault.
     """
-    try:  # optional: dask extra
-        from dask.distributed import Client, KilledWorker, LocalCluster, as_completed
-    except ImportError as error:
-        raise MissingExtra("dask[distributed]", "dask", "--backend dask") from error
+    with quiet_dask(settings.verbose), dask_client(jobs, scheduler, settings.verbose) as client:
+        from dask.distributed import KilledWorker, as_completed  # present: the client started
 
-    with quiet_dask(settings.verbose):
-        cluster: Any = None
-        if scheduler is None:
-            with sandbox.children_ignore_interrupts():
-                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                       dashboard_address=None,
-                                       silence_logs=logging.INFO if settings.verbose
-                                       else logging.CRITICAL + 1)
-            client = Client(cluster)
-        else:
-            client = connect(Client, scheduler)
-        try:
-            futures = client.map(functools.partial(run_handed, handed, settings),
-                                 list(tasks), pure=False)
-            by_future = dict(zip(futures, tasks, strict=True))
-            for future in as_completed(futures):
-                task = by_future[future]
-                if future.cancelled() or not sieve.wanted(task):
-                    continue
-                try:
-                    result = future.result()
-                except KilledWorker:
-                    result = Finished(task.key, None, f"algorithm {label(task.key.subject)}: "
-                                      + DIED.format(instance=task.instance.name, n=task.key.n,
-                                                    trial=task.key.trial))
-                sieve(result)
-                if result.fault:
-                    client.cancel([other for other, waiting in by_future.items()
-                                   if not sieve.wanted(waiting) and not other.done()])
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+        futures = client.map(functools.partial(run_handed, handed, settings),
+                             list(tasks), pure=False)
+        by_future = dict(zip(futures, tasks, strict=True))
+        for future in as_completed(futures):
+            task = by_future[future]
+            if future.cancelled() or not sieve.wanted(task):
+                continue
+            try:
+                result = future.result()
+            except KilledWorker:
+                result = Finished(task.key, None, f"algorithm {label(task.key.subject)}: "
+                                  + DIED.format(instance=task.instance.name, n=task.key.n,
+                                                trial=task.key.trial))
+            sieve(result)
+            if result.fault:
+                client.cancel([other for other, waiting in by_future.items()
+                               if not sieve.wanted(waiting) and not other.done()])
 
 
 def execute(tasks: Sequence[Task], done: Callback, backend: str, jobs: int,

@@ -29,14 +29,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import logging
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from offcmab.validation import sandbox
-from offcmab.validation.extras import MissingExtra
 from offcmab.validation.parts.theorem import Theorem
 from offcmab.validation.runner import backends
 
@@ -141,21 +139,6 @@ class Pool:
             raise
 
 
-def _dask_client(jobs: int, scheduler: str | None, verbose: bool) -> tuple[Any, Any]:
-    """A dask client and the local cluster it was started with (``None`` for an address)."""
-    try:  # optional: dask extra
-        from dask.distributed import Client, LocalCluster
-    except ImportError as error:
-        raise MissingExtra("dask[distributed]", "dask", "--backend dask") from error
-    if scheduler is not None:
-        return backends.connect(Client, scheduler), None
-    with sandbox.children_ignore_interrupts():
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=None,
-                               silence_logs=logging.INFO if verbose else logging.CRITICAL + 1)
-    return Client(cluster), cluster
-
-
 def check_backend(backend: str, jobs: int, scheduler: str | None) -> None:
     """``ValueError`` naming the field for a backend outside
     :data:`~offcmab.validation.runner.backends.BACKENDS`, ``jobs`` below 1, or a scheduler
@@ -198,11 +181,5 @@ def worker_pool(backend: str, jobs: int = 1, scheduler: str | None = None,
             raise
         executor.shutdown()
         return
-    with backends.quiet_dask(verbose):
-        client, cluster = _dask_client(jobs, scheduler, verbose)
-        try:
-            yield Pool(backend, jobs, records, client, settings)
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+    with backends.quiet_dask(verbose), backends.dask_client(jobs, scheduler, verbose) as client:
+        yield Pool(backend, jobs, records, client, settings)
