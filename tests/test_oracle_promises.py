@@ -28,11 +28,12 @@ from offcmab.reference.im.oracles import max_coverage, sample_rr_sets
 from offcmab.validation.controls.oracles import BrokenOracle
 from offcmab.validation.evaluator import cmab as cmab_values
 from offcmab.validation.evaluator import feasible
-from offcmab.validation.evaluator.sampled_spread import clopper_pearson, reach_hits
+from offcmab.validation.evaluator.sampled_spread import reach_hits
 from offcmab.validation.evaluator.spread import spreads
 from offcmab.validation.events import arms, core, oracles
 from offcmab.validation.events.celf import lazy_greedy
 from offcmab.validation.parts import verdict
+from offcmab.validation.parts.verdict import clopper_pearson
 from offcmab.validation.scenarios.im import ic_graph
 from offcmab.validation.scenarios.oracle_instances import (
     large_hub_graph,

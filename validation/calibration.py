@@ -78,11 +78,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import stats
 from tqdm import tqdm
 
 from offcmab.validation.parts.spec import Instance, Profile
 from offcmab.validation.parts.theorem import Theorem
+from offcmab.validation.parts.verdict import binomial_tail, clopper_pearson
 from offcmab.validation.runner.backends import lookup
 from offcmab.validation.runner.pool import Pool, worker_pool
 from offcmab.validation.runner.sweep import RunConfig, run_validation, selected
@@ -113,8 +113,7 @@ def run_seeds(base_seed: int, runs: int) -> list[int]:
 
 def interval(failed: int, runs: int, level: float = LEVEL) -> tuple[float, float]:
     """The exact two-sided Clopper-Pearson interval of a binomial rate, ``failed`` of ``runs``."""
-    ci = stats.binomtest(failed, runs).proportion_ci(confidence_level=level, method="exact")
-    return float(ci.low), float(ci.high)
+    return clopper_pearson(failed, runs, (1.0 - level) / 2.0)
 
 
 def runs_to_confirm(budget: float, level: float = LEVEL) -> int:
@@ -174,7 +173,7 @@ def estimate(name: str, failed: int, runs: int, budget: float,
              level: float = LEVEL) -> Estimate:
     """Interval, one-sided test and verdict of ``failed`` flagged runs of ``runs``."""
     low, high = interval(failed, runs, level)
-    p_value = float(stats.binomtest(failed, runs, budget, alternative="greater").pvalue)
+    p_value = binomial_tail(failed, runs, budget)  # P(Bin(runs, budget) >= failed)
     verdict = (EXCEEDS if p_value < (1.0 - level) / 2.0
                else CONFIRMED if high <= budget else CONSISTENT)
     return Estimate(name, runs, failed, low, high, budget, p_value, verdict)

@@ -48,8 +48,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from scipy import stats
-
 from offcmab.reference.errors import InputError
 from offcmab.validation.calibration import (
     CONFIRMED,
@@ -67,6 +65,7 @@ from offcmab.validation.calibration import (
 )
 from offcmab.validation.parts.spec import FALSE_ALARM_BUDGET, Instance, Profile
 from offcmab.validation.parts.theorem import Theorem
+from offcmab.validation.parts.verdict import flag_threshold
 from offcmab.validation.runner.folder import (
     atomic_write,
     atomic_write_text,
@@ -106,12 +105,8 @@ def plan(budget: float, level: float = LEVEL) -> Plan:
     """The plan of a calibration against ``budget``: :math:`N` and :math:`r` of the module
     docstring."""
     runs = runs_to_confirm(budget, level)
-    # sf(r - 1) = P(Bin(N, b) >= r); the first r where it falls below alpha/2
-    refuting = int(stats.binom.isf((1.0 - level) / 2.0, runs, budget)) + 1
-    while refuting > 1 and stats.binom.sf(refuting - 2, runs, budget) < (1.0 - level) / 2.0:
-        refuting -= 1
-    while stats.binom.sf(refuting - 1, runs, budget) >= (1.0 - level) / 2.0:
-        refuting += 1
+    # the first r with P(Bin(N, b) >= r) below alpha/2
+    refuting = int(flag_threshold([runs], budget, (1.0 - level) / 2.0)[0])
     return Plan(budget, runs, refuting)
 
 

@@ -4,7 +4,8 @@ For a seed set :math:`S` and a node :math:`u` drawn uniformly, together with a l
 world :math:`L` (each edge live independently with its probability),
 :math:`\sigma(S) = V\,\Pr[S \leadsto_L u]` (Kempe et al. 2003).  Each of ``worlds``
 independent pairs :math:`(L, u)` gives one Bernoulli indicator; the count of hits is
-binomial, so :func:`clopper_pearson` bounds :math:`\sigma(S)/V` exactly.  The simulation
+binomial, so :func:`~offcmab.validation.parts.verdict.clopper_pearson` bounds
+:math:`\sigma(S)/V` exactly.  The simulation
 runs forward from :math:`S` in all worlds at once (one boolean row per world), with numpy
 only: it shares no code with the reference's simulator or its reverse-reachable sets.
 """
@@ -46,13 +47,3 @@ def reach_hits(nodes: int, sources: Sequence[int], targets: Sequence[int],
     bits = np.unpackbits(active.view(np.uint8), axis=1, bitorder="little")
     roots = rng.integers(0, nodes, worlds)
     return int(np.count_nonzero(bits[roots, np.arange(worlds)]))
-
-
-def clopper_pearson(hits: int, trials: int, eta: float) -> tuple[float, float]:
-    r"""One-sided Clopper-Pearson limits :math:`(\ell, u)` of a binomial proportion: each
-    misses the true proportion with probability at most ``eta``."""
-    from scipy.special import betaincinv
-
-    low = 0.0 if hits == 0 else float(betaincinv(hits, trials - hits + 1, eta))
-    high = 1.0 if hits == trials else float(betaincinv(hits + 1, trials - hits, 1.0 - eta))
-    return low, high

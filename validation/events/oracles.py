@@ -102,13 +102,14 @@ from offcmab.reference.im.oracles import sample_rr_sets
 from offcmab.reference.oracles import TopK
 from offcmab.validation.evaluator import feasible
 from offcmab.validation.evaluator.cmab import cascade_rewards
-from offcmab.validation.evaluator.sampled_spread import clopper_pearson, reach_hits
+from offcmab.validation.evaluator.sampled_spread import reach_hits
 from offcmab.validation.evaluator.spread import spreads
 from offcmab.validation.events import arms
 from offcmab.validation.events.celf import lazy_greedy
 from offcmab.validation.events.im_node import oracle_step_fails
 from offcmab.validation.events.subject import node_choice, require
 from offcmab.validation.parts.event_case import EventCase
+from offcmab.validation.parts.verdict import clopper_pearson
 from offcmab.validation.scenarios import cmabt
 from offcmab.validation.scenarios.im import (
     build,

@@ -51,6 +51,16 @@ def binomial_tail(violations: int, trials: int, delta: float) -> float:
     return float(betainc(violations, trials - violations + 1, delta))
 
 
+def clopper_pearson(hits: int, trials: int, eta: float) -> tuple[float, float]:
+    r"""One-sided Clopper-Pearson limits :math:`(\ell, u)` of a binomial proportion: each
+    misses the true proportion with probability at most ``eta``."""
+    from scipy.special import betaincinv
+
+    low = 0.0 if hits == 0 else float(betaincinv(hits, trials - hits + 1, eta))
+    high = 1.0 if hits == trials else float(betaincinv(hits + 1, trials - hits, 1.0 - eta))
+    return low, high
+
+
 def flag_threshold(trials: npt.ArrayLike, delta: float, level: float) -> npt.NDArray[np.int64]:
     r"""Per ``T``: the fewest violations :math:`V \ge 1` whose binomial tail is below ``level``.
 
