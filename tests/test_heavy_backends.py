@@ -41,7 +41,7 @@ TIMINGS = {"seconds", "cpu_seconds", "search_seconds", "shrink_seconds"}
 def scheduler() -> Iterator[str]:
     """The address of a dask cluster of two one-thread worker processes."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=backends.LOCAL_DASHBOARD) as cluster:
         yield cluster.scheduler_address
 
 

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from offcmab.validation.cli import main
+from offcmab.validation.runner.backends import LOCAL_DASHBOARD
 
 
 def run_cli(argv: list[str]) -> int:
@@ -176,7 +177,7 @@ def test_dask_backend_gives_identical_rows(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     argv = ["validate", "--quick", "--only", "thm3-llm", "--no-figures"]
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=LOCAL_DASHBOARD) as cluster:
         assert run_cli([*argv, "--backend", "dask", "--scheduler",
                         cluster.scheduler_address, "--out", str(tmp_path / "dask")]) == 0
     assert run_cli([*argv, "--out", str(tmp_path / "serial")]) == 0

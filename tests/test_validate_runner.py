@@ -14,6 +14,7 @@ from scipy import stats
 
 from offcmab.validation.parts import verdict
 from offcmab.validation.parts.spec import PROFILES, TrialKey
+from offcmab.validation.runner import backends
 from offcmab.validation.runner.seeding import trial_generator, trial_stream
 from offcmab.validation.runner.store import LOG_NAME, TrialLog, TrialRecord, read_log
 from offcmab.validation.runner.sweep import RunConfig, RunInterrupted, run_validation
@@ -105,7 +106,7 @@ def test_trial_log_lines_carry_seed_stream_and_checksum(tmp_path: Path) -> None:
 def test_dask_local_cluster_gives_identical_rows(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=backends.LOCAL_DASHBOARD) as cluster:
         address = cluster.scheduler_address
         rows = rows_of(tmp_path / "dask", backend="dask", jobs=2, scheduler=address)
     assert rows == rows_of(tmp_path / "serial")
