@@ -12,18 +12,14 @@ stop that waited for the queued runs took 20 s and more).  No Monte-Carlo assert
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import time
 from collections.abc import Callable
-from multiprocessing import resource_tracker, synchronize
 from pathlib import Path
 
 import pytest
 from processes import Run, start
-
-from offcmab.validation import sandbox
 
 CASCADE = "cor1-cascade"
 
@@ -118,33 +114,3 @@ def test_ctrl_c_at_a_terminal_reaches_the_run_through_its_group(tmp_path: Path) 
     assert time.monotonic() - sent < STOP_BOUND
     assert run.leftovers() == []
     assert "Traceback" not in err
-
-
-def test_a_signal_inside_a_semaphore_cleanup_waits_for_it_to_finish(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A semaphore's finalizer unlinks it, then tells the resource tracker.  A ``SIGTERM``
-    that lands between the two must not split them (the tracker would unlink it again at
-    exit and warn of a leaked semaphore on the user's terminal): the interrupt is put off
-    until the finalizer is done, and then stops the run as any other."""
-    told: list[str] = []
-    real_unlink = synchronize.sem_unlink
-    real_unregister = resource_tracker.unregister
-
-    def unlink_then_signal(name: str) -> None:
-        real_unlink(name)
-        signal.raise_signal(signal.SIGTERM)  # handled before _cleanup's next line
-
-    def unregister(name: str, rtype: str) -> None:
-        told.append(name)
-        real_unregister(name, rtype)
-
-    monkeypatch.setattr(synchronize, "sem_unlink", unlink_then_signal)
-    monkeypatch.setattr(resource_tracker, "unregister", unregister)
-    with pytest.raises(sandbox.Terminated), sandbox.stop_signals():  # noqa: PT012
-        lock = multiprocessing.get_context("spawn").Lock()
-        name = lock._semlock.name
-        del lock  # its finalizer runs now: unlink (and the signal), then unregister
-        assert told == [name]
-        patience = time.monotonic() + STOP_BOUND
-        while time.monotonic() < patience:  # the put-off signal arrives and raises
-            time.sleep(0.01)

@@ -41,7 +41,6 @@ import copy
 import ctypes
 import dataclasses
 import functools
-import multiprocessing
 import os
 import random
 import signal
@@ -130,37 +129,6 @@ def real_interrupt() -> bool:
     return not _STATE.handler or _STATE.interrupted
 
 
-#: Where multiprocessing releases a resource in two steps that an interrupt must not split:
-#: a semaphore's finalizer unlinks it, then tells the resource tracker.  An interrupt
-#: between the two leaves the tracker to unlink it again when the run exits, and the tracker
-#: prints a warning about a leaked semaphore.  (file of the package, function)
-MULTIPROCESSING_CLEANUP = frozenset({("synchronize.py", "_cleanup")})
-
-#: Seconds after which a signal put off by :func:`redeliver` is sent again.
-REDELIVER_SECONDS = 0.01
-
-_MULTIPROCESSING = os.path.dirname(multiprocessing.__file__)
-
-
-def in_multiprocessing_cleanup(frame: Any) -> bool:
-    """Whether ``frame``, or a frame that called it, is one of
-    :data:`MULTIPROCESSING_CLEANUP` (a short call: a signal can wait for it to end)."""
-    while frame is not None:
-        code = frame.f_code
-        folder, _, name = code.co_filename.rpartition(os.sep)
-        if folder == _MULTIPROCESSING and (name, code.co_name) in MULTIPROCESSING_CLEANUP:
-            return True
-        frame = frame.f_back
-    return False
-
-
-def redeliver(signum: int) -> None:
-    """Send ``signum`` to this process again in :data:`REDELIVER_SECONDS`."""
-    timer = threading.Timer(REDELIVER_SECONDS, os.kill, (os.getpid(), signum))
-    timer.daemon = True
-    timer.start()
-
-
 @contextlib.contextmanager
 def stop_signals() -> Iterator[None]:
     """Inside the block, Ctrl-C raises ``KeyboardInterrupt`` and ``SIGTERM``
@@ -173,9 +141,6 @@ def stop_signals() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: Any) -> None:
-        if in_multiprocessing_cleanup(frame):
-            redeliver(signum)
-            return
         note_interrupt()
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
