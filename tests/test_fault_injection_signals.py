@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -114,3 +116,30 @@ def test_ctrl_c_at_a_terminal_reaches_the_run_through_its_group(tmp_path: Path) 
     assert time.monotonic() - sent < STOP_BOUND
     assert run.leftovers() == []
     assert "Traceback" not in err
+
+
+TRACKER_SCRIPT = """
+import sys
+from multiprocessing import resource_tracker
+from offcmab.validation import sandbox
+sandbox.start_resource_tracker(sys.argv[1])
+resource_tracker.register("/offcmab-test-never-made", "semaphore")  # left registered
+print("started", flush=True)
+"""
+
+
+def test_the_resource_trackers_warnings_go_to_the_run_log(tmp_path: Path) -> None:
+    """multiprocessing's resource tracker outlives the process that started it and warns,
+    on the process's stderr, of resources left registered (a pool stopped by a signal can
+    leave a semaphore so).  Started by a run, it writes to the run's log instead: the
+    process here leaves a name registered, and the warning must reach the log, not stderr."""
+    log = tmp_path / "algorithm.log"
+    done = subprocess.run([sys.executable, "-c", TRACKER_SCRIPT, str(log)], capture_output=True,
+                          text=True, check=True, timeout=60)
+    assert done.stdout == "started\n" and done.stderr == ""
+    patience = time.monotonic() + STOP_BOUND  # the tracker ends a moment after its parent
+    while "offcmab-test-never-made" not in (log.read_text() if log.exists() else "") and \
+            time.monotonic() < patience:
+        time.sleep(0.05)
+    assert "leaked semaphore" in log.read_text()
+    assert "offcmab-test-never-made" in log.read_text()

@@ -282,6 +282,36 @@ def send_output_to(path: str | None) -> None:
             reconfigure(line_buffering=True)
 
 
+def start_resource_tracker(path: str | None) -> None:
+    """Start multiprocessing's resource tracker (if it is not running yet) with its output
+    appended to ``path``, as the workers' output is.
+
+    The tracker is a process of its own that outlives a stopped run by a moment; what it
+    prints (a warning about a semaphore of a terminated pool) would otherwise land on the
+    user's terminal under the run's last line.  Without ``path`` it is started as is.
+    """
+    from multiprocessing import resource_tracker
+
+    if path is None:
+        resource_tracker.ensure_running()
+        return
+    try:
+        target = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError:
+        resource_tracker.ensure_running()
+        return
+    if sys.__stderr__ is not None:
+        sys.__stderr__.flush()
+    saved = os.dup(2)
+    os.dup2(target, 2)
+    try:
+        resource_tracker.ensure_running()  # the tracker takes this process's descriptor 2
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(target)
+
+
 # --- the global generators -------------------------------------------------------------------
 
 def begin(words: tuple[int, ...]) -> None:

@@ -344,6 +344,7 @@ def run_processes(tasks: Sequence[Task], sieve: Sieve, jobs: int,
     the one that ends its worker is found (module doc).
     """
     queue, suspects = deque(tasks), deque[Task]()
+    sandbox.start_resource_tracker(settings.log)
     while queue or suspects:
         alone = bool(suspects)
         pool = ProcessPoolExecutor(max_workers=1 if alone else jobs, mp_context=WorkerContext(),

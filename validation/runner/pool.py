@@ -172,6 +172,7 @@ def worker_pool(backend: str, jobs: int = 1, scheduler: str | None = None,
         return
     records = backends.portable(theorems, index)
     if backend == "processes":
+        sandbox.start_resource_tracker(None if settings is None else settings.log)
         executor = ProcessPoolExecutor(max_workers=jobs, mp_context=backends.WorkerContext(),
                                        initializer=take, initargs=(records, settings))
         try:
