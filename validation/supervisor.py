@@ -40,7 +40,6 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from types import FrameType
 from typing import NoReturn
 
@@ -68,13 +67,17 @@ PR_SET_PDEATHSIG = 1
 STOPS: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 
 
-@dataclass
 class _Channel:
-    """This process's end of the pipe to the supervisor (in the child only)."""
+    """This process's end of the pipe to the supervisor (in the child only).
 
-    fd: int | None = None
-    pid: int = 0
-    user: str = ""
+    A plain class, not a dataclass: every command imports this module at start-up, and a
+    dataclass costs a fraction of a millisecond to build.
+    """
+
+    def __init__(self) -> None:
+        self.fd: int | None = None
+        self.pid = 0
+        self.user = ""
 
 
 _CHANNEL = _Channel()
@@ -100,14 +103,14 @@ def _send(line: str) -> None:
         os.write(_CHANNEL.fd, (line.replace("\n", " ") + "\n").encode("utf-8", "replace"))
 
 
-@dataclass
 class _Watch:
     """What the waiting process has seen: the first stop signal and when it came."""
 
-    child: int = 0
-    signal: int | None = None
-    since: float = 0.0
-    early: list[int] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.child = 0
+        self.signal: int | None = None
+        self.since = 0.0
+        self.early: list[int] = []
 
     def stop(self, number: int, frame: FrameType | None) -> None:
         if self.signal is None:
