@@ -16,7 +16,6 @@ algorithm cannot be scored on).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from offcmab.validation.arguments import (
     add_backend_arguments,
