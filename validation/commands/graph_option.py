@@ -2,8 +2,9 @@ r"""``--graph FILE``: the graph CSV of ``offcmab im-oracle`` and ``offcmab sprea
 every error names the option.
 
 :func:`offcmab.reference.im.graph_io.read_graph_csv` names what it reads (the file, the header,
-a row); on the command line the user gave the file with ``--graph``, so an error there says
-``graph: FILE: line L: ...``.
+a row).  An error about the file itself (missing, a folder, unreadable) names the option the
+user gave it with, ``--graph``; an error inside it names the line and the column, as
+``solve --data`` does.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ FILE_FIELD = "data"
 
 
 def read_graph_option(path: Path, option: str = "graph") -> ICGraph:
-    """The graph with edge probabilities in ``path``; ``InputError`` on ``option``."""
+    """The graph with edge probabilities in ``path``; an ``InputError`` on the file is on
+    ``option``."""
     try:
         return read_graph_csv(path, need_p=True)
     except InputError as error:
         if error.field == FILE_FIELD and error.line is None:  # missing, a folder, unreadable
             raise InputError(option, error.message) from None
-        where = f"line {error.line}: " if error.line is not None else ""
-        raise InputError(option, f"{path}: {where}{error.field}: {error.message}") from None
+        raise
