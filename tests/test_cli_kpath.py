@@ -64,8 +64,10 @@ def test_solve_kpath_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--quick", "--json", "--only", "clcb-statistics"]) == 0
+    code = main(["bench", "--quick", "--json", "--only", "clcb-statistics"])
     everything = json.loads(capsys.readouterr().out)
+    # the exit code is the verdict on the goals (whether they are met is not asserted)
+    assert code == {True: 0, False: 1, None: 3}[everything["summary"]["all_met"]]
     out = everything["clcb-statistics"]
     problems = ("cascade", "kpath", "llm-cache", "im-node")
     for problem in problems:

@@ -228,7 +228,7 @@ def test_spread_huge_samples_is_refused_before_simulating(
         graph: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     forbid(monkeypatch, spread_command, "estimate_spread")
-    forbid(monkeypatch, spread_command, "read_graph_csv")
+    forbid(monkeypatch, spread_command, "read_graph_option")
     err = refused(["spread", "--graph", str(graph), "--seeds", "0,1,2", "--samples",
                    "1000000000"], capsys)
     assert err.startswith("offcmab spread: error: samples: would ")

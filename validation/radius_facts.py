@@ -41,10 +41,22 @@ def share_value(bound_id: str, name: str, m_value: int, n_value: int,
     return float(share.subs(logs).subs({m: m_value, n: n_value, delta: delta_value}))
 
 
+#: The smallest runnable cache instance a no-power reason speaks of (queries, samples, delta).
+RUNNABLE = {m: 8, n: 2000, delta: sp.Rational(1, 20)}
+
+
+@cache
+def half_radius_in_deviations() -> sp.Expr:
+    r"""Half the printed cost radius in standard deviations of a mean of :math:`N` costs in
+    :math:`[0, 1]` (at most :math:`1/(2\sqrt N)`): :math:`\sqrt{2\log(4mn/\delta)}`, free of
+    :math:`N`, increasing in :math:`m` and :math:`n`."""
+    return sp.simplify(PRINTED_COST_RADIUS / 2 / (1 / (2 * sp.sqrt(N))))
+
+
 def half_printed_cost_radius_reason(bound_id: str, name: str) -> str:
     """Why half the printed cost radius (the ``radius-0.5`` control) escapes every row."""
     keeps = covers(bound_id, name, PRINTED_COST_RADIUS / 2)
-    sigmas = math.sqrt(2 * math.log(4 * 8 * 2000 / 0.05))
+    sigmas = float(half_radius_in_deviations().subs(RUNNABLE))
     verdict = ("at least the radius " if keeps else "below the radius ")
     consequence = ("so the proof's event and the bound hold for this control. "
                    if keeps else
@@ -53,7 +65,8 @@ def half_printed_cost_radius_reason(bound_id: str, name: str) -> str:
     return (f"half the printed cost radius sqrt(2 log(4mn/delta)/N) is "
             f"sqrt(log(4mn/delta)/(2N)), {verdict}{radius_text(bound_id, name)} that the "
             f"proof's {name} event needs (offcmab.bounds.events), {consequence}"
-            f"a cost must fall sqrt(2 log(4mn/delta)) >= {sigmas:.1f} standard deviations "
-            "(m >= 8, n = 2000, delta = 0.05) below its mean to escape half the printed "
+            f"a cost must fall sqrt(2 log(4mn/delta)) >= {sigmas:.1f} "
+            f"standard deviations (m >= {RUNNABLE[m]}, n = {RUNNABLE[n]}, delta = "
+            f"{float(RUNNABLE[delta]):g}) below its mean to escape half the printed "
             "radius, so each interval misses with a probability far below delta/(mn) and "
             "the union over a runnable instance's costs does not fail visibly")

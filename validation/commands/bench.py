@@ -5,18 +5,27 @@ benchmark), as a table or as one JSON object.  A benchmark lists its headline fi
 ``figures``: each a ratio against a reference measured in the same run (the numpy floor
 script, cynetdiff, pynetim), with its goal; ``summary`` gathers them with the worst ratio of
 each direction and whether every goal is met.
+
+Exit code (the verdict on the goals, as in ``validate`` and ``calibrate``): 0 when every
+figure measured meets its goal, 1 when some goal is not met, 3 when nothing was compared
+(no benchmark run measured its reference, so no goal could be met or missed), 2 on bad input
+(an unknown benchmark name, a reference package that is not installed).  The numbers are
+printed (or emitted as JSON) in every case, so a run whose goals are not met is still
+recorded.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from inspect import signature
 from typing import Any
 
 from offcmab.validation.benchmarks import BENCHMARKS
 from offcmab.validation.output import emit
 
-HELP = "time CLCB and the simulators against bare numpy floors (speed goals)"
+HELP = ("time CLCB and the simulators against bare numpy floors; exit 1 when a speed goal is "
+        "not met, 3 when nothing was compared")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     results["summary"] = summary(results)
     if args.json:
         emit(results, True)
-        return 0
+        return verdict(results["summary"])
     for name, numbers in results.items():
         if name == "summary":
             continue
@@ -56,7 +65,23 @@ def run(args: argparse.Namespace) -> int:
               f"{'met' if row['met'] else 'NOT met'}  (vs {row['reference']})")
     for name in results["summary"]["not_compared"]:
         print(f"  {name}: no reference measured in this run (not compared, no goal met)")
-    return 0
+    code = verdict(results["summary"])
+    if code:
+        sys.stderr.write(f"offcmab bench: {VERDICTS[code]}\n")
+    return code
+
+
+#: What a non-zero exit code of the bench says (one line on stderr).
+VERDICTS = {1: "some speed goal is not met (exit 1)",
+            3: "no reference was measured, nothing was compared (exit 3)"}
+
+
+def verdict(found: dict[str, Any]) -> int:
+    """The exit code of a :func:`summary`: 0 every goal met, 1 some goal not met, 3 nothing
+    compared."""
+    if found["all_met"] is None:
+        return 3
+    return 0 if found["all_met"] else 1
 
 
 def summary(results: dict[str, dict[str, Any]]) -> dict[str, Any]:

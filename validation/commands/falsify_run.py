@@ -58,7 +58,7 @@ def subject_spec(text: str, theorem: Theorem) -> str:
 def replay(args: argparse.Namespace, theorems: Sequence[Theorem]) -> int:
     """``--replay FILE``: the saved instance's confirmation again (its seed and trials)."""
     bound_id, instance, document = read_instance(args.replay, "falsify", theorems,
-                                                 force=args.force)
+                                                 force=args.force, field="replay")
     theorem = find(theorems, bound_id)
     if args.only is not None and args.only != bound_id:
         raise ValueError(f"only: {args.replay} holds an instance of {bound_id}, "

@@ -9,7 +9,6 @@ import math
 import numpy as np
 
 from offcmab.reference.errors import check_cardinality
-from offcmab.reference.im.graph_io import read_graph_csv
 from offcmab.reference.im.opim import opim_c
 from offcmab.reference.im.oracles import imm
 from offcmab.validation.arguments import (
@@ -19,6 +18,7 @@ from offcmab.validation.arguments import (
     positive_int,
     probability,
 )
+from offcmab.validation.commands.graph_option import read_graph_option
 from offcmab.validation.costs import imm_cost, opim_cost
 from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.output import emit
@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    graph = read_graph_csv(args.graph, need_p=True)
+    graph = read_graph_option(args.graph)
     k = check_cardinality(args.k, graph.nodes)
     delta_prime = args.delta_prime if args.delta_prime is not None else 1.0 / max(graph.nodes, 2)
     if args.eps < 1.0 - 1.0 / math.e:  # a larger eps: refused by name by either algorithm

@@ -9,8 +9,8 @@ import numpy as np
 from offcmab.reference.errors import InputError
 from offcmab.reference.im.diffusion import MAX_SAMPLES, estimate_spread
 from offcmab.reference.im.graph import MAX_NODES
-from offcmab.reference.im.graph_io import read_graph_csv
 from offcmab.validation.arguments import input_path, nonnegative_int, positive_int
+from offcmab.validation.commands.graph_option import read_graph_option
 from offcmab.validation.costs import spread_cost
 from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.numbers import parse_int, parse_list
@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.samples <= MAX_SAMPLES:  # more: refused by cascade_sizes before any allocation
         check_cost(spread_cost(args.samples, len(set(args.seeds))), args.force)
-    graph = read_graph_csv(args.graph, need_p=True)
+    graph = read_graph_option(args.graph)
     estimate = estimate_spread(graph, np.asarray(args.seeds, dtype=np.int64), args.samples,
                                np.random.default_rng(args.seed))
     if args.json:

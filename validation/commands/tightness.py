@@ -16,11 +16,11 @@ algorithm cannot be scored on).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from offcmab.validation.arguments import (
     add_backend_arguments,
     add_theorem_argument,
+    input_path,
     nonnegative_int,
     output_path,
     positive_int,
@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--objective", choices=OBJECTIVES, default="stated",
                         help="the ratio to maximise: the gap over the stated bound (default) or "
                              "over the certificate the algorithm returns")
-    parser.add_argument("--ledger-of", type=Path, default=None, metavar="FILE.json",
+    parser.add_argument("--ledger-of", type=input_path, default=None, metavar="FILE.json",
                         help="report the slack ledger of this saved instance of ID; no search")
     parser.add_argument("--ledger-trials", type=positive_int, default=None, metavar="T",
                         help="held-out logs of the slack ledger (default 200)")

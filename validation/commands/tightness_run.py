@@ -79,7 +79,7 @@ def _ledger_payload(found: Ledger) -> dict[str, Any]:
 def _ledger_of(theorem: Any, theorems: Sequence[Theorem], path: Path, seed: int, trials: int,
                as_json: bool) -> int:
     """The ledger of a saved instance of ``theorem`` (no search)."""
-    bound_id, instance, document = read_instance(path, "saved", theorems)
+    bound_id, instance, document = read_instance(path, "saved", theorems, field="ledger-of")
     if bound_id != theorem.id:
         raise ValueError(f"ledger-of: {path} holds an instance of {bound_id}, not {theorem.id}")
     found = ledger(theorem, instance, seed, trials)

@@ -79,18 +79,22 @@ NO_POWER = {
         f"r_E = {_R_E} once 3 log t >= {_LOG}, and the LCB row "
         f"checks lcb <= c only from 12 log t >= {_LOG}; in between an LCB above its cost "
         "needs the running mean sqrt(6 log t) >= 2.9 standard deviations above it with at "
-        "most t observations: on stream-wide (50 queries near 1/2, T = 1500) the LCB row saw "
-        "it in no trial of 20 runs. Its caches differ from the printed algorithm's, so the "
+        "most t observations, which the stream-wide row (50 queries near 1/2, T = 1500) "
+        "is not given enough trials to show. Its caches differ from the printed algorithm's, "
+        "so the "
         "printed streaming-lemma row (a known failure, rejected only when a learner breaks "
         "the lemma in all 20 trials of a default run) can flag it, never with the 10 trials "
         "a control gets in --quick"),
     "no-union-bound": (
-        "the stream-wide row breaks it in 43% of trials (86 of 200 measured; promised "
-        f"{_WIDE.failure:.1%}), "
-        "but a trial feeds the learner 1500 rounds one at a time (~0.1 s), so the row runs 20 "
-        "trials (10 for a control in --quick): flagged with probability 0.83 in a default "
-        "run, 0.22 in --quick; fewer queries or rounds lower the rate (30 queries, 1200 "
-        "rounds: 35%)"),
+        "a lone two-sided Hoeffding interval, sqrt(log(2/delta)/(2N)), without the union "
+        f"bound over queries and rounds, is narrower than the cost event's r_E = {_R_E} "
+        "(3Tm > 2 always), so the event is not kept: the "
+        "proof's event may fail more often than the promised "
+        f"{_WIDE.failure:.1%} on the stream-wide row (50 queries near 1/2, T = "
+        f"{llm.WIDE_HORIZON}), the instance where lone intervals miss most often. But a "
+        f"trial feeds the learner {llm.WIDE_HORIZON} rounds one at a time, so the row runs "
+        "only 20 trials (10 for a control in --quick), too few to flag it in every run; "
+        "fewer queries or rounds make a miss rarer"),
 }
 
 

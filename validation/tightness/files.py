@@ -127,36 +127,38 @@ def check_document(document: Any, theorems: Sequence[Theorem]) -> Theorem:
 
 
 def read_instance(path: Path, origin: str, theorems: Sequence[Theorem],
-                  force: bool = False) -> Saved:
+                  force: bool = False, field: str = "instances") -> Saved:
     """``(bound id, instance, document)`` of a saved instance file, checked strictly.
+
+    Every error names ``field``, the option the file was given with.
 
     An instance of more than :data:`~offcmab.validation.runner.trial_cost.PROBE_ABOVE_N` samples is
     refused when one trial would need more memory than the limit of
     :mod:`offcmab.validation.limits` (unless ``force``): its ``n`` is named with the estimate.
     """
-    document = read_json(path, "instances")
+    document = read_json(path, field)
     try:
         theorem = check_document(document, theorems)
     except ValueError as error:
-        raise ValueError(f"instances: {path}: {error}") from None
+        raise ValueError(f"{field}: {path}: {error}") from None
     instance = Instance(document.get("name", "tightest"), document["instance"],
                         float(document["delta"]), (document["n"],), origin,
                         f"from {Path(path).name}")
-    _check_builds(theorem, instance, path)
+    _check_builds(theorem, instance, path, field)
     if instance.n_grid[0] > PROBE_ABOVE_N:
         try:
             check_cost(trial_cost(theorem, instance, instance.n_grid[0]), force)
         except InputError as error:
-            raise InputError("instances", f"{path}: {error}") from None
+            raise InputError(field, f"{path}: {error}") from None
     return document["bound_id"], instance, document
 
 
-def _check_builds(theorem: Theorem, instance: Instance, path: Path) -> None:
+def _check_builds(theorem: Theorem, instance: Instance, path: Path, field: str) -> None:
     """Build the instance's problem and bound once, so inconsistent sizes fail here."""
     try:
         theorem.scenario.bound(instance, instance.n_grid[0], "stated")
     except (ValueError, IndexError, KeyError) as error:
-        raise ValueError(f"instances: {path}: instance: {error}") from None
+        raise ValueError(f"{field}: {path}: instance: {error}") from None
 
 
 def read_instances(paths: Sequence[Path], origin: str, theorems: Sequence[Theorem],
