@@ -1,6 +1,8 @@
 r"""``offcmab calibrate`` on a local dask cluster of two workers against the same run in series.
 
-Two child processes are timed in turn, ``repeats`` times (2; 1 with ``quick``):
+Two child processes are timed in turn, ``repeats`` times (2; 1 with ``quick``), after an
+untimed one-run calibration that leaves compiled files for them and their workers
+(:func:`~offcmab.validation.benchmarks.children.compiled_env`):
 
 * serial: ``offcmab calibrate --only cor1-cascade --profile quick --runs R --backend
   serial --json``;
@@ -21,9 +23,12 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
+from offcmab.validation.benchmarks.children import compiled_env
 from offcmab.validation.benchmarks.figures import figure
 from offcmab.validation.benchmarks.startup import CONSOLE_SCRIPT
 from offcmab.validation.extras import MissingExtra
@@ -49,19 +54,30 @@ def reference() -> None:
         raise MissingExtra("dask[distributed]", "dask", "calibrate-dask") from error
 
 
+def calibration(runs: int) -> list[str]:
+    """The command line of a calibration of ``runs`` runs (backend options follow)."""
+    return [sys.executable, "-c", CONSOLE_SCRIPT, "calibrate", "--only", BOUND_ID,
+            "--profile", "quick", "--runs", str(runs), "--seed", "2025", "--json"]
+
+
 def run(quick: bool) -> dict[str, Any]:
     runs = QUICK_RUNS if quick else RUNS
-    base = [sys.executable, "-c", CONSOLE_SCRIPT, "calibrate", "--only", BOUND_ID,
-            "--profile", "quick", "--runs", str(runs), "--seed", "2025", "--json"]
+    base = calibration(runs)
     seconds: dict[str, list[float]] = {name: [] for name in BACKENDS}
     outputs: dict[str, bytes] = {}
-    for _ in range(1 if quick else 2):
-        for name, options in BACKENDS.items():
-            start = time.perf_counter()
-            done = subprocess.run([*base, *options], check=True, capture_output=True)
-            seconds[name].append(time.perf_counter() - start)
-            if outputs.setdefault(name, done.stdout) != done.stdout:
-                raise RuntimeError(f"calibrate --backend {name} printed two different results")
+    with tempfile.TemporaryDirectory() as folder:
+        env = compiled_env(Path(folder) / "compiled")  # the dask workers read them too
+        subprocess.run(calibration(1), check=True, capture_output=True,
+                       env=env)  # untimed: writes the compiled files
+        for _ in range(1 if quick else 2):
+            for name, options in BACKENDS.items():
+                start = time.perf_counter()
+                done = subprocess.run([*base, *options], check=True, capture_output=True,
+                                      env=env)
+                seconds[name].append(time.perf_counter() - start)
+                if outputs.setdefault(name, done.stdout) != done.stdout:
+                    raise RuntimeError(f"calibrate --backend {name} printed two different "
+                                       "results")
     if outputs["serial"] != outputs["dask"]:
         raise RuntimeError("calibrate printed different results on the serial and dask backends")
     medians = {name: statistics.median(times) for name, times in seconds.items()}
