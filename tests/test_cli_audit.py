@@ -68,12 +68,7 @@ def option_name(action: argparse.Action) -> str:
 
 
 COMMAND_WORDS = [words for words, _ in command_parsers()]
-#: Known to fail: solve im-node/im-edge report a missing --graph as "data" (their reader is
-#: on solve's start-up path, left to its own change).
-GRAPH_NAMED_DATA = pytest.mark.xfail(strict=True, reason="solve im-* name --graph 'data'")
-PATH_OPTIONS = [pytest.param(words, action, marks=GRAPH_NAMED_DATA)
-                if words[0] == "solve" and action.dest == "graph" else (words, action)
-                for words, parser in command_parsers()
+PATH_OPTIONS = [(words, action) for words, parser in command_parsers()
                 for action in parser._actions if is_input(action)
                 if not (words == ("compare",) and action.option_strings)]
 OUTPUT_OPTIONS = [(words, action) for words, parser in command_parsers()

@@ -18,10 +18,10 @@ from offcmab.validation.arguments import (
     positive_int,
     probability,
 )
-from offcmab.validation.commands.graph_option import read_graph_option
 from offcmab.validation.costs import imm_cost, opim_cost
 from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.output import emit
+from offcmab.validation.solvers.graph_option import read_graph_option
 
 HELP = ("k seeds maximizing the IC influence spread by OPIM-C or IMM (reverse-reachable sets), "
         "a (1-1/e-eps)-approximation with probability 1-delta'")

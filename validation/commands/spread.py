@@ -10,11 +10,11 @@ from offcmab.reference.errors import InputError
 from offcmab.reference.im.diffusion import MAX_SAMPLES, estimate_spread
 from offcmab.reference.im.graph import MAX_NODES
 from offcmab.validation.arguments import input_path, nonnegative_int, positive_int
-from offcmab.validation.commands.graph_option import read_graph_option
 from offcmab.validation.costs import spread_cost
 from offcmab.validation.limits import add_force_argument, check_cost
 from offcmab.validation.numbers import parse_int, parse_list
 from offcmab.validation.output import emit
+from offcmab.validation.solvers.graph_option import read_graph_option
 
 HELP = "influence spread sigma(S; G) of a seed set under the IC model, with a standard error"
 

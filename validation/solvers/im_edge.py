@@ -10,7 +10,8 @@ import numpy as np
 from offcmab.reference.dataset_io import check_file
 from offcmab.reference.im.clcb_im_edge import clcb_im_edge
 from offcmab.reference.im.data import check_feedback_follows_graph
-from offcmab.reference.im.graph_io import read_edge_feedback, read_graph_csv, with_nodes
+from offcmab.reference.im.graph_io import read_edge_feedback, with_nodes
+from offcmab.validation.solvers.graph_option import read_graph_option
 from offcmab.validation.solvers.im_node import add_graph_arguments, seed_oracle
 from offcmab.validation.solvers.summary import Solution, hoeffding_rule
 
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def solve(args: argparse.Namespace) -> Solution:
-    structure = read_graph_csv(args.graph)
+    structure = read_graph_option(args.graph, need_p=False)
     feedback = read_edge_feedback(args.data, structure)
     graph = with_nodes(structure, feedback.nodes)
     check_file(args.data, partial(check_feedback_follows_graph, graph), feedback)

@@ -16,7 +16,7 @@ from offcmab.reference.im.clcb_im_node import (
     edge_lcbs,
 )
 from offcmab.reference.im.graph import ICGraph
-from offcmab.reference.im.graph_io import read_graph_csv, read_node_cascades, with_nodes
+from offcmab.reference.im.graph_io import read_node_cascades, with_nodes
 from offcmab.reference.im.oracles import IMMOracle
 from offcmab.validation.arguments import (
     input_path,
@@ -25,6 +25,7 @@ from offcmab.validation.arguments import (
     positive_int,
     probability,
 )
+from offcmab.validation.solvers.graph_option import read_graph_option
 from offcmab.validation.solvers.summary import Solution
 
 HELP = "CLCB-IM-N: k seeds from node-level cascades (Algorithm CLCB-IM-N) with edge LCBs"
@@ -61,7 +62,7 @@ def statistics(args: argparse.Namespace) -> tuple[ICGraph, CLCBIMResult]:
     """Read the graph and the cascades, and compute the LCBs (checking the cascades follow the
     graph in the same pass).  The cascades are not returned: they are freed before the oracle
     runs, so the process never holds the log and the oracle's sets at once."""
-    structure = read_graph_csv(args.graph)
+    structure = read_graph_option(args.graph, need_p=False)
     cascades = read_node_cascades(args.data, structure.nodes)
     graph = with_nodes(structure, cascades.nodes)
     return graph, check_file(args.data, partial(edge_lcbs, graph, delta=args.delta,
