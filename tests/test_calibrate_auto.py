@@ -18,7 +18,7 @@ from scipy import stats
 
 from offcmab.validation import calibration, calibration_auto
 from offcmab.validation.calibration import LEVEL, RunOutcome, interval
-from offcmab.validation.calibration_auto import LOG_NAME, RESULT_NAME, plan
+from offcmab.validation.calibration_auto import DROPPED_NAME, LOG_NAME, RESULT_NAME, plan
 from offcmab.validation.cli import main
 from offcmab.validation.runner.sweep import RunConfig
 
@@ -89,6 +89,25 @@ def test_other_options_or_a_foreign_file_are_refused(tmp_path: Path,
     assert "never replaced" in capsys.readouterr().err
     assert (mine / LOG_NAME).read_text() == "my own notes\n"
     assert run_cli(["calibrate", "--only", ID, "--runs", "2", "--out", str(mine)]) == 2
+
+
+@pytest.mark.parametrize("name", [RESULT_NAME, DROPPED_NAME])
+def test_a_new_calibration_refuses_a_folder_with_a_file_it_would_write(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a run log of its own, a calibration folder holding a file the calibration
+    writes (its result, the lines a resume sets aside) is someone else's: refused before
+    any run, the file untouched."""
+    def no_runs(*_: object, **__: object) -> None:
+        raise AssertionError("a run started")
+
+    monkeypatch.setattr(calibration_auto, "_run_until_decided", no_runs)
+    (tmp_path / name).write_text("my own notes\n")
+    assert run_cli([*AUTO, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("offcmab calibrate: error: out: ") and name in err
+    assert (tmp_path / name).read_text() == "my own notes\n"
+    assert not (tmp_path / LOG_NAME).exists()
 
 
 def test_flagged_runs_refute_at_the_planned_count(tmp_path: Path,

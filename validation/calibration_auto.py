@@ -152,9 +152,10 @@ class RunLog:
         if self.path.exists() and self.path.stat().st_size:
             self._resume(header, seeds, ids)
         else:
-            if result.exists():
-                raise InputError("out", f"{folder} already holds {RESULT_NAME} without the "
-                                 f"{LOG_NAME} of its calibration; choose another --out")
+            for name in (RESULT_NAME, DROPPED_NAME):  # a new calibration writes them
+                if (folder / name).exists():
+                    raise InputError("out", f"{folder} already holds {name} without the "
+                                     f"{LOG_NAME} of its calibration; choose another --out")
             atomic_write(self.path, lambda temporary: temporary.write_text(
                 header_line(header) + "\n", encoding="utf-8"))
         self._file: IO[str] = named(self.path, self.path.open, "a", encoding="utf-8")
