@@ -41,12 +41,13 @@ from offcmab.validation.tightness.spaces import cascade_space
 #: Control -> why no row of this bound can flag it.
 NO_POWER = {
     "radius-0.5": (
-        "the cascade-wide row breaks it in 34% of datasets (343 of 1000 measured; promised "
-        "5%), which the reference's 100 trials flag with probability above 0.99, but a "
-        "control gets 20 trials in a power run (10 in --quick), and 20 cannot tell 34% from "
-        "5% at the row level (flagged with probability 0.22 in a run of every id, 0.56 with "
-        "--only); a cascade observes about 1.5 items per round whatever its size, and 1000 "
-        "to 3000 items (25-30 ms a trial) raise the rate only to 36-39%"),
+        "half the printed radius keeps the cascade-wide row's event far less often than the "
+        "promised failure probability allows, which a row of the reference's 100 trials "
+        "would show; a control gets 20 trials in a power run (10 in --quick), too few to "
+        "tell its rate "
+        "from the promised one at the row's level in every run.  A cascade observes about "
+        "1.5 items per round whatever its size, so more items do not make the miss much "
+        "more frequent"),
 }
 
 
