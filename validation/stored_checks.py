@@ -34,7 +34,7 @@ PROFILE, SEED = "quick", 2025
 
 #: The fields of the rate row the stored result keeps (``bound`` is stored as ``allowed``).
 ROW_FIELDS = ("instance", "n_grid", "trials", "gap_means", "order", "log_factor_slope",
-              "slope", "slope_se", "slope_lower", "excess_lower", "row_level")
+              "slope", "slope_se", "slope_lower", "excess_lower", "advice_level")
 
 
 def claim_verdict(row: dict[str, Any]) -> str:

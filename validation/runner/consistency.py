@@ -171,15 +171,17 @@ def rate_row(theorem: Theorem, plan: Consistency, group: Sequence[Cell],
              level: float) -> dict[str, Any]:
     """The rate row of one instance's cells, with the record's order and log factor: advisory.
 
-    ``level`` is only the significance of the reported comparison (``slower``); the row
-    never fails and takes no share of the false-alarm budget.
+    ``level`` is only the significance of the reported comparison (``slower``, recorded as
+    ``advice_level``); the row never fails and takes no share of the false-alarm budget
+    (its ``row_level`` is 0).
     """
     rate = theorem.rate
     assert rate is not None
     factors = [1.0 if rate.log_factor is None else rate.log_factor(cell.instance, cell.n)
                for cell in group]
     row = analysis.rate_row(group, rate.order, factors, plan.floor, level)
-    row |= {"kind": "rate", "false_alarm_probability": 0.0}
+    row |= {"kind": "rate", "false_alarm_probability": 0.0, "row_level": 0.0,
+            "advice_level": level}
     if row["verdict"] == analysis.NA:
         return row | {"slower": None}
     slower = row["verdict"] == analysis.FAIL
