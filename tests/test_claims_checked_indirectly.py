@@ -4,8 +4,8 @@
 statement without constants, so both claims are ``checked-indirectly``: these tests
 recompute every part independently (each step claim's own check, the stored rate row rerun
 through ``offcmab validate``'s door) and compare.  Everything is deterministic: exact
-arithmetic, sympy, and the rate row's fixed seed 2025 (its run's false-alarm level is the row
-level the stored result records; the rerun must give the same numbers, not merely the same
+arithmetic, sympy, and the rate row's fixed seed 2025 (the significance of its comparison is the
+advice level the stored result records; the rerun must give the same numbers, not merely the same
 verdict).
 """
 

@@ -192,7 +192,7 @@ def test_the_verdicts_are_defined_once() -> None:
     assert snippet.strip() in (ROOT / "README.md").read_text(encoding="utf-8")
     paper = (ROOT / "docs" / "using-in-a-paper.md").read_text(encoding="utf-8")
     assert '--8<-- "docs/snippets/verdicts.md"' in paper
-    definition = re.compile(r"^\s*[-*] `(pass|FAIL|vacuous|n/a|note|known-failure|error)`"
+    definition = re.compile(r"^\s*[-*] `(pass|FAIL|vacuous|n/a|note|advisory|known-failure|error)`"
                             r"(?: and `[^`]+`)?:", re.M)
     for page in (ROOT / "docs").rglob("*.md"):
         if page != snippet_path:

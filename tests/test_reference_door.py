@@ -36,7 +36,8 @@ SEED = 2025
 #: so its row level is lower; the statistics are not.
 LEVEL_FIELDS = frozenset({"row_level", "allowed_violations", "detectable_rate",
                           "detectable_excess", "slope_lower", "excess_lower",
-                          "false_alarm_probability"})  # the level of a rate or identification row
+                          "false_alarm_probability",  # the level of an identification row
+                          "advice_level"})  # the significance of a rate row's comparison
 
 #: The bound ids compared, each group in one run (a user checks the two norms of Theorem 1,
 #: one algorithm, with one ``--only``), and the profile: ``ci`` (generated and trap
@@ -101,7 +102,8 @@ def test_reference_and_its_callable_as_a_user_algorithm_get_the_same_rows(
         if own.get("trials") == row.get("trials"):
             # The subject's name differs; so may a reason that quotes a level's figures.
             ignored = LEVEL_FIELDS | {"algorithm"} | (
-                {"reason"} if own.get("row_level") != row.get("row_level") else set())
+                {"reason"} if any(own.get(level) != row.get(level)
+                                  for level in ("row_level", "advice_level")) else set())
             different = {name for name in set(own) | set(row)
                          if own.get(name) != row.get(name)} - ignored
             assert not different, (key, {name: (own.get(name), row.get(name))

@@ -60,9 +60,9 @@ def test_offline_cache_regions_have_instances_with_bound_power(theorem: Theorem)
 
 @pytest.mark.parametrize("theorem", ONLINE_AND_IM, ids=lambda t: t.id)
 def test_vacuous_bounds_have_rate_capable_instances_in_every_region(theorem: Theorem) -> None:
-    """Where every bound row is vacuous an instance has power through a rate row: a grid
-    of three sizes and a reference gap above the rate floor at the smallest (else the row
-    passes whatever the subject does).  Five seeded trials measure that gap."""
+    """Where every bound row is vacuous an instance is still reported on through an
+    (advisory) rate row: a grid of three sizes and a reference gap above the rate floor at
+    the smallest (else the row says nothing, whatever the subject does).  Five seeded trials measure that gap."""
     floor = theorem.rate.floor if theorem.rate is not None else 0.0
     subject = reference_subject(theorem)
     missing = set(theorem.regions)

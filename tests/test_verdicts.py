@@ -48,9 +48,9 @@ def test_summary_counts_power_apart_from_vacuous() -> None:
     from offcmab.validation.runner.sweep import summarize
 
     rows = [{"verdict": v} for v in ("pass", "pass", "FAIL", "vacuous", "n/a", "note",
-                                     "known-failure")]
+                                     "advisory", "known-failure")]
     assert summarize(rows) == {"pass": 2, "FAIL": 1, "vacuous": 1, "n/a": 1, "note": 1,
-                               "error": 0, "known-failure": 1, "power": 3}
+                               "advisory": 1, "error": 0, "known-failure": 1, "power": 3}
 
 
 def _all_gaps_cascade(params: dict) -> list[float]:

@@ -85,8 +85,9 @@ def _run(args: argparse.Namespace, theorems: tuple[Theorem, ...], added: tuple[s
     sys.stdout.write(f"offcmab validate: {summary['power']} rows with power "
                      f"({summary['pass']} pass, {summary['FAIL']} fail), "
                      f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
-                     f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure"
-                     f"{flagged}; report in {args.out}\n")
+                     f"{summary['note']} note, {summary.get('advisory', 0)} advisory, "
+                     f"{summary.get('known-failure', 0)} known-failure{flagged}; "
+                     f"report in {args.out}\n")
     ids = dict.fromkeys(row["id"] for row in result["rows"])
     figures = [path for path in (args.out / "figures" / f"{bound_id}.png" for bound_id in ids)
                if not args.no_figures and path.is_file()]

@@ -35,8 +35,12 @@ PASS, FAIL, NA, NOTE, VACUOUS = "pass", "FAIL", "n/a", "note", "vacuous"
 #: its input; see :mod:`offcmab.validation.sandbox`): nothing about the bound was measured.
 ERROR = "error"
 
+#: The verdict of a rate row (:mod:`offcmab.validation.runner.consistency`): reported beside
+#: the rows that can fail, never failing a run and taking no share of the false-alarm budget.
+ADVISORY = "advisory"
+
 #: Every verdict, in report order.
-VERDICTS = (PASS, FAIL, VACUOUS, NA, NOTE, ERROR)
+VERDICTS = (PASS, FAIL, VACUOUS, NA, NOTE, ADVISORY, ERROR)
 
 #: Float-rounding allowance of the slope check (exact when the gaps do not vary).
 SLOPE_ROUNDING = 1e-9

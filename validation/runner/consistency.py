@@ -37,13 +37,18 @@ Identification rows
     are independent, each positive with probability at most :math:`f`, so their count is
     stochastically below :math:`\mathrm{Binomial}(T, f)`).
 
-Each row with power takes one share of the run's false-alarm budget
-(:data:`offcmab.validation.parts.spec.FALSE_ALARM_BUDGET`), counted when the run is planned.
-An identification row flags a correct algorithm with probability at most its share, exactly.
-A rate row does so (by a normal approximation) only when the subject's mean gap follows the
-order from some size of the grid on: the theorem bounds the gap with high probability, not how
-a mean gap changes with ``n`` where the bound is vacuous, so this is a checked property of the
-reference on the run's instances, not a consequence of the theorem.
+The identification row can fail: it takes one share of the run's false-alarm budget
+(:data:`offcmab.validation.parts.spec.FALSE_ALARM_BUDGET`), counted when the run is planned,
+and flags an algorithm that keeps the theorem with probability at most that share, exactly.
+
+The rate row is *advisory* (:data:`offcmab.validation.runner.analysis.ADVISORY`): it is computed
+and reported, and its reason says when the subject's mean gap shrinks more slowly than the
+proven order on the instance, but it never fails a run, takes no share of the budget and is not
+a row with power.  Where every bound row is vacuous the theorem says nothing about how fast a
+mean gap must shrink, so a correct algorithm that is more cautious than the reference (a wider
+confidence radius that still covers the proof's event) may be slower there without breaking
+anything the theorem implies.  A row that could fail such an algorithm would test a habit of
+the reference, not the theorem.
 """
 
 from __future__ import annotations
@@ -100,8 +105,9 @@ class Consistency:
 
     @property
     def power_rows(self) -> int:
-        """How many rows with power this instance adds (each takes a budget share)."""
-        return int(self.rate) + int(bool(self.identify))
+        """How many rows with power this instance adds (each takes a budget share): the
+        identification row only; the rate row is advisory."""
+        return int(bool(self.identify))
 
 
 def plan_instance(theorem: Theorem, instance: Instance,
@@ -163,13 +169,26 @@ def resolves(instance: Instance, smallest: float | None) -> bool:
 
 def rate_row(theorem: Theorem, plan: Consistency, group: Sequence[Cell],
              level: float) -> dict[str, Any]:
-    """The rate row of one instance's cells, with the record's order and log factor."""
+    """The rate row of one instance's cells, with the record's order and log factor: advisory.
+
+    ``level`` is only the significance of the reported comparison (``slower``, recorded as
+    ``advice_level``); the row never fails and takes no share of the false-alarm budget
+    (its ``row_level`` is 0).
+    """
     rate = theorem.rate
     assert rate is not None
     factors = [1.0 if rate.log_factor is None else rate.log_factor(cell.instance, cell.n)
                for cell in group]
     row = analysis.rate_row(group, rate.order, factors, plan.floor, level)
-    return row | {"kind": "rate", "false_alarm_probability": level}
+    row |= {"kind": "rate", "false_alarm_probability": 0.0, "row_level": 0.0,
+            "advice_level": level}
+    if row["verdict"] == analysis.NA:
+        return row | {"slower": None}
+    slower = row["verdict"] == analysis.FAIL
+    reason = (f"slower than the proven order on this instance: {row['reason']}" if slower
+              else "follows the proven order on this instance")
+    return row | {"slower": slower, "violations": 0, "verdict": analysis.ADVISORY,
+                  "reason": reason}
 
 
 def identification_row(plan: Consistency, group: Sequence[Cell],

@@ -34,9 +34,10 @@ class Plan:
     """The theorems, instances, row plans and tasks of a run.
 
     ``power_rows`` counts the rows that can fail; the false-alarm budget is split
-    equally over them (``level``), rate and identification rows included
-    (``instance_rows``, :mod:`offcmab.validation.runner.consistency`).  A module that adds
-    rows with power to a run must count them here before :func:`size_trials` runs.
+    equally over them (``level``), identification rows included (``instance_rows``,
+    :mod:`offcmab.validation.runner.consistency`); rate rows are advisory and take no
+    share.  A module that adds rows with power to a run must count them here before
+    :func:`size_trials` runs.
     """
 
     theorems: dict[str, Theorem] = field(default_factory=dict)

@@ -105,6 +105,13 @@ VERDICTS = (
              "result when a trial was repeated with the same data and seeds (its rows are "
              "not reproducible); a `note` never fails the run and takes no share of the "
              "false-alarm budget"),
+    ("advisory", "a rate row: on an instance where every bound row is vacuous, whether the "
+                 "mean gap at the largest size is no larger than the proven order allows from "
+                 "every smaller size (the reason says when it is slower than the proven order "
+                 "on this instance); the theorem bounds the gap at each size, not how fast a "
+                 "mean gap shrinks where that bound is vacuous, so an `advisory` row never "
+                 "fails the run, takes no share of the false-alarm budget and is not counted "
+                 "among the rows with power"),
     ("known-failure", "a printed statement that an erratum refutes, reproduced by this run "
                       "and never failing it; a user's algorithm that breaks the statement "
                       "significantly more often than the paper's algorithm does gets `FAIL` "
@@ -142,7 +149,7 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] = COLUMNS) -> 
 
 def _per_id(rows: Sequence[dict[str, Any]]) -> list[str]:
     """One line per bound id: its rows by verdict and the algorithm checked."""
-    verdicts = ("pass", "FAIL", "vacuous", "n/a", "note", "known-failure", "error")
+    verdicts = tuple(word for word, _ in VERDICTS)
     lines = ["| id | algorithm | " + " | ".join(verdicts) + " |",
              "|---|---|" + "---|" * len(verdicts)]
     for bound_id in dict.fromkeys(row["id"] for row in rows):
@@ -233,7 +240,8 @@ def markdown(report: dict[str, Any]) -> str:
         *_outside(report.get("provenance", {}).get("theorems") or ()),
         f"**{summary['power']} rows with power ({summary['pass']} pass, {summary['FAIL']} "
         f"fail), {summary['vacuous']} vacuous, {summary['n/a']} n/a, "
-        f"{summary['note']} note, {summary.get('known-failure', 0)} known-failure.**",
+        f"{summary['note']} note, {summary.get('advisory', 0)} advisory, "
+        f"{summary.get('known-failure', 0)} known-failure.**",
         "",
         "A row is `vacuous` when its bound is at least `max_gap`, the largest gap its "
         "instance allows (exact over the feasible actions, or a proven upper bound: the "
@@ -260,10 +268,12 @@ def markdown(report: dict[str, Any]) -> str:
         "A `slope` row fits the log-log slope of CLCB's risk on the lower-bound pair and "
         "accepts -1/2 within z standard errors (normal approximation, z at the row level) "
         "plus 1e-9 for rounding. A `rate` row, on each instance whose bound rows cannot "
-        "fail (vacuous or n/a), fails when the mean gap (floored, `floor`) at the largest n "
+        "fail (vacuous or n/a), is `advisory`: it reports the subject as slower than the "
+        "proven order (`slower`) when the mean gap (floored, `floor`) at the largest n "
         "exceeds what the bound's order and logarithmic factor allow from every smaller n, "
-        "each by more than z delta-method standard errors (z at the row level): the gap does "
-        "not shrink, or the regret grows, faster than proven. An `identification` row, where "
+        "each by more than z delta-method standard errors (z at the row level), and never "
+        "fails the run, since the theorem does not say how fast a mean gap shrinks where "
+        "its bound is vacuous. An `identification` row, where "
         "a bound lies below the instance's smallest positive gap, counts the trials whose "
         "action is not optimal and fails when the exact binomial tail "
         "P(Binomial(trials, failure_probability) >= violations) falls below the row level.",
