@@ -148,7 +148,6 @@ class RunLog:
                  ids: Sequence[str]) -> None:
         self.path = folder / LOG_NAME
         self.found: dict[int, RunOutcome] = {}
-        result = folder / RESULT_NAME
         if self.path.exists() and self.path.stat().st_size:
             self._resume(header, seeds, ids)
         else:
