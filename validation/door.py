@@ -88,7 +88,7 @@ class NothingChecked(AssertionError):
     def __init__(self, report: dict[str, Any]) -> None:
         ids = ", ".join(dict.fromkeys(row["id"] for row in report["rows"])) or "no bound id"
         super().__init__(f"nothing was checked: no row of {ids} could fail for "
-                         f"{report['subject']} (every row vacuous or n/a in profile "
+                         f"{report['subject']} (every row vacuous, n/a or advisory in profile "
                          f"{report['profile']}); a pass here would be a pass on nothing "
                          "(allow it with --allow-unchecked / allow_unchecked=True)")
         self.report = report

@@ -5,7 +5,7 @@ Writes ``report.json``, ``report.md``, ``figures/*.png`` and the durable trial l
 violated beyond the run's false-alarm budget, 2 on bad usage, 3 with ``--require-power``
 when a negative control a trap should catch is not flagged (:mod:`offcmab.validation.runner.power`;
 controls never cause exit 1), and 3 when no row could fail for ``--algorithm`` (every
-row vacuous or n/a: nothing was checked) unless ``--allow-unchecked`` is given, 4 when
+row vacuous, n/a or advisory: nothing was checked) unless ``--allow-unchecked`` is given, 4 when
 ``--algorithm`` failed to run (raised, exited, hung past ``--trial-timeout``, wrote into
 its read-only input: ``error`` rows in the report; its prints go to ``algorithm.log``),
 130 on Ctrl-C and 143 on ``SIGTERM`` (finished trials are kept; rerun with ``--resume``).  Rows
@@ -73,7 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "of the reference algorithm; needs --only (see --signatures)")
     parser.add_argument("--allow-unchecked", action="store_true",
                         help="exit 0, not 3, when no row could fail for --algorithm (every "
-                             "row vacuous or n/a)")
+                             "row vacuous, n/a or advisory)")
     parser.add_argument("--signatures", action="store_true",
                         help="print the call signature --algorithm needs per bound id, exit")
     power = parser.add_mutually_exclusive_group()

@@ -81,7 +81,7 @@ def _run(args: argparse.Namespace, theorems: tuple[Theorem, ...], added: tuple[s
                if power is not None else "")
     if result["unchecked"]:
         sys.stderr.write("offcmab validate: warning: no row could fail for this algorithm "
-                         "(every row vacuous or n/a): nothing was checked\n")
+                         "(every row vacuous, n/a or advisory): nothing was checked\n")
     sys.stdout.write(f"offcmab validate: {summary['power']} rows with power "
                      f"({summary['pass']} pass, {summary['FAIL']} fail), "
                      f"{summary['vacuous']} vacuous, {summary['n/a']} n/a, "
