@@ -139,3 +139,36 @@ def test_bench_startup_reports_both_ratios(capsys: pytest.CaptureFixture[str]) -
     assert [row["figure"] for row in figures] == ["offcmab --version start-up",
                                                   "offcmab solve cascade start-up"]
     assert all(row["goal"] == 1.5 and row["better"] == "lower" for row in figures)
+
+
+def test_main_called_from_python_keeps_the_collector_as_it_was() -> None:
+    """The console script pauses the collector while a command loads and freezes what it
+    loaded; a program calling ``main`` itself gets its collector back unchanged."""
+    import gc
+
+    from offcmab.validation import cli
+
+    frozen = gc.get_freeze_count()
+    assert gc.isenabled()
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--version"])
+    assert stop.value.code == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
+    gc.disable()
+    try:
+        with cli.collector_paused(freeze=False):
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # it was off before: it stays off
+    finally:
+        gc.enable()
+
+
+def test_the_console_script_freezes_what_its_command_loaded() -> None:
+    script = ("import contextlib, gc\nfrom offcmab.validation import cli\n"
+              "before = gc.get_freeze_count()\n"
+              "with contextlib.suppress(SystemExit):\n"
+              "    cli._main(['--version'], console=True)\n"
+              "print(before == 0, gc.get_freeze_count() > 0, gc.isenabled())")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split()[-3:] == ["True", "True", "True"]
