@@ -96,11 +96,9 @@ def run_batches(batches: Sequence[EventBatch], seed: int, jobs: int,
     named = [(case, job) for batch in batches
              for case, job in zip(batch.cases, _jobs(batch, seed), strict=True)]
     order = sorted(range(len(named)), key=lambda i: -named[i][1].trials * max(named[i][0].n, 1))
-    settings = settings or Settings()
-    sandbox.start_resource_tracker(settings.log)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=WorkerContext(),
                                initializer=start_worker,
-                               initargs=(portable(theorems, index), settings))
+                               initargs=(portable(theorems, index), settings or Settings()))
     try:
         futures: dict[int, Future[Counted]] = {}
         for position in order:

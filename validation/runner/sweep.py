@@ -223,8 +223,8 @@ def run_own_events(config: RunConfig, plan: Plan, power: bool) -> list[list[Even
                           tuple(events.all_cases(theorems, profile.name)), TRIALS[profile.name])]
     if power:
         batches += controls.event_batches(plan, profile)
-    if config.jobs > 1:  # the run's pools share one resource tracker: it writes where the
-        # algorithm's output goes (the first pool to start is this one)
+    if config.jobs > 1:  # the run's pools share one resource tracker, started with the
+        # first pool (this one): it writes where the algorithm's output goes
         sandbox.start_resource_tracker(None if config.algorithm_log is None
                                        else str(config.algorithm_log))
     return run_batches(batches, config.seed, config.jobs, theorems,
